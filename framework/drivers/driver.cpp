@@ -1,0 +1,30 @@
+#include "drivers/driver.hpp"
+
+#include <unistd.h>
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "drivers/mysql/mysql_driver.hpp"
+#include "drivers/postgresql/postgresql_driver.hpp"
+#include "drivers/sqlite/sqlite_driver.hpp"
+
+namespace txprop::drivers {
+
+std::unique_ptr<Driver> open_driver(const TargetConfig& config) {
+  switch (config.engine) {
+    case Engine::Sqlite: return open_sqlite_driver(config);
+    case Engine::PostgreSql: return open_postgresql_driver(config);
+    case Engine::MariaDb:
+    case Engine::MySql: return open_mysql_driver(config);
+  }
+  throw TargetError("txprop: unknown engine for " + config.masked_uri());
+}
+
+std::string unique_database_name() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  return fmt::format("txprop_{}_{:08x}", static_cast<long>(::getpid()), static_cast<std::uint32_t>(rng()));
+}
+
+}  // namespace txprop::drivers

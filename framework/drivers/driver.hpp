@@ -1,0 +1,71 @@
+// The engine boundary: a Driver owns this process's test database on one target and opens Sessions on it.
+// Everything engine-specific lives behind these two interfaces: connection setup, result conversion, error
+// classification and what an error does to a transaction, asking the server whether a session waits on a lock,
+// cancelling a statement, and resetting the database to a schema.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "txprop/history.hpp"
+#include "txprop/outcome.hpp"
+#include "txprop/schema.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/target_config.hpp"
+
+namespace txprop::drivers {
+
+// Something txprop itself needed failed (connecting, creating the test database, resetting it). The message is
+// one line and names the target.
+class DriverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One connection. Not thread-safe: one thread executes on it at a time; Driver::cancel may be called from another.
+class Session {
+ public:
+  virtual ~Session() = default;
+  // Executes one statement and returns its outcome; never throws for an SQL error.
+  virtual Outcome execute(const std::string& sql) = 0;
+  // The server's identifier of this connection (PostgreSQL backend pid, MySQL thread id).
+  virtual std::string server_id() const = 0;
+};
+
+// What a wait probe learnt about one session with a statement in flight.
+struct WaitState {
+  bool waiting = false;                   // the server says it waits on a lock
+  std::optional<std::vector<int>> blockers;  // indexes (into the probed list) of sessions it waits for, if known
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual Engine engine() const = 0;
+  virtual Dialect dialect() const = 0;
+  virtual std::string server_version() = 0;
+  // A new session on the test database, with txprop's per-session settings applied.
+  virtual std::unique_ptr<Session> open_session() = 0;
+  // Which of these sessions wait on a lock right now, asked of the server in one round trip where possible.
+  virtual std::vector<WaitState> probe(const std::vector<const Session*>& sessions) = 0;
+  // Whether a statement that returned without waiting can still be blocked (SQLite reports waits as errors).
+  virtual bool waits_are_errors() const { return false; }
+  // Interrupts the statement running on `session` (called from another thread than the one executing).
+  virtual void cancel(const Session& session) = 0;
+  virtual ErrorEffect effect(const Error& e) const = 0;
+  // Drops what the previous reset created and creates `schema` with its rows; throws DriverError.
+  virtual void reset(const Schema& schema) = 0;
+  // The rows of every table of `schema`, each table's rows sorted.
+  virtual DatabaseState read_state(const Schema& schema) = 0;
+};
+
+// Connects to the target and creates this process's test database; throws TargetError with a one-line message.
+std::unique_ptr<Driver> open_driver(const TargetConfig& config);
+
+// A name no other test process uses: txprop_<pid>_<random>.
+std::string unique_database_name();
+
+}  // namespace txprop::drivers

@@ -1,0 +1,263 @@
+// MariaDB and MySQL through the MySQL C API (MariaDB Connector/C here; only standard mysql.h calls, so it links
+// against libmysqlclient as well). Each test process works in its own database.
+//
+// Lock waits are read from SHOW ENGINE INNODB STATUS, which the server produces on demand: a waiting
+// transaction's block has a "LOCK WAIT" line and "MariaDB thread id N," ("MySQL thread id N," on MySQL). The
+// information_schema lock tables are not used: InnoDB serves them from a cache refreshed at most every 100 ms,
+// and polling them faster freezes the cache (see shared/notes/engines.md).
+#include <mysql.h>
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "drivers/driver.hpp"
+#include "drivers/mysql/mysql_driver.hpp"
+
+namespace txprop::drivers {
+
+namespace {
+
+ErrorClass classify(unsigned int code) {
+  switch (code) {
+    case 1213: return ErrorClass::Deadlock;             // ER_LOCK_DEADLOCK
+    case 1205: return ErrorClass::LockTimeout;          // ER_LOCK_WAIT_TIMEOUT
+    case 1020: return ErrorClass::SnapshotConflict;     // ER_CHECKREAD (innodb_snapshot_isolation=ON)
+    case 1062: case 1048: case 1451: case 1452: case 1216: case 1217: case 1557: case 1586: case 4025: case 3819:
+      return ErrorClass::ConstraintViolation;
+    case 1064: case 1054: case 1146: case 1093: case 1149: case 1052: case 1111: case 1136: case 1241: case 1166:
+      return ErrorClass::InvalidStatement;
+    case 1242: case 1264: case 1292: case 1365: case 1366: case 1690: case 1406:
+      return ErrorClass::DataError;
+    case 1317: return ErrorClass::Canceled;              // ER_QUERY_INTERRUPTED
+    case 1927: case 2006: case 2013: case 2055: case 2002: case 2003:
+      return ErrorClass::LostConnection;
+    default: return ErrorClass::Other;
+  }
+}
+
+ValueType field_kind(enum_field_types t) {
+  switch (t) {
+    case MYSQL_TYPE_TINY: case MYSQL_TYPE_SHORT: case MYSQL_TYPE_LONG: case MYSQL_TYPE_INT24:
+    case MYSQL_TYPE_LONGLONG: case MYSQL_TYPE_YEAR: case MYSQL_TYPE_BIT:
+      return ValueType::Integer;
+    case MYSQL_TYPE_DECIMAL: case MYSQL_TYPE_NEWDECIMAL: case MYSQL_TYPE_FLOAT: case MYSQL_TYPE_DOUBLE:
+      return ValueType::Real;
+    default: return ValueType::Text;
+  }
+}
+
+// mysql_library_init is not thread-safe; every connection goes through this once.
+void library_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { mysql_library_init(0, nullptr, nullptr); });
+}
+
+class MySession final : public Session {
+ public:
+  MySession(const TargetConfig& c, const std::string& database, bool multi_statements) {
+    library_init();
+    mysql_ = mysql_init(nullptr);
+    unsigned int timeout = 5;
+    mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    // FOUND_ROWS: an UPDATE's affected count is the rows it matched (as on PostgreSQL and SQLite), not only the
+    // rows whose values changed.
+    unsigned long flags = CLIENT_FOUND_ROWS | (multi_statements ? CLIENT_MULTI_STATEMENTS : 0);
+    if (!mysql_real_connect(mysql_, c.host.c_str(), c.user.c_str(), c.password.c_str(),
+                            database.empty() ? nullptr : database.c_str(), static_cast<unsigned>(c.port), nullptr,
+                            flags)) {
+      std::string msg = mysql_error(mysql_);
+      mysql_close(mysql_);
+      mysql_ = nullptr;
+      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", c.masked_uri(), msg));
+    }
+    id_ = std::to_string(mysql_thread_id(mysql_));
+  }
+  ~MySession() override {
+    if (mysql_) mysql_close(mysql_);
+  }
+
+  Outcome execute(const std::string& sql) override {
+    if (mysql_real_query(mysql_, sql.data(), sql.size()) != 0) return error();
+    Outcome out;
+    for (;;) {
+      MYSQL_RES* res = mysql_store_result(mysql_);
+      if (res) {
+        out.columns.clear();
+        out.rows.clear();
+        const unsigned n = mysql_num_fields(res);
+        MYSQL_FIELD* fields = mysql_fetch_fields(res);
+        for (unsigned i = 0; i < n; ++i) out.columns.emplace_back(fields[i].name);
+        while (MYSQL_ROW row = mysql_fetch_row(res)) {
+          unsigned long* lengths = mysql_fetch_lengths(res);
+          Row values;
+          values.reserve(n);
+          for (unsigned i = 0; i < n; ++i) {
+            if (!row[i]) {
+              values.emplace_back();
+              continue;
+            }
+            switch (field_kind(fields[i].type)) {
+              case ValueType::Integer: values.emplace_back(static_cast<std::int64_t>(std::strtoll(row[i], nullptr, 10))); break;
+              case ValueType::Real: values.emplace_back(std::strtod(row[i], nullptr)); break;
+              default: values.emplace_back(std::string(row[i], lengths[i]));
+            }
+          }
+          out.rows.push_back(std::move(values));
+        }
+        mysql_free_result(res);
+        out.affected = -1;
+      } else if (mysql_field_count(mysql_) == 0) {
+        out.affected = static_cast<std::int64_t>(mysql_affected_rows(mysql_));
+      } else {
+        return error();
+      }
+      const int next = mysql_next_result(mysql_);
+      if (next > 0) return error();
+      if (next < 0) break;
+    }
+    return out;
+  }
+
+  std::string server_id() const override { return id_; }
+
+ private:
+  Outcome error() {
+    const unsigned code = mysql_errno(mysql_);
+    return Outcome::failure(classify(code), std::to_string(code), mysql_error(mysql_));
+  }
+
+  MYSQL* mysql_ = nullptr;
+  std::string id_;
+};
+
+class MyDriver final : public Driver {
+ public:
+  explicit MyDriver(const TargetConfig& config) : config_(config) {
+    database_ = unique_database_name();
+    {
+      MySession admin(config_, config_.database, true);
+      run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
+    }
+    control_ = std::make_unique<MySession>(config_, database_, true);
+    const std::string si = config_.param("innodb_snapshot_isolation");
+    if (!si.empty()) {
+      // Checked once here so a server without the variable fails with one clear line, not in every session.
+      Outcome o = control_->execute("SET SESSION innodb_snapshot_isolation = " + si);
+      if (!o.ok())
+        throw TargetError(fmt::format("txprop: target {}: this server has no innodb_snapshot_isolation ({})",
+                                      config_.masked_uri(), o.error.message));
+    }
+    Outcome v = control_->execute("SELECT VERSION()");
+    version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
+    is_mariadb_ = version_.find("MariaDB") != std::string::npos;
+  }
+
+  ~MyDriver() override {
+    if (control_) control_->execute("DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql));
+  }
+
+  Engine engine() const override { return config_.engine; }
+  Dialect dialect() const override { return Dialect::MySql; }
+  std::string server_version() override { return (is_mariadb_ ? "MariaDB " : "MySQL ") + version_; }
+
+  std::unique_ptr<Session> open_session() override {
+    auto s = std::make_unique<MySession>(config_, database_, false);
+    // Lock waits are detected by asking the server; the lock wait timeout only has to outlast the hang limit.
+    std::string setup = "SET SESSION innodb_lock_wait_timeout = 3600";
+    if (auto si = config_.param("innodb_snapshot_isolation"); !si.empty())
+      setup += ", SESSION innodb_snapshot_isolation = " + si;
+    Outcome o = s->execute(setup);
+    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
+    return s;
+  }
+
+  std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
+    std::vector<WaitState> out(sessions.size());
+    Outcome o = control_->execute("SHOW ENGINE INNODB STATUS");
+    if (!o.ok() || o.rows.empty() || o.rows[0].size() < 3)
+      throw DriverError("txprop: SHOW ENGINE INNODB STATUS failed (the user needs the PROCESS privilege): " +
+                        summary(o));
+    const std::string& status = o.rows[0][2].as_text();
+    // One block per transaction, each starting with "---TRANSACTION ".
+    std::size_t pos = status.find("---TRANSACTION ");
+    while (pos != std::string::npos) {
+      const std::size_t next = status.find("---TRANSACTION ", pos + 1);
+      const std::string block = status.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+      pos = next;
+      if (block.find("\nLOCK WAIT") == std::string::npos) continue;
+      std::size_t id_at = block.find(" thread id ");
+      if (id_at == std::string::npos) continue;
+      id_at += 11;
+      const std::size_t id_end = block.find_first_not_of("0123456789", id_at);
+      const std::string id = block.substr(id_at, id_end - id_at);
+      for (std::size_t i = 0; i < sessions.size(); ++i)
+        if (sessions[i]->server_id() == id) out[i].waiting = true;
+    }
+    return out;
+  }
+
+  void cancel(const Session& session) override { control_->execute("KILL QUERY " + session.server_id()); }
+
+  ErrorEffect effect(const Error& e) const override {
+    switch (e.cls) {
+      case ErrorClass::Deadlock:          // 1213 rolls back the whole transaction
+      case ErrorClass::SnapshotConflict:  // 1020 rolls back the whole transaction (MDEV-35235)
+        return ErrorEffect::TransactionAborted;
+      case ErrorClass::LostConnection: return ErrorEffect::Fatal;
+      default: return ErrorEffect::StatementOnly;  // incl. 1205: only the statement (innodb_rollback_on_timeout=OFF)
+    }
+  }
+
+  void reset(const Schema& schema) override {
+    std::string script;
+    if (!created_.empty()) {
+      script = "DROP TABLE IF EXISTS ";
+      for (std::size_t i = 0; i < created_.size(); ++i)
+        script += (i ? ", " : "") + quote_identifier(created_[i], Dialect::MySql);
+      script += ";";
+    }
+    for (const auto& s : render_setup(schema, Dialect::MySql)) script += s + ";";
+    created_.clear();
+    run(*control_, script);
+    for (const auto& t : schema.tables) created_.push_back(t.name);
+  }
+
+  DatabaseState read_state(const Schema& schema) override {
+    DatabaseState state;
+    for (const auto& t : schema.tables) {
+      Outcome o = control_->execute("SELECT * FROM " + quote_identifier(t.name, Dialect::MySql));
+      if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message);
+      state[t.name] = sorted_rows(std::move(o.rows));
+    }
+    return state;
+  }
+
+ private:
+  void run(MySession& s, const std::string& sql) {
+    Outcome o = s.execute(sql);
+    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+  }
+
+  TargetConfig config_;
+  std::string database_;
+  std::string version_;
+  bool is_mariadb_ = true;
+  std::unique_ptr<MySession> control_;
+  std::vector<std::string> created_;
+};
+
+}  // namespace
+
+std::unique_ptr<Driver> open_mysql_driver(const TargetConfig& config) {
+  try {
+    return std::make_unique<MyDriver>(config);
+  } catch (const DriverError& e) {
+    throw TargetError(e.what());
+  }
+}
+
+}  // namespace txprop::drivers

@@ -1,0 +1,247 @@
+// PostgreSQL through libpqxx. Each test process works in its own schema of the configured database. Blocking is
+// read from pg_blocking_pids() on a control connection; deadlock_timeout is lowered in test sessions so a
+// deadlock costs tens of milliseconds, not the default second. Any error inside a transaction aborts it
+// (a later COMMIT would silently roll back), so the driver reports every error as ending the transaction.
+#include <pqxx/pqxx>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "drivers/driver.hpp"
+#include "drivers/postgresql/postgresql_driver.hpp"
+
+namespace txprop::drivers {
+
+namespace {
+
+std::string first_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  if (auto nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
+  return s;
+}
+
+ErrorClass classify_sqlstate(const std::string& state) {
+  if (state == "40001") return ErrorClass::SerializationFailure;
+  if (state == "40P01") return ErrorClass::Deadlock;
+  if (state == "55P03") return ErrorClass::LockTimeout;
+  if (state == "25P02") return ErrorClass::TransactionAborted;
+  if (state == "57014") return ErrorClass::Canceled;
+  if (state.starts_with("23")) return ErrorClass::ConstraintViolation;
+  if (state.starts_with("42")) return ErrorClass::InvalidStatement;
+  if (state.starts_with("22") || state == "21000") return ErrorClass::DataError;
+  if (state.starts_with("08") || state.starts_with("57P")) return ErrorClass::LostConnection;
+  return ErrorClass::Other;
+}
+
+Value field_value(const pqxx::field& f, pqxx::oid type) {
+  if (f.is_null()) return Value();
+  switch (type) {
+    case 20:  // int8
+    case 21:  // int2
+    case 23:  // int4
+    case 26:  // oid
+      return Value(static_cast<std::int64_t>(std::strtoll(f.c_str(), nullptr, 10)));
+    case 16:  // bool
+      return Value(static_cast<std::int64_t>(f.c_str()[0] == 't' ? 1 : 0));
+    case 700:   // float4
+    case 701:   // float8
+    case 1700:  // numeric
+      return Value(std::strtod(f.c_str(), nullptr));
+    default: return Value(std::string(f.c_str(), f.size()));
+  }
+}
+
+std::string connection_string(const TargetConfig& c) {
+  auto quote = [](const std::string& v) {
+    std::string out = "'";
+    for (char ch : v) {
+      if (ch == '\'' || ch == '\\') out += '\\';
+      out += ch;
+    }
+    return out + "'";
+  };
+  std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout=5 application_name=txprop",
+                              quote(c.host), c.port, quote(c.user), quote(c.database));
+  if (!c.password.empty()) s += " password=" + quote(c.password);
+  return s;
+}
+
+class PgSession final : public Session {
+ public:
+  explicit PgSession(const std::string& conninfo) : conn_(conninfo), pid_(std::to_string(conn_.backendpid())) {}
+
+  Outcome execute(const std::string& sql) override {
+    try {
+      pqxx::nontransaction w(conn_);
+      pqxx::result r = w.exec(sql);
+      Outcome out;
+      const auto ncol = r.columns();
+      if (ncol > 0) {
+        for (pqxx::row::size_type j = 0; j < ncol; ++j) out.columns.emplace_back(r.column_name(j));
+        std::vector<pqxx::oid> types;
+        for (pqxx::row::size_type j = 0; j < ncol; ++j) types.push_back(r.column_type(j));
+        out.rows.reserve(r.size());
+        for (const auto& row : r) {
+          Row values;
+          values.reserve(ncol);
+          for (pqxx::row::size_type j = 0; j < ncol; ++j) values.push_back(field_value(row[j], types[j]));
+          out.rows.push_back(std::move(values));
+        }
+      } else {
+        out.affected = r.affected_rows();
+      }
+      return out;
+    } catch (const pqxx::serialization_failure& e) {
+      return Outcome::failure(ErrorClass::SerializationFailure, "40001", first_line(e.what()));
+    } catch (const pqxx::deadlock_detected& e) {
+      return Outcome::failure(ErrorClass::Deadlock, "40P01", first_line(e.what()));
+    } catch (const pqxx::statement_completion_unknown& e) {
+      return Outcome::failure(ErrorClass::Other, "40003", first_line(e.what()));
+    } catch (const pqxx::transaction_rollback& e) {
+      return Outcome::failure(ErrorClass::SerializationFailure, "40000", first_line(e.what()));
+    } catch (const pqxx::broken_connection& e) {
+      return Outcome::failure(ErrorClass::LostConnection, "08006", first_line(e.what()));
+    } catch (const pqxx::sql_error& e) {
+      return Outcome::failure(classify_sqlstate(e.sqlstate()), e.sqlstate(), first_line(e.what()));
+    } catch (const std::exception& e) {
+      if (!conn_.is_open()) return Outcome::failure(ErrorClass::LostConnection, "08006", first_line(e.what()));
+      return Outcome::failure(ErrorClass::Other, "", first_line(e.what()));
+    }
+  }
+
+  std::string server_id() const override { return pid_; }
+
+ private:
+  pqxx::connection conn_;
+  std::string pid_;
+};
+
+class PgDriver final : public Driver {
+ public:
+  explicit PgDriver(const TargetConfig& config) : config_(config), conninfo_(connection_string(config)) {
+    control_ = connect();
+    schema_ = unique_database_name();
+    run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql) +
+                "; SET search_path TO " + quote_identifier(schema_, Dialect::PostgreSql));
+    Outcome su = control_->execute("SELECT current_setting('is_superuser')");
+    superuser_ = su.ok() && !su.rows.empty() && su.rows[0][0] == Value("on");
+  }
+
+  ~PgDriver() override {
+    if (control_) control_->execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE");
+  }
+
+  Engine engine() const override { return Engine::PostgreSql; }
+  Dialect dialect() const override { return Dialect::PostgreSql; }
+
+  std::string server_version() override {
+    Outcome o = control_->execute("SHOW server_version");
+    return o.ok() && !o.rows.empty() ? "PostgreSQL " + o.rows[0][0].as_text() : "PostgreSQL";
+  }
+
+  std::unique_ptr<Session> open_session() override {
+    auto s = connect();
+    std::string setup = "SET client_min_messages = error; SET search_path TO " +
+                        quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
+    // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it.
+    if (superuser_) setup += "; SET deadlock_timeout = '" + config_.param("deadlock_timeout", "50ms") + "'";
+    Outcome o = s->execute(setup);
+    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
+    return s;
+  }
+
+  std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
+    std::vector<WaitState> out(sessions.size());
+    if (sessions.empty()) return out;
+    std::string pids;
+    for (const Session* s : sessions) pids += (pids.empty() ? "" : ",") + s->server_id();
+    Outcome o = control_->execute(
+        "SELECT array_to_string(pg_blocking_pids(pid), ',') FROM unnest(ARRAY[" + pids +
+        "]::int[]) WITH ORDINALITY AS u(pid, n) ORDER BY n");
+    if (!o.ok()) throw DriverError("txprop: wait probe failed: " + o.error.message);
+    for (std::size_t i = 0; i < sessions.size() && i < o.rows.size(); ++i) {
+      const std::string blockers = o.rows[i][0].is_null() ? "" : o.rows[i][0].as_text();
+      if (blockers.empty()) continue;
+      out[i].waiting = true;
+      std::vector<int> known;
+      std::size_t start = 0;
+      while (start < blockers.size()) {
+        auto comma = blockers.find(',', start);
+        const std::string pid = blockers.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        for (std::size_t j = 0; j < sessions.size(); ++j)
+          if (sessions[j]->server_id() == pid) known.push_back(static_cast<int>(j));
+        start = comma == std::string::npos ? blockers.size() : comma + 1;
+      }
+      out[i].blockers = std::move(known);
+    }
+    return out;
+  }
+
+  void cancel(const Session& session) override {
+    control_->execute("SELECT pg_cancel_backend(" + session.server_id() + ")");
+  }
+
+  ErrorEffect effect(const Error& e) const override {
+    if (e.cls == ErrorClass::LostConnection) return ErrorEffect::Fatal;
+    return ErrorEffect::TransactionAborted;
+  }
+
+  void reset(const Schema& schema) override {
+    std::string script;
+    if (!created_.empty()) {
+      script = "DROP TABLE IF EXISTS ";
+      for (std::size_t i = 0; i < created_.size(); ++i)
+        script += (i ? ", " : "") + quote_identifier(created_[i], Dialect::PostgreSql);
+      script += " CASCADE;";
+    }
+    for (const auto& s : render_setup(schema, Dialect::PostgreSql)) script += s + ";";
+    created_.clear();
+    run_control(script);
+    for (const auto& t : schema.tables) created_.push_back(t.name);
+  }
+
+  DatabaseState read_state(const Schema& schema) override {
+    DatabaseState state;
+    for (const auto& t : schema.tables) {
+      Outcome o = control_->execute("SELECT * FROM " + quote_identifier(t.name, Dialect::PostgreSql));
+      if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message);
+      state[t.name] = sorted_rows(std::move(o.rows));
+    }
+    return state;
+  }
+
+ private:
+  std::unique_ptr<PgSession> connect() {
+    try {
+      return std::make_unique<PgSession>(conninfo_);
+    } catch (const std::exception& e) {
+      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", config_.masked_uri(), first_line(e.what())));
+    }
+  }
+
+  void run_control(const std::string& script) {
+    Outcome o = control_->execute(script);
+    if (!o.ok())
+      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+  }
+
+  TargetConfig config_;
+  std::string conninfo_;
+  std::unique_ptr<PgSession> control_;
+  std::string schema_;
+  bool superuser_ = false;
+  std::vector<std::string> created_;
+};
+
+}  // namespace
+
+std::unique_ptr<Driver> open_postgresql_driver(const TargetConfig& config) {
+  try {
+    return std::make_unique<PgDriver>(config);
+  } catch (const DriverError& e) {
+    throw TargetError(e.what());
+  }
+}
+
+}  // namespace txprop::drivers

@@ -1,0 +1,9 @@
+#pragma once
+
+#include <memory>
+
+#include "drivers/driver.hpp"
+
+namespace txprop::drivers {
+std::unique_ptr<Driver> open_postgresql_driver(const TargetConfig& config);
+}

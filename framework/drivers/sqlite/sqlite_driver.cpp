@@ -1,0 +1,187 @@
+// SQLite, embedded. Each test process gets its own database file; WAL mode by default (readers never block
+// writers, a stale writer gets SQLITE_BUSY_SNAPSHOT). The busy timeout is 0, so a statement that would wait
+// returns SQLITE_BUSY at once: the runner treats that as "blocked" and retries the statement when another
+// transaction ends.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "drivers/driver.hpp"
+#include "drivers/sqlite/sqlite_driver.hpp"
+
+namespace txprop::drivers {
+
+namespace {
+
+Error classify(sqlite3* db, int rc, bool at_prepare) {
+  const int ext = sqlite3_extended_errcode(db);
+  Error e;
+  e.code = std::to_string(ext);
+  e.message = sqlite3_errmsg(db);
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+      e.cls = ext == SQLITE_BUSY_SNAPSHOT ? ErrorClass::SerializationFailure : ErrorClass::Busy;
+      break;
+    case SQLITE_LOCKED: e.cls = ErrorClass::Busy; break;
+    case SQLITE_CONSTRAINT: e.cls = ErrorClass::ConstraintViolation; break;
+    case SQLITE_MISMATCH:
+    case SQLITE_RANGE:
+    case SQLITE_TOOBIG: e.cls = ErrorClass::DataError; break;
+    case SQLITE_INTERRUPT: e.cls = ErrorClass::Canceled; break;
+    case SQLITE_ERROR: e.cls = at_prepare ? ErrorClass::InvalidStatement : ErrorClass::Other; break;
+    default: e.cls = ErrorClass::Other;
+  }
+  return e;
+}
+
+Value column_value(sqlite3_stmt* st, int i) {
+  switch (sqlite3_column_type(st, i)) {
+    case SQLITE_NULL: return Value();
+    case SQLITE_INTEGER: return Value(static_cast<std::int64_t>(sqlite3_column_int64(st, i)));
+    case SQLITE_FLOAT: return Value(sqlite3_column_double(st, i));
+    default: {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+      return Value(std::string(text ? text : "", static_cast<std::size_t>(sqlite3_column_bytes(st, i))));
+    }
+  }
+}
+
+class SqliteSession final : public Session {
+ public:
+  SqliteSession(const std::string& path, const std::string& journal_mode) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        nullptr) != SQLITE_OK) {
+      const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      throw DriverError(fmt::format("txprop: cannot open SQLite database {}: {}", path, msg));
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 0);
+    for (const std::string& pragma : {"PRAGMA journal_mode=" + journal_mode, std::string("PRAGMA synchronous=OFF")}) {
+      Outcome o = execute(pragma);
+      if (!o.ok()) throw DriverError(fmt::format("txprop: SQLite {} failed: {}", pragma, o.error.message));
+    }
+  }
+  ~SqliteSession() override { sqlite3_close_v2(db_); }
+
+  Outcome execute(const std::string& sql) override {
+    Outcome out;
+    const char* tail = sql.c_str();
+    const char* end = sql.c_str() + sql.size();
+    while (tail < end) {
+      sqlite3_stmt* st = nullptr;
+      int rc = sqlite3_prepare_v2(db_, tail, static_cast<int>(end - tail), &st, &tail);
+      if (rc != SQLITE_OK) {
+        Error e = classify(db_, rc, true);
+        return Outcome::failure(e.cls, e.code, e.message);
+      }
+      if (!st) break;  // whitespace or comment only
+      out.rows.clear();
+      out.columns.clear();
+      const int ncol = sqlite3_column_count(st);
+      for (int i = 0; i < ncol; ++i) out.columns.emplace_back(sqlite3_column_name(st, i));
+      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        Row row;
+        row.reserve(static_cast<std::size_t>(ncol));
+        for (int i = 0; i < ncol; ++i) row.push_back(column_value(st, i));
+        out.rows.push_back(std::move(row));
+      }
+      const bool is_write = !sqlite3_stmt_readonly(st);
+      sqlite3_finalize(st);
+      if (rc != SQLITE_DONE) {
+        Error e = classify(db_, rc, false);
+        return Outcome::failure(e.cls, e.code, e.message);
+      }
+      out.affected = is_write ? sqlite3_changes64(db_) : -1;
+    }
+    return out;
+  }
+
+  std::string server_id() const override { return fmt::format("{}", static_cast<const void*>(db_)); }
+  sqlite3* handle() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class SqliteDriver final : public Driver {
+ public:
+  explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.param("journal_mode", "wal")) {
+    const char* tmp = std::getenv("TMPDIR");
+    path_ = (std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / (unique_database_name() + ".db")).string();
+    control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
+  }
+  ~SqliteDriver() override {
+    control_.reset();
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path_ + suffix).c_str());
+  }
+
+  Engine engine() const override { return Engine::Sqlite; }
+  Dialect dialect() const override { return Dialect::Sqlite; }
+  std::string server_version() override { return std::string("SQLite ") + sqlite3_libversion(); }
+  std::unique_ptr<Session> open_session() override { return std::make_unique<SqliteSession>(path_, journal_mode_); }
+  std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
+    return std::vector<WaitState>(sessions.size());
+  }
+  bool waits_are_errors() const override { return true; }
+  void cancel(const Session& session) override {
+    sqlite3_interrupt(static_cast<const SqliteSession&>(session).handle());
+  }
+
+  ErrorEffect effect(const Error& e) const override {
+    switch (e.cls) {
+      case ErrorClass::Busy: return ErrorEffect::Blocked;
+      // A WAL reader whose snapshot is stale can never write: the transaction has to roll back.
+      case ErrorClass::SerializationFailure: return ErrorEffect::TransactionAborted;
+      default: return ErrorEffect::StatementOnly;
+    }
+  }
+
+  void reset(const Schema& schema) override {
+    std::string script = "BEGIN;";
+    for (const auto& t : created_) script += "DROP TABLE IF EXISTS " + quote_identifier(t, Dialect::Sqlite) + ";";
+    for (const auto& s : render_setup(schema, Dialect::Sqlite)) script += s + ";";
+    script += "COMMIT;";
+    char* err = nullptr;
+    if (sqlite3_exec(control_->handle(), script.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      const std::string msg = err ? err : "unknown error";
+      sqlite3_free(err);
+      sqlite3_exec(control_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+      throw DriverError("txprop: SQLite reset failed: " + msg);
+    }
+    created_.clear();
+    for (const auto& t : schema.tables) created_.push_back(t.name);
+  }
+
+  DatabaseState read_state(const Schema& schema) override {
+    DatabaseState state;
+    for (const auto& t : schema.tables) {
+      Outcome o = control_->execute("SELECT * FROM " + quote_identifier(t.name, Dialect::Sqlite));
+      if (!o.ok()) throw DriverError("txprop: SQLite cannot read table " + t.name + ": " + o.error.message);
+      state[t.name] = sorted_rows(std::move(o.rows));
+    }
+    return state;
+  }
+
+ private:
+  std::string journal_mode_;
+  std::string path_;
+  std::unique_ptr<SqliteSession> control_;
+  std::vector<std::string> created_;
+};
+
+}  // namespace
+
+std::unique_ptr<Driver> open_sqlite_driver(const TargetConfig& config) {
+  try {
+    return std::make_unique<SqliteDriver>(config);
+  } catch (const DriverError& e) {
+    throw TargetError(fmt::format("txprop: target {}: {}", config.masked_uri(), e.what()));
+  }
+}
+
+}  // namespace txprop::drivers

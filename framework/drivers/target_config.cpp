@@ -1,0 +1,219 @@
+#include "txprop/target_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace txprop {
+
+std::string to_string(Engine e) {
+  switch (e) {
+    case Engine::Sqlite: return "sqlite";
+    case Engine::PostgreSql: return "postgresql";
+    case Engine::MariaDb: return "mariadb";
+    case Engine::MySql: return "mysql";
+  }
+  return "?";
+}
+
+std::vector<IsolationLevel> supported_levels(Engine e) {
+  switch (e) {
+    case Engine::Sqlite: return {IsolationLevel::Serializable};
+    case Engine::PostgreSql:
+      return {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
+    case Engine::MariaDb:
+    case Engine::MySql:
+      return {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead,
+              IsolationLevel::Serializable};
+  }
+  return {};
+}
+
+std::string TargetConfig::masked_uri() const {
+  if (password.empty()) return uri;
+  const auto scheme_end = uri.find("://");
+  const auto at = uri.find('@', scheme_end == std::string::npos ? 0 : scheme_end);
+  if (scheme_end == std::string::npos || at == std::string::npos) return uri;
+  const auto colon = uri.find(':', scheme_end + 3);
+  if (colon == std::string::npos || colon > at) return uri;
+  return uri.substr(0, colon + 1) + "***" + uri.substr(at);
+}
+
+std::string TargetConfig::param(const std::string& key, const std::string& fallback) const {
+  auto it = params.find(key);
+  return it == params.end() ? fallback : it->second;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+const std::set<std::string>& known_params(Engine e) {
+  static const std::set<std::string> sqlite{"name", "levels", "journal_mode"};
+  static const std::set<std::string> postgresql{"name", "levels", "deadlock_timeout"};
+  static const std::set<std::string> mysql{"name", "levels", "innodb_snapshot_isolation"};
+  switch (e) {
+    case Engine::Sqlite: return sqlite;
+    case Engine::PostgreSql: return postgresql;
+    default: return mysql;
+  }
+}
+
+}  // namespace
+
+TargetConfig parse_target_uri(std::string_view text) {
+  TargetConfig c;
+  c.uri = std::string(text);
+  auto fail = [&](const std::string& why) -> TargetError {
+    return TargetError(fmt::format("txprop: target {}: {}", c.masked_uri(), why));
+  };
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) throw fail("not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
+  const std::string scheme = lower(std::string(text.substr(0, colon)));
+  std::string_view rest = text.substr(colon + 1);
+  if (scheme == "sqlite") c.engine = Engine::Sqlite;
+  else if (scheme == "postgresql" || scheme == "postgres") c.engine = Engine::PostgreSql;
+  else if (scheme == "mariadb") c.engine = Engine::MariaDb;
+  else if (scheme == "mysql") c.engine = Engine::MySql;
+  else throw fail(fmt::format("unknown scheme '{}' (known: sqlite, postgresql, mariadb, mysql)", scheme));
+
+  std::string_view query;
+  if (auto q = rest.find('?'); q != std::string_view::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
+  if (c.engine == Engine::Sqlite) {
+    if (!rest.empty()) throw fail("sqlite takes no path: each test process makes its own database file");
+  } else {
+    if (!rest.starts_with("//")) throw fail("expected //user@host[:port]/database after the scheme");
+    rest.remove_prefix(2);
+    const auto slash = rest.find('/');
+    if (slash == std::string_view::npos || slash + 1 == rest.size()) throw fail("no database name (…/database)");
+    c.database = percent_decode(rest.substr(slash + 1));
+    std::string_view authority = rest.substr(0, slash);
+    if (auto at = authority.rfind('@'); at != std::string_view::npos) {
+      std::string_view userinfo = authority.substr(0, at);
+      authority = authority.substr(at + 1);
+      if (auto pc = userinfo.find(':'); pc != std::string_view::npos) {
+        c.password = percent_decode(userinfo.substr(pc + 1));
+        userinfo = userinfo.substr(0, pc);
+      }
+      c.user = percent_decode(userinfo);
+    }
+    if (auto pc = authority.rfind(':'); pc != std::string_view::npos) {
+      const std::string port(authority.substr(pc + 1));
+      if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5)
+        throw fail(fmt::format("bad port '{}'", port));
+      c.port = std::stoi(port);
+      authority = authority.substr(0, pc);
+    }
+    c.host = std::string(authority);
+    if (c.host.empty()) throw fail("no host");
+    if (c.user.empty()) throw fail("no user (user@host)");
+    if (c.port == 0) c.port = c.engine == Engine::PostgreSql ? 5432 : 3306;
+  }
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view kv = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (kv.empty()) continue;
+    const auto eq = kv.find('=');
+    if (eq == std::string_view::npos) throw fail(fmt::format("parameter '{}' has no value", kv));
+    const std::string key = lower(std::string(kv.substr(0, eq)));
+    if (!known_params(c.engine).count(key)) {
+      std::string known;
+      for (const auto& k : known_params(c.engine)) known += (known.empty() ? "" : ", ") + k;
+      throw fail(fmt::format("unknown parameter '{}' for {} (known: {})", key, to_string(c.engine), known));
+    }
+    c.params[key] = percent_decode(kv.substr(eq + 1));
+  }
+
+  const auto supported = supported_levels(c.engine);
+  if (auto levels = c.param("levels"); !levels.empty()) {
+    std::size_t start = 0;
+    while (start <= levels.size()) {
+      const auto comma = levels.find(',', start);
+      const std::string item = levels.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      start = comma == std::string::npos ? levels.size() + 1 : comma + 1;
+      if (item.empty()) continue;
+      auto level = parse_isolation_level(item);
+      if (!level) throw fail(fmt::format("unknown isolation level '{}' (use ru, rc, rr, ser)", item));
+      if (std::find(supported.begin(), supported.end(), *level) == supported.end()) {
+        std::string names;
+        for (auto l : supported) names += (names.empty() ? "" : ", ") + sql_name(l);
+        throw fail(fmt::format("isolation level {} is not supported by {} (supported: {})", sql_name(*level),
+                               to_string(c.engine), names));
+      }
+      c.levels.push_back(*level);
+    }
+  } else {
+    c.levels = supported;
+  }
+
+  if (c.engine == Engine::MariaDb || c.engine == Engine::MySql) {
+    const std::string si = lower(c.param("innodb_snapshot_isolation", "off"));
+    if (si != "on" && si != "off" && si != "1" && si != "0")
+      throw fail("innodb_snapshot_isolation must be ON or OFF");
+  }
+  if (c.engine == Engine::Sqlite) {
+    const std::string jm = lower(c.param("journal_mode", "wal"));
+    if (jm != "wal" && jm != "delete") throw fail("journal_mode must be wal or delete");
+  }
+  c.name = c.param("name");
+  if (c.name.empty()) {
+    c.name = to_string(c.engine);
+    const std::string si = lower(c.param("innodb_snapshot_isolation", "off"));
+    if (si == "on" || si == "1") c.name += "_si";
+    if (c.engine == Engine::Sqlite && lower(c.param("journal_mode", "wal")) == "delete") c.name += "_journal";
+  }
+  for (char ch : c.name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      throw fail(fmt::format("name '{}' may only contain letters, digits and _", c.name));
+  return c;
+}
+
+std::vector<TargetConfig> parse_target_list(std::string_view text) {
+  std::vector<TargetConfig> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    if (j > i) out.push_back(parse_target_uri(text.substr(i, j - i)));
+    i = j;
+  }
+  // Two targets of the same kind get distinct names: test names must be unique.
+  std::map<std::string, int> seen;
+  for (auto& c : out)
+    if (int n = seen[c.name]++; n > 0) c.name += fmt::format("_{}", n + 1);
+  return out;
+}
+
+std::vector<TargetConfig> configured_targets() {
+  const char* env = std::getenv("TXPROP_TARGETS");
+  auto out = parse_target_list(env ? env : "");
+  if (out.empty()) out.push_back(parse_target_uri("sqlite:"));
+  return out;
+}
+
+}  // namespace txprop

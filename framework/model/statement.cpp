@@ -1,0 +1,97 @@
+#include "txprop/statement.hpp"
+
+#include <algorithm>
+
+namespace txprop {
+
+Statement Statement::begin() {
+  Statement s;
+  s.kind = StatementKind::Begin;
+  return s;
+}
+
+Statement Statement::commit() {
+  Statement s;
+  s.kind = StatementKind::Commit;
+  return s;
+}
+
+Statement Statement::rollback() {
+  Statement s;
+  s.kind = StatementKind::Rollback;
+  return s;
+}
+
+Statement Statement::select(std::string table, std::optional<Expr> where, LockMode lock,
+                            std::vector<std::string> columns) {
+  Statement s;
+  s.kind = StatementKind::Select;
+  s.table = std::move(table);
+  s.where = std::move(where);
+  s.lock = lock;
+  s.columns = std::move(columns);
+  return s;
+}
+
+Statement Statement::insert(std::string table, std::vector<std::string> columns, std::vector<Expr> values) {
+  Statement s;
+  s.kind = StatementKind::Insert;
+  s.table = std::move(table);
+  s.columns = std::move(columns);
+  s.values.push_back(std::move(values));
+  return s;
+}
+
+Statement Statement::update(std::string table, std::vector<Assignment> assignments, std::optional<Expr> where) {
+  Statement s;
+  s.kind = StatementKind::Update;
+  s.table = std::move(table);
+  s.assignments = std::move(assignments);
+  s.where = std::move(where);
+  return s;
+}
+
+Statement Statement::delete_(std::string table, std::optional<Expr> where) {
+  Statement s;
+  s.kind = StatementKind::Delete;
+  s.table = std::move(table);
+  s.where = std::move(where);
+  return s;
+}
+
+bool Statement::is_transaction_control() const {
+  return kind == StatementKind::Begin || kind == StatementKind::Commit || kind == StatementKind::Rollback;
+}
+
+bool Statement::is_write() const {
+  return kind == StatementKind::Insert || kind == StatementKind::Update || kind == StatementKind::Delete;
+}
+
+std::vector<std::string> Statement::tables() const {
+  std::vector<std::string> out;
+  if (is_transaction_control()) return out;
+  out.push_back(table);
+  std::vector<std::string> sub;
+  if (where) where->collect_subquery_tables(sub);
+  for (const auto& a : assignments) a.value.collect_subquery_tables(sub);
+  for (const auto& row : values)
+    for (const auto& v : row) v.collect_subquery_tables(sub);
+  for (auto& t : sub)
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(std::move(t));
+  return out;
+}
+
+std::string to_string(StatementKind kind) {
+  switch (kind) {
+    case StatementKind::Begin: return "BEGIN";
+    case StatementKind::Commit: return "COMMIT";
+    case StatementKind::Rollback: return "ROLLBACK";
+    case StatementKind::Select: return "SELECT";
+    case StatementKind::Insert: return "INSERT";
+    case StatementKind::Update: return "UPDATE";
+    case StatementKind::Delete: return "DELETE";
+  }
+  return "?";
+}
+
+}  // namespace txprop

@@ -1,0 +1,115 @@
+#include "txprop/test_case.hpp"
+
+#include <fmt/format.h>
+
+namespace txprop {
+
+Statement Transaction::step(std::size_t index) const {
+  if (index == 0) return Statement::begin();
+  if (index <= statements.size()) return statements[index - 1];
+  return end == TxnEnd::Commit ? Statement::commit() : Statement::rollback();
+}
+
+std::vector<StepRef> TestCase::submitted_steps() const {
+  std::vector<int> next(transactions.size(), 0);
+  std::vector<StepRef> out;
+  out.reserve(order.size());
+  for (int t : order) out.push_back(StepRef{t, next[static_cast<std::size_t>(t)]++});
+  return out;
+}
+
+namespace {
+
+std::string check_expr(const Schema& schema, const Table& table, const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::Column:
+      if (!table.find_column(e.column))
+        return fmt::format("column {} is not in table {}", e.column, table.name);
+      return {};
+    case Expr::Kind::Subquery:
+    case Expr::Kind::InSubquery: {
+      const Table* inner = schema.find_table(e.table);
+      if (!inner) return fmt::format("subquery reads unknown table {}", e.table);
+      if (!inner->find_column(e.column))
+        return fmt::format("column {} is not in table {}", e.column, inner->name);
+      for (std::size_t i = 0; i < e.args.size(); ++i) {
+        // The IN operand refers to the outer table; the WHERE refers to the inner one.
+        const bool operand = e.kind == Expr::Kind::InSubquery && i == 0;
+        if (auto err = check_expr(schema, operand ? table : *inner, e.args[i]); !err.empty()) return err;
+      }
+      return {};
+    }
+    default:
+      for (const auto& a : e.args)
+        if (auto err = check_expr(schema, table, a); !err.empty()) return err;
+      return {};
+  }
+}
+
+std::string check_statement(const Schema& schema, const Statement& s) {
+  if (s.is_transaction_control()) return {};
+  const Table* table = schema.find_table(s.table);
+  if (!table) return fmt::format("unknown table {}", s.table);
+  for (const auto& c : s.columns)
+    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
+  for (const auto& c : s.returning)
+    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
+  for (const auto& a : s.assignments) {
+    if (!table->find_column(a.column)) return fmt::format("column {} is not in table {}", a.column, s.table);
+    if (auto err = check_expr(schema, *table, a.value); !err.empty()) return err;
+  }
+  if (s.kind == StatementKind::Insert) {
+    if (s.values.empty()) return "INSERT without values";
+    for (const auto& row : s.values) {
+      if (row.size() != s.columns.size())
+        return fmt::format("INSERT into {} has {} columns but a row of {} values", s.table, s.columns.size(),
+                           row.size());
+      for (const auto& v : row)
+        if (auto err = check_expr(schema, *table, v); !err.empty()) return err;
+    }
+  }
+  if (s.kind == StatementKind::Update && s.assignments.empty()) return "UPDATE without SET";
+  if (s.where)
+    if (auto err = check_expr(schema, *table, *s.where); !err.empty()) return err;
+  return {};
+}
+
+}  // namespace
+
+std::string TestCase::validate() const {
+  for (const auto& t : schema.tables)
+    for (const auto& row : t.rows)
+      if (row.size() != t.columns.size())
+        return fmt::format("table {} has {} columns but an initial row of {} values", t.name, t.columns.size(),
+                           row.size());
+  std::vector<std::size_t> count(transactions.size(), 0);
+  for (int t : order) {
+    if (t < 0 || static_cast<std::size_t>(t) >= transactions.size())
+      return fmt::format("submitted order names transaction {} but there are {}", t, transactions.size());
+    ++count[static_cast<std::size_t>(t)];
+  }
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    if (count[i] != transactions[i].step_count())
+      return fmt::format("submitted order has {} steps of T{} but it has {}", count[i], i,
+                         transactions[i].step_count());
+    for (const auto& s : transactions[i].statements) {
+      if (s.is_transaction_control())
+        return fmt::format("T{} has {} among its statements; BEGIN and the end are implied", i, to_string(s.kind));
+      if (auto err = check_statement(schema, s); !err.empty()) return fmt::format("T{}: {}", i, err);
+    }
+  }
+  return {};
+}
+
+std::vector<int> TestCase::serial_order(const std::vector<Transaction>& transactions) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < transactions.size(); ++i)
+    out.insert(out.end(), transactions[i].step_count(), static_cast<int>(i));
+  return out;
+}
+
+std::string to_string(StepRef ref) { return fmt::format("T{}.{}", ref.txn, ref.index); }
+
+std::string to_string(TxnEnd end) { return end == TxnEnd::Commit ? "COMMIT" : "ROLLBACK"; }
+
+}  // namespace txprop

@@ -1,0 +1,91 @@
+#include "txprop/history.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "txprop/sql.hpp"
+
+namespace txprop {
+
+std::string to_string(TxnFate f) {
+  switch (f) {
+    case TxnFate::Committed: return "committed";
+    case TxnFate::RolledBack: return "rolled back";
+    case TxnFate::Aborted: return "aborted";
+    case TxnFate::Unfinished: return "unfinished";
+  }
+  return "?";
+}
+
+std::vector<StepRef> History::actual_order() const {
+  std::vector<StepRef> out;
+  for (const Event& e : events)
+    if (e.kind == Event::Kind::Completed) out.push_back(e.step);
+  return out;
+}
+
+std::vector<int> History::end_order() const {
+  std::vector<std::pair<int, int>> ends;
+  for (std::size_t i = 0; i < transactions.size(); ++i)
+    if (transactions[i].end_event >= 0) ends.emplace_back(transactions[i].end_event, static_cast<int>(i));
+  std::sort(ends.begin(), ends.end());
+  std::vector<int> out;
+  for (const auto& [event, t] : ends) out.push_back(t);
+  return out;
+}
+
+std::vector<int> History::committed() const {
+  std::vector<int> out;
+  for (int t : end_order())
+    if (transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) out.push_back(t);
+  return out;
+}
+
+bool History::any_blocked() const {
+  return std::any_of(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::Kind::Blocked; });
+}
+
+std::string describe(const History& h) {
+  std::string out = fmt::format("-- actual order on {} ({}):\n", h.target, h.server_version);
+  int n = 0;
+  for (const Event& e : h.events) {
+    const Statement s = h.test_case.transactions[static_cast<std::size_t>(e.step.txn)].step(
+        static_cast<std::size_t>(e.step.index));
+    const std::string sql = render(s, Dialect::Portable);
+    switch (e.kind) {
+      case Event::Kind::Blocked:
+        out += fmt::format("{:>4}  T{}  {};  -- blocked\n", ++n, e.step.txn, sql);
+        break;
+      case Event::Kind::Skipped:
+        out += fmt::format("{:>4}  T{}  {};  -- not sent: transaction already ended\n", ++n, e.step.txn, sql);
+        break;
+      case Event::Kind::Completed: {
+        const bool resumed = h.was_blocked[static_cast<std::size_t>(e.step.txn)][static_cast<std::size_t>(e.step.index)];
+        out += fmt::format("{:>4}  T{}  {};  -- {}{}\n", ++n, e.step.txn, sql, resumed ? "resumed, " : "",
+                           summary(h.outcome(e.step)));
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < h.transactions.size(); ++i) {
+    const TxnResult& r = h.transactions[i];
+    out += fmt::format("-- T{}: {}", i, to_string(r.fate));
+    if (r.fate == TxnFate::Aborted)
+      out += fmt::format(" by {} at step {} ({})", to_string(r.abort_reason.cls), to_string(*r.failed_step),
+                         r.abort_reason.message);
+    out += "\n";
+  }
+  if (h.finding)
+    out += fmt::format("-- {} at {}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "CRASH" : "HANG",
+                       to_string(h.finding->step), h.finding->detail);
+  for (const auto& [table, rows] : h.final_state) {
+    out += fmt::format("-- final {}:", table);
+    if (rows.empty()) out += " (empty)";
+    for (const Row& r : rows) out += " " + to_string(r);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace txprop

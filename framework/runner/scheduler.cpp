@@ -1,0 +1,454 @@
+#include "runner/scheduler.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace txprop::runner {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Longest pause between two wait probes of a statement that is still running.
+constexpr auto kMaxProbeInterval = std::chrono::milliseconds(20);
+// How long two waiters without known blockers must stay waiting before we believe neither is about to be
+// released (MariaDB picks a deadlock victim synchronously but the victim's rollback takes a moment).
+constexpr auto kSettleGrace = std::chrono::milliseconds(3);
+
+struct TxnState {
+  SessionWorker* worker = nullptr;
+  std::deque<int> pending;    // steps queued behind the current one
+  int current = -1;           // step sent (running, waiting, or SQLite-busy awaiting a retry); -1 if none
+  bool running = false;       // the worker executes `current` now
+  bool waiting = false;       // the server said `current` waits on a lock
+  bool busy_retry = false;    // SQLite: `current` returned SQLITE_BUSY and is resent when a transaction ends
+  std::optional<std::vector<int>> blockers;  // transactions `current` waits for, where the server tells
+  Clock::time_point sent_at;
+  Clock::time_point next_probe;
+  std::chrono::microseconds probe_interval{0};
+  std::uint64_t blocked_seq = 0;  // when it was found blocked (SQLite deadlock victim choice)
+  bool ended = false;
+};
+
+class Scheduler {
+ public:
+  Scheduler(const TestCase& c, drivers::Driver& driver, const std::vector<SessionWorker*>& workers,
+            CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics)
+      : c_(c), driver_(driver), signal_(signal), options_(options), metrics_(metrics), txns_(c.transactions.size()) {
+    for (std::size_t i = 0; i < txns_.size(); ++i) txns_[i].worker = workers[i];
+    h_.test_case = c;
+    h_.transactions.resize(c.transactions.size());
+    for (const auto& t : c.transactions) {
+      h_.outcomes.emplace_back(t.step_count());
+      h_.was_blocked.emplace_back(t.step_count(), false);
+    }
+  }
+
+  History run() {
+    for (const StepRef& ref : c_.submitted_steps()) {
+      if (h_.finding) break;
+      TxnState& t = txns_[static_cast<std::size_t>(ref.txn)];
+      if (t.ended) {
+        skip(ref);
+        continue;
+      }
+      if (t.current >= 0 || !t.pending.empty()) {
+        t.pending.push_back(ref.index);
+        continue;
+      }
+      send(ref.txn, ref.index);
+      settle(false);
+    }
+    // Everything is submitted; what is still waiting waits on a cycle the engine must break.
+    while (!h_.finding && any_active()) settle(true);
+    cleanup();
+    return std::move(h_);
+  }
+
+ private:
+  const Transaction& txn(int t) const { return c_.transactions[static_cast<std::size_t>(t)]; }
+  TxnState& state(int t) { return txns_[static_cast<std::size_t>(t)]; }
+
+  bool any_active() const {
+    return std::any_of(txns_.begin(), txns_.end(), [](const TxnState& t) { return t.current >= 0; });
+  }
+
+  void skip(StepRef ref) {
+    h_.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)].status =
+        Outcome::Status::Skipped;
+    h_.events.push_back(Event{Event::Kind::Skipped, ref});
+  }
+
+  void send(int t, int index) {
+    TxnState& s = state(t);
+    const Transaction& tx = txn(t);
+    if (index == 0 && s.worker->isolation != tx.isolation) {
+      // The level is a session setting, sent before BEGIN only when it changes.
+      const std::string set = render_set_isolation(tx.isolation, driver_.dialect());
+      if (!set.empty()) {
+        Outcome o = s.worker->run(set);
+        if (!o.ok()) {
+          fail_run(RunFinding::Kind::Crash, StepRef{t, index},
+                   fmt::format("setting {} failed: {}", sql_name(tx.isolation), summary(o)));
+          return;
+        }
+      }
+      s.worker->isolation = tx.isolation;
+    }
+    s.current = index;
+    s.running = true;
+    s.waiting = false;
+    s.busy_retry = false;
+    s.blockers.reset();
+    s.sent_at = Clock::now();
+    s.probe_interval = options_.first_probe_after;
+    s.next_probe = s.sent_at + s.probe_interval;
+    ++metrics_.statements;
+    s.worker->start(render(tx.step(static_cast<std::size_t>(index)), driver_.dialect()));
+  }
+
+  void mark_blocked(int t) {
+    TxnState& s = state(t);
+    const StepRef ref{t, s.current};
+    auto&& flag = h_.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(s.current)];
+    if (!flag) {
+      flag = true;
+      h_.events.push_back(Event{Event::Kind::Blocked, ref});
+      ++metrics_.blocked;
+      metrics_.detection_latency_us.push_back(
+          std::chrono::duration<double, std::micro>(Clock::now() - s.sent_at).count());
+    }
+    s.blocked_seq = ++blocked_counter_;
+  }
+
+  // Records a finished statement and applies what it did to its transaction.
+  void complete(int t, Outcome o) {
+    TxnState& s = state(t);
+    const int index = s.current;
+    const StepRef ref{t, index};
+    s.running = false;
+    s.waiting = false;
+    if (o.failed()) {
+      const ErrorEffect effect = driver_.effect(o.error);
+      if (effect == ErrorEffect::Blocked) {
+        s.busy_retry = true;
+        mark_blocked(t);
+        return;
+      }
+      if (effect == ErrorEffect::Fatal || o.error.cls == ErrorClass::LostConnection) {
+        h_.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(index)] = o;
+        h_.events.push_back(Event{Event::Kind::Completed, ref});
+        s.worker->broken = true;
+        fail_run(RunFinding::Kind::Crash, ref, "lost connection: " + o.error.message);
+        return;
+      }
+    }
+    const bool is_end = txn(t).is_end_step(static_cast<std::size_t>(index));
+    const bool aborts = o.failed() && (is_end || driver_.effect(o.error) == ErrorEffect::TransactionAborted);
+    h_.events.push_back(Event{Event::Kind::Completed, ref});
+    TxnResult& r = h_.transactions[static_cast<std::size_t>(t)];
+    if (aborts) {
+      r.fate = TxnFate::Aborted;
+      r.failed_step = ref;
+      r.abort_reason = o.error;
+    } else if (is_end) {
+      r.fate = txn(t).end == TxnEnd::Commit ? TxnFate::Committed : TxnFate::RolledBack;
+    }
+    h_.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(index)] = std::move(o);
+    s.current = -1;
+    if (aborts || is_end) {
+      r.end_event = static_cast<int>(h_.events.size()) - 1;
+      end_transaction(t, aborts);
+      return;
+    }
+    if (!s.pending.empty()) {
+      const int next = s.pending.front();
+      s.pending.pop_front();
+      send(t, next);
+    }
+  }
+
+  void end_transaction(int t, bool aborted) {
+    TxnState& s = state(t);
+    s.ended = true;
+    if (aborted) {
+      // Engines differ in what is left of an aborted transaction (PostgreSQL keeps it open in a failed state);
+      // ROLLBACK makes the session usable again everywhere and cannot wait on a lock.
+      Outcome o = s.worker->run("ROLLBACK");
+      if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
+        s.worker->broken = true;
+        fail_run(RunFinding::Kind::Crash, StepRef{t, -1}, "lost connection during ROLLBACK: " + o.error.message);
+        return;
+      }
+    }
+    for (int index : s.pending) skip(StepRef{t, index});
+    s.pending.clear();
+    // Locks were released: whatever waited may go on now, so every waiter is asked again, and SQLite statements
+    // that got SQLITE_BUSY are sent again, in the order they were blocked.
+    std::vector<int> retry;
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      TxnState& o = txns_[i];
+      if (o.waiting) {
+        o.waiting = false;
+        o.blockers.reset();
+        o.probe_interval = options_.first_probe_after;
+        o.next_probe = Clock::now() + o.probe_interval;
+      }
+      if (o.busy_retry) retry.push_back(static_cast<int>(i));
+    }
+    std::sort(retry.begin(), retry.end(), [&](int a, int b) { return state(a).blocked_seq < state(b).blocked_seq; });
+    for (int r : retry) resend(r);
+  }
+
+  void resend(int t) {
+    TxnState& s = state(t);
+    s.busy_retry = false;
+    s.running = true;
+    s.waiting = false;
+    s.next_probe = Clock::now() + options_.first_probe_after;
+    ++metrics_.statements;
+    s.worker->start(render(txn(t).step(static_cast<std::size_t>(s.current)), driver_.dialect()));
+  }
+
+  // Collects finished statements; returns whether any finished.
+  bool harvest() {
+    bool any = false;
+    for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
+      TxnState& s = txns_[i];
+      if (!s.running) continue;
+      if (auto o = s.worker->take()) {
+        any = true;
+        complete(static_cast<int>(i), std::move(*o));
+      }
+    }
+    return any;
+  }
+
+  void probe_running(bool force) {
+    const auto now = Clock::now();
+    std::vector<int> who;
+    for (std::size_t i = 0; i < txns_.size(); ++i)
+      if (txns_[i].running && !txns_[i].waiting && (force || now >= txns_[i].next_probe)) who.push_back(static_cast<int>(i));
+    if (who.empty()) return;
+    // Ask about every running statement at once: blockers are only meaningful among them.
+    std::vector<int> all;
+    std::vector<const drivers::Session*> sessions;
+    for (std::size_t i = 0; i < txns_.size(); ++i)
+      if (txns_[i].running) {
+        all.push_back(static_cast<int>(i));
+        sessions.push_back(&txns_[i].worker->session());
+      }
+    ++metrics_.probes;
+    const std::vector<drivers::WaitState> states = driver_.probe(sessions);
+    const auto after = Clock::now();
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      TxnState& s = state(all[k]);
+      if (!s.running) continue;
+      if (states[k].waiting) {
+        if (!s.waiting) {
+          s.waiting = true;
+          mark_blocked(all[k]);
+        }
+        if (states[k].blockers) {
+          std::vector<int> b;
+          for (int j : *states[k].blockers) b.push_back(all[static_cast<std::size_t>(j)]);
+          s.blockers = std::move(b);
+        }
+      } else if (!s.waiting) {
+        s.probe_interval = std::min<std::chrono::microseconds>(s.probe_interval * 2, kMaxProbeInterval);
+        s.next_probe = after + s.probe_interval;
+      }
+    }
+  }
+
+  // A cycle among waiting transactions whose blockers the server reported: the engine will abort one of them
+  // (PostgreSQL after deadlock_timeout), so nothing may be submitted until it has.
+  bool known_deadlock() const {
+    for (std::size_t start = 0; start < txns_.size(); ++start) {
+      std::vector<int> stack{static_cast<int>(start)};
+      std::vector<bool> seen(txns_.size(), false);
+      while (!stack.empty()) {
+        const int v = stack.back();
+        stack.pop_back();
+        const TxnState& s = txns_[static_cast<std::size_t>(v)];
+        if (!s.waiting || !s.blockers) continue;
+        for (int w : *s.blockers) {
+          if (w == static_cast<int>(start)) return true;
+          if (!seen[static_cast<std::size_t>(w)]) {
+            seen[static_cast<std::size_t>(w)] = true;
+            stack.push_back(w);
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  // SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for a
+  // reader that waits to write). When every unfinished transaction is busy, the one blocked last rolls back,
+  // which is what SQLite's documentation asks of the application.
+  bool break_busy_cycle() {
+    int victim = -1;
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      const TxnState& s = txns_[i];
+      if (s.current < 0) continue;
+      if (!s.busy_retry) return false;
+      if (victim < 0 || s.blocked_seq > state(victim).blocked_seq) victim = static_cast<int>(i);
+    }
+    if (victim < 0) return false;
+    TxnState& s = state(victim);
+    s.busy_retry = false;
+    s.running = false;
+    complete(victim, Outcome::failure(ErrorClass::Deadlock, "SQLITE_BUSY",
+                                      "every unfinished transaction waits on SQLITE_BUSY; txprop rolls back the one "
+                                      "blocked last"));
+    return true;
+  }
+
+  // Returns once every sent statement has completed or is known to wait (and, with `drain`, once nothing is left
+  // in flight). Waiting never decides blocking; only the hang limit ends a wait without the server's answer.
+  void settle(bool drain) {
+    std::optional<Clock::time_point> all_waiting_since;
+    for (;;) {
+      if (h_.finding) return;
+      const std::uint64_t gen = signal_.generation();
+      if (harvest()) {
+        all_waiting_since.reset();
+        continue;
+      }
+      const auto now = Clock::now();
+      bool undecided = false;  // something runs and the server has not said it waits
+      int waiters = 0;
+      bool waiters_unexplained = false;
+      for (const TxnState& s : txns_) {
+        if (s.running && !s.waiting) undecided = true;
+        if (s.running && s.waiting) {
+          ++waiters;
+          if (!s.blockers) waiters_unexplained = true;
+        }
+      }
+      if (!undecided) {
+        if (driver_.waits_are_errors() && std::none_of(txns_.begin(), txns_.end(), [](const TxnState& s) {
+              return s.running;
+            })) {
+          if (drain && any_active()) {
+            if (!break_busy_cycle()) return;
+            continue;
+          }
+          return;
+        }
+        const bool must_wait = drain ? any_active() : known_deadlock();
+        if (!must_wait) {
+          if (waiters >= 2 && waiters_unexplained) {
+            if (!all_waiting_since) all_waiting_since = now;
+            if (now - *all_waiting_since < kSettleGrace) {
+              signal_.wait_for(gen, kSettleGrace - (now - *all_waiting_since));
+              continue;
+            }
+          }
+          return;
+        }
+        // Waiting for the engine to break a deadlock; bounded by the hang limit.
+        if (!all_waiting_since) all_waiting_since = now;
+        if (now - *all_waiting_since > options_.hang_limit) {
+          hang_all_waiting();
+          return;
+        }
+        signal_.wait_for(gen, std::chrono::milliseconds(5));
+        continue;
+      }
+      // Something runs: wait for a completion until the earliest probe is due, then probe.
+      Clock::time_point due = Clock::time_point::max();
+      for (const TxnState& s : txns_)
+        if (s.running && !s.waiting) due = std::min(due, s.next_probe);
+      if (due > now && signal_.wait_for(gen, due - now)) continue;
+      if (harvest()) continue;
+      probe_running(false);
+      check_hang();
+    }
+  }
+
+  void check_hang() {
+    const auto now = Clock::now();
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      TxnState& s = txns_[i];
+      if (s.running && !s.waiting && now - s.sent_at > options_.hang_limit) {
+        fail_run(RunFinding::Kind::Hang, StepRef{static_cast<int>(i), s.current},
+                 fmt::format("statement neither completed nor waited on a lock for {} ms",
+                             options_.hang_limit.count()));
+        return;
+      }
+    }
+  }
+
+  void hang_all_waiting() {
+    for (std::size_t i = 0; i < txns_.size(); ++i)
+      if (txns_[i].running) {
+        fail_run(RunFinding::Kind::Hang, StepRef{static_cast<int>(i), txns_[i].current},
+                 fmt::format("every unfinished transaction waited on a lock for {} ms and the engine broke no "
+                             "cycle (undetected deadlock)",
+                             options_.hang_limit.count()));
+        return;
+      }
+  }
+
+  void fail_run(RunFinding::Kind kind, StepRef ref, std::string detail) {
+    if (h_.finding) return;
+    h_.finding = RunFinding{kind, ref, std::move(detail)};
+    if (kind == RunFinding::Kind::Hang && ref.index >= 0)
+      h_.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] =
+          Outcome{Outcome::Status::Hang, {}, {}, -1, Error{ErrorClass::Canceled, "", h_.finding->detail}};
+  }
+
+  // Leaves every session idle and outside any transaction, whatever happened.
+  void cleanup() {
+    for (TxnState& s : txns_) {
+      if (s.running) {
+        driver_.cancel(s.worker->session());
+        // The statement returns once cancelled (or once its blocker rolls back below).
+        const auto deadline = Clock::now() + std::chrono::seconds(10);
+        while (s.worker->busy() && Clock::now() < deadline) {
+          const auto gen = signal_.generation();
+          if (!s.worker->busy()) break;
+          signal_.wait_for(gen, std::chrono::milliseconds(10));
+        }
+        s.worker->take();
+        s.running = false;
+      }
+    }
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      TxnState& s = txns_[i];
+      if (s.current >= 0 && !s.ended) {
+        for (int index : s.pending) skip(StepRef{static_cast<int>(i), index});
+        if (!s.worker->busy() && !s.worker->broken) {
+          Outcome o = s.worker->run("ROLLBACK");
+          if (o.failed() && o.error.cls == ErrorClass::LostConnection) s.worker->broken = true;
+        } else {
+          s.worker->broken = true;  // still stuck: the target replaces this session
+        }
+      }
+    }
+  }
+
+  const TestCase& c_;
+  drivers::Driver& driver_;
+  CompletionSignal& signal_;
+  const RunOptions& options_;
+  RunMetrics& metrics_;
+  std::vector<TxnState> txns_;
+  std::uint64_t blocked_counter_ = 0;
+  History h_;
+};
+
+}  // namespace
+
+History schedule(const TestCase& c, drivers::Driver& driver, const std::vector<SessionWorker*>& workers,
+                 CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics) {
+  return Scheduler(c, driver, workers, signal, options, metrics).run();
+}
+
+}  // namespace txprop::runner

@@ -1,0 +1,21 @@
+// The scheduling protocol (Troc Algorithm 1 / WriteCheck Algorithm 2, generalised to n transactions): steps are
+// submitted one at a time in the submitted order; a statement is blocked only when the server says its session
+// waits on a lock; later steps of a blocked transaction queue behind it; when a transaction ends, blocked
+// statements resume first, and the scheduler waits until each has completed or is blocked again before it
+// submits the next step. This gives one actual order per submitted order.
+#pragma once
+
+#include <vector>
+
+#include "drivers/driver.hpp"
+#include "runner/session_worker.hpp"
+#include "txprop/target.hpp"
+
+namespace txprop::runner {
+
+// Runs `c` on an already reset database: workers[i] runs transaction i. Fills everything in the History except
+// the final state and the target's identity.
+History schedule(const TestCase& c, drivers::Driver& driver, const std::vector<SessionWorker*>& workers,
+                 CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics);
+
+}  // namespace txprop::runner

@@ -1,0 +1,77 @@
+#include "txprop/target.hpp"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "drivers/driver.hpp"
+#include "runner/scheduler.hpp"
+#include "runner/session_worker.hpp"
+
+namespace txprop {
+
+// The session pool: sessions (and their threads) live as long as the target, so a test case costs no connects.
+struct Target::Sessions {
+  runner::CompletionSignal signal;
+  std::vector<std::unique_ptr<runner::SessionWorker>> workers;
+};
+
+Target::Target(TargetConfig config, RunOptions options)
+    : config_(std::move(config)), options_(options), sessions_(std::make_unique<Sessions>()) {
+  if (const char* env = std::getenv("TXPROP_HANG_LIMIT_MS"); env && *env)
+    options_.hang_limit = std::chrono::milliseconds(std::atol(env));
+}
+
+Target::~Target() {
+  sessions_.reset();  // close sessions before the driver drops the test database
+  driver_.reset();
+}
+
+std::unique_ptr<Target> Target::open(const TargetConfig& config, RunOptions options) {
+  std::unique_ptr<Target> t(new Target(config, options));
+  t->driver_ = drivers::open_driver(config);
+  t->server_version_ = t->driver_->server_version();
+  return t;
+}
+
+Dialect Target::dialect() const { return driver_->dialect(); }
+
+std::string Target::configuration() const {
+  if (config_.engine == Engine::MariaDb || config_.engine == Engine::MySql) {
+    const std::string si = config_.param("innodb_snapshot_isolation", "OFF");
+    return "innodb_snapshot_isolation=" + std::string(si == "1" || si == "on" || si == "ON" ? "ON" : "OFF");
+  }
+  if (config_.engine == Engine::Sqlite) return "journal_mode=" + config_.param("journal_mode", "wal");
+  return {};
+}
+
+History Target::run(const TestCase& c) {
+  if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
+  auto& workers = sessions_->workers;
+  // Replace sessions whose connection was lost or left stuck by the previous run.
+  for (auto& w : workers)
+    if (w->broken) w = std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal);
+  while (workers.size() < c.transactions.size())
+    workers.push_back(std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal));
+  try {
+    driver_->reset(c.schema);
+  } catch (const drivers::DriverError& e) {
+    throw TargetError(fmt::format("txprop: target {}: {}", config_.masked_uri(), e.what()));
+  }
+  std::vector<runner::SessionWorker*> used;
+  for (std::size_t i = 0; i < c.transactions.size(); ++i) used.push_back(workers[i].get());
+  ++metrics_.runs;
+  History h = runner::schedule(c, *driver_, used, sessions_->signal, options_, metrics_);
+  h.target = config_.name;
+  h.server_version = server_version_;
+  if (!h.finding) {
+    try {
+      h.final_state = driver_->read_state(c.schema);
+    } catch (const drivers::DriverError& e) {
+      h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what()};
+    }
+  }
+  return h;
+}
+
+}  // namespace txprop

@@ -1,0 +1,296 @@
+// SQL text for each dialect. Differences handled here: identifier quoting, string escaping (MySQL also treats
+// backslash as an escape), column types, string concatenation (|| is OR in MySQL), shared-lock syntax
+// (MariaDB 10.11 only has LOCK IN SHARE MODE), transaction start and the per-session isolation statement.
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "txprop/sql.hpp"
+
+namespace txprop {
+
+std::string to_string(Dialect d) {
+  switch (d) {
+    case Dialect::Portable: return "portable";
+    case Dialect::Sqlite: return "sqlite";
+    case Dialect::PostgreSql: return "postgresql";
+    case Dialect::MySql: return "mysql";
+  }
+  return "?";
+}
+
+std::string quote_identifier(const std::string& name, Dialect d) {
+  switch (d) {
+    case Dialect::Portable: return name;
+    case Dialect::MySql: {
+      std::string out = "`";
+      for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
+      return out + "`";
+    }
+    case Dialect::Sqlite:
+    case Dialect::PostgreSql: {
+      std::string out = "\"";
+      for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+      return out + "\"";
+    }
+  }
+  return name;
+}
+
+std::string render_literal(const Value& v, Dialect d) {
+  if (v.type() != ValueType::Text) return v.to_string();
+  std::string out = "'";
+  for (char c : v.as_text()) {
+    if (c == '\'') out += "''";
+    else if (c == '\\' && d == Dialect::MySql) out += "\\\\";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string render_type(ColumnType type, Dialect d) {
+  switch (type) {
+    case ColumnType::Integer:
+      return (d == Dialect::PostgreSql || d == Dialect::MySql) ? "BIGINT" : "INTEGER";
+    case ColumnType::Real:
+      if (d == Dialect::PostgreSql) return "DOUBLE PRECISION";
+      if (d == Dialect::MySql) return "DOUBLE";
+      return "REAL";
+    case ColumnType::Text:
+      return d == Dialect::MySql ? "VARCHAR(64)" : "TEXT";
+  }
+  return "?";
+}
+
+namespace {
+
+// Binding strength, loosest first; parentheses are added where a child binds more loosely than its parent.
+int precedence(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::Binary:
+      switch (e.op) {
+        case BinaryOp::Or: return 1;
+        case BinaryOp::And: return 2;
+        case BinaryOp::Eq:
+        case BinaryOp::Ne:
+        case BinaryOp::Lt:
+        case BinaryOp::Le:
+        case BinaryOp::Gt:
+        case BinaryOp::Ge: return 4;
+        case BinaryOp::Concat: return 5;
+        case BinaryOp::Add:
+        case BinaryOp::Sub: return 6;
+        case BinaryOp::Mul: return 7;
+      }
+      return 0;
+    case Expr::Kind::Not: return 3;
+    case Expr::Kind::IsNull:
+    case Expr::Kind::InList:
+    case Expr::Kind::Between:
+    case Expr::Kind::InSubquery: return 4;
+    case Expr::Kind::Neg: return 8;
+    default: return 9;
+  }
+}
+
+std::string render_expr(const Expr& e, Dialect d);
+
+// A child printed in a context of strength `parent`; `strict` also parenthesises equal strength
+// (right operands of left-associative operators, operands of non-associative comparisons).
+std::string child(const Expr& e, int parent, Dialect d, bool strict = false) {
+  const int p = precedence(e);
+  std::string s = render_expr(e, d);
+  if (p < parent || (strict && p == parent)) return "(" + s + ")";
+  return s;
+}
+
+std::string aggregate_name(Aggregate a) {
+  switch (a) {
+    case Aggregate::Min: return "MIN";
+    case Aggregate::Max: return "MAX";
+    case Aggregate::Count: return "COUNT";
+    case Aggregate::None: return "";
+  }
+  return "";
+}
+
+std::string render_expr(const Expr& e, Dialect d) {
+  switch (e.kind) {
+    case Expr::Kind::Literal: return render_literal(e.literal, d);
+    case Expr::Kind::Column: return quote_identifier(e.column, d);
+    case Expr::Kind::Not: return "NOT " + child(e.args[0], 4, d);
+    case Expr::Kind::Neg: {
+      const std::string inner = child(e.args[0], 9, d);
+      return inner.starts_with('-') ? "-(" + inner + ")" : "-" + inner;  // "--" would start a comment
+    }
+    case Expr::Kind::Binary: {
+      const int p = precedence(e);
+      if (e.op == BinaryOp::Concat && d == Dialect::MySql)
+        return fmt::format("CONCAT({}, {})", render_expr(e.args[0], d), render_expr(e.args[1], d));
+      const bool comparison = p == 4;
+      return fmt::format("{} {} {}", child(e.args[0], p, d, comparison), to_string(e.op),
+                         child(e.args[1], p, d, true));
+    }
+    case Expr::Kind::IsNull:
+      return child(e.args[0], 5, d) + (e.negated ? " IS NOT NULL" : " IS NULL");
+    case Expr::Kind::InList: {
+      std::string list;
+      for (std::size_t i = 1; i < e.args.size(); ++i) {
+        if (i > 1) list += ", ";
+        list += render_expr(e.args[i], d);
+      }
+      return fmt::format("{}{} IN ({})", child(e.args[0], 5, d), e.negated ? " NOT" : "", list);
+    }
+    case Expr::Kind::Between:
+      return fmt::format("{} BETWEEN {} AND {}", child(e.args[0], 5, d), child(e.args[1], 5, d),
+                         child(e.args[2], 5, d));
+    case Expr::Kind::Subquery: {
+      std::string out = fmt::format("(SELECT {}({}) FROM {}", aggregate_name(e.aggregate),
+                                    quote_identifier(e.column, d), quote_identifier(e.table, d));
+      if (e.aggregate == Aggregate::None)
+        out = fmt::format("(SELECT {} FROM {}", quote_identifier(e.column, d), quote_identifier(e.table, d));
+      if (e.has_where) out += " WHERE " + render_expr(e.args.back(), d);
+      return out + ")";
+    }
+    case Expr::Kind::InSubquery: {
+      std::string out = fmt::format("{} IN (SELECT {} FROM {}", child(e.args[0], 5, d),
+                                    quote_identifier(e.column, d), quote_identifier(e.table, d));
+      if (e.has_where) out += " WHERE " + render_expr(e.args.back(), d);
+      return out + ")";
+    }
+  }
+  return "?";
+}
+
+std::string column_list(const std::vector<std::string>& columns, Dialect d) {
+  std::string out;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i) out += ", ";
+    out += quote_identifier(columns[i], d);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
+
+std::string render(const Statement& s, Dialect d) {
+  const std::string where = s.where ? " WHERE " + render_expr(*s.where, d) : std::string();
+  switch (s.kind) {
+    case StatementKind::Begin: return d == Dialect::MySql ? "START TRANSACTION" : "BEGIN";
+    case StatementKind::Commit: return "COMMIT";
+    case StatementKind::Rollback: return "ROLLBACK";
+    case StatementKind::Select: {
+      std::string out = fmt::format("SELECT {} FROM {}{}", s.columns.empty() ? "*" : column_list(s.columns, d),
+                                    quote_identifier(s.table, d), where);
+      if (s.lock == LockMode::Update) out += " FOR UPDATE";
+      if (s.lock == LockMode::Share) out += d == Dialect::MySql ? " LOCK IN SHARE MODE" : " FOR SHARE";
+      return out;
+    }
+    case StatementKind::Insert: {
+      std::string rows;
+      for (std::size_t r = 0; r < s.values.size(); ++r) {
+        if (r) rows += ", ";
+        rows += "(";
+        for (std::size_t i = 0; i < s.values[r].size(); ++i) {
+          if (i) rows += ", ";
+          rows += render_expr(s.values[r][i], d);
+        }
+        rows += ")";
+      }
+      return fmt::format("INSERT INTO {} ({}) VALUES {}", quote_identifier(s.table, d), column_list(s.columns, d),
+                         rows);
+    }
+    case StatementKind::Update: {
+      std::string sets;
+      for (std::size_t i = 0; i < s.assignments.size(); ++i) {
+        if (i) sets += ", ";
+        sets += quote_identifier(s.assignments[i].column, d) + " = " + render_expr(s.assignments[i].value, d);
+      }
+      return fmt::format("UPDATE {} SET {}{}", quote_identifier(s.table, d), sets, where);
+    }
+    case StatementKind::Delete: {
+      std::string out = fmt::format("DELETE FROM {}{}", quote_identifier(s.table, d), where);
+      if (!s.returning.empty()) out += " RETURNING " + column_list(s.returning, d);
+      return out;
+    }
+  }
+  return "?";
+}
+
+std::string render_create_table(const Table& t, Dialect d) {
+  std::string out = "CREATE TABLE " + quote_identifier(t.name, d) + " (";
+  for (std::size_t i = 0; i < t.columns.size(); ++i) {
+    const Column& c = t.columns[i];
+    if (i) out += ", ";
+    out += quote_identifier(c.name, d) + " " + render_type(c.type, d);
+    if (c.not_null) out += " NOT NULL";
+  }
+  if (!t.primary_key.empty()) out += ", PRIMARY KEY (" + column_list(t.primary_key, d) + ")";
+  out += ")";
+  if (d == Dialect::MySql) out += " ENGINE=InnoDB";
+  return out;
+}
+
+std::vector<std::string> render_setup(const Schema& schema, Dialect d) {
+  std::vector<std::string> out;
+  for (const Table& t : schema.tables) {
+    out.push_back(render_create_table(t, d));
+    for (const Index& i : t.indexes)
+      out.push_back(fmt::format("CREATE {}INDEX {} ON {} ({})", i.unique ? "UNIQUE " : "",
+                                quote_identifier(i.name, d), quote_identifier(t.name, d), column_list(i.columns, d)));
+    if (!t.rows.empty()) {
+      Statement insert;
+      insert.kind = StatementKind::Insert;
+      insert.table = t.name;
+      insert.columns = t.column_names();
+      for (const Row& row : t.rows) {
+        std::vector<Expr> values;
+        for (const Value& v : row) values.push_back(Expr::lit(v));
+        insert.values.push_back(std::move(values));
+      }
+      out.push_back(render(insert, d));
+    }
+  }
+  return out;
+}
+
+std::string render_set_isolation(IsolationLevel level, Dialect d) {
+  switch (d) {
+    case Dialect::PostgreSql: return "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL " + sql_name(level);
+    case Dialect::MySql: return "SET SESSION TRANSACTION ISOLATION LEVEL " + sql_name(level);
+    case Dialect::Portable: return "SET ISOLATION LEVEL " + sql_name(level);
+    case Dialect::Sqlite: return {};
+  }
+  return {};
+}
+
+std::ostream& operator<<(std::ostream& os, const Statement& s) { return os << render(s, Dialect::Portable); }
+std::ostream& operator<<(std::ostream& os, const Expr& e) { return os << render(e, Dialect::Portable); }
+
+std::ostream& operator<<(std::ostream& os, const Schema& s) {
+  for (const auto& line : render_setup(s, Dialect::Portable)) os << line << ";\n";
+  return os;
+}
+
+std::string describe(const TestCase& c, Dialect d) {
+  std::string out;
+  for (const auto& line : render_setup(c.schema, d)) out += line + ";\n";
+  for (std::size_t i = 0; i < c.transactions.size(); ++i) {
+    const Transaction& t = c.transactions[i];
+    out += fmt::format("-- T{} at {}: {} statement(s), then {}\n", i, sql_name(t.isolation), t.statements.size(),
+                       to_string(t.end));
+  }
+  out += "-- submitted order:\n";
+  int n = 0;
+  for (const StepRef& ref : c.submitted_steps()) {
+    const Transaction& t = c.transactions[static_cast<std::size_t>(ref.txn)];
+    out += fmt::format("{:>4}  T{}  {};\n", ++n, ref.txn, render(t.step(static_cast<std::size_t>(ref.index)), d));
+  }
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& os, const TestCase& c) { return os << "\n" << describe(c); }
+
+}  // namespace txprop

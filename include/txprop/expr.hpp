@@ -1,0 +1,64 @@
+// Expression trees for WHERE clauses, SET values and subqueries. Value semantics: an Expr owns its children.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "txprop/value.hpp"
+
+namespace txprop {
+
+enum class BinaryOp { Add, Sub, Mul, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat };
+enum class Aggregate { None, Min, Max, Count };
+
+struct Expr {
+  enum class Kind {
+    Literal,      // literal
+    Column,       // column (unqualified: the statement's table)
+    Not,          // NOT args[0]
+    Neg,          // -args[0]
+    Binary,       // args[0] op args[1]
+    IsNull,       // args[0] IS NULL        (negated: IS NOT NULL)
+    InList,       // args[0] IN (args[1..]) (negated: NOT IN)
+    Between,      // args[0] BETWEEN args[1] AND args[2]
+    Subquery,     // (SELECT aggregate(column) FROM table [WHERE args[0]]), a scalar
+    InSubquery,   // args[0] IN (SELECT column FROM table [WHERE args[1]])
+  };
+
+  Kind kind = Kind::Literal;
+  Value literal;
+  std::string column;        // Column; Subquery and InSubquery: the selected column
+  std::string table;         // Subquery and InSubquery: the table read
+  BinaryOp op = BinaryOp::Eq;
+  Aggregate aggregate = Aggregate::None;
+  bool negated = false;
+  bool has_where = false;    // Subquery/InSubquery: whether the last argument is a WHERE predicate
+  std::vector<Expr> args;
+
+  static Expr lit(Value v);
+  static Expr col(std::string name);
+  static Expr binary(BinaryOp op, Expr lhs, Expr rhs);
+  static Expr not_(Expr e);
+  static Expr neg(Expr e);
+  static Expr is_null(Expr e, bool negated = false);
+  static Expr in_list(Expr e, std::vector<Expr> list, bool negated = false);
+  static Expr between(Expr e, Expr low, Expr high);
+  static Expr subquery(Aggregate agg, std::string table, std::string column, std::optional<Expr> where);
+  static Expr in_subquery(Expr e, std::string table, std::string column, std::optional<Expr> where);
+
+  // Tables read by subqueries anywhere in this tree.
+  void collect_subquery_tables(std::vector<std::string>& out) const;
+  // Number of nodes, the measure shrinking reduces.
+  std::size_t size() const;
+
+  friend bool operator==(const Expr&, const Expr&) = default;
+};
+
+inline Expr operator&&(Expr a, Expr b) { return Expr::binary(BinaryOp::And, std::move(a), std::move(b)); }
+inline Expr operator||(Expr a, Expr b) { return Expr::binary(BinaryOp::Or, std::move(a), std::move(b)); }
+
+std::string to_string(BinaryOp op);  // SQL spelling, e.g. "<=" ("||" for Concat)
+
+}  // namespace txprop

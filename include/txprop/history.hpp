@@ -1,0 +1,78 @@
+// What running a test case on an engine produced: the actual order, every step's outcome, how each transaction
+// ended, and the final state. Properties judge histories.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "txprop/outcome.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop {
+
+// One entry of the actual order.
+struct Event {
+  enum class Kind {
+    Completed,  // the step returned (ok or error)
+    Blocked,    // the server reported the step waiting on a lock (SQLite: SQLITE_BUSY); it completes later
+    Skipped,    // the step was not sent: its transaction had already ended
+  };
+  Kind kind = Kind::Completed;
+  StepRef step;
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+enum class TxnFate {
+  Committed,   // its COMMIT succeeded
+  RolledBack,  // its own ROLLBACK ended it
+  Aborted,     // the engine ended it with an error (deadlock, serialization failure, ...)
+  Unfinished,  // the run stopped before it ended (crash or hang)
+};
+
+std::string to_string(TxnFate f);
+
+struct TxnResult {
+  TxnFate fate = TxnFate::Unfinished;
+  std::optional<StepRef> failed_step;  // Aborted: the step whose error ended it
+  Error abort_reason;                  // Aborted: that error
+  int end_event = -1;                  // index in History::events of the event that ended it; -1 if Unfinished
+};
+
+// A run that could not finish is itself a finding.
+struct RunFinding {
+  enum class Kind { Crash, Hang };
+  Kind kind = Kind::Crash;
+  StepRef step;
+  std::string detail;
+};
+
+using DatabaseState = std::map<std::string, std::vector<Row>>;  // table -> rows, sorted (a multiset)
+
+struct History {
+  TestCase test_case;
+  std::string target;          // the target's display name
+  std::string server_version;  // SELECT version() or equivalent
+  std::vector<std::vector<Outcome>> outcomes;  // [transaction][step]
+  std::vector<std::vector<bool>> was_blocked;  // [transaction][step]: waited on a lock before completing
+  std::vector<Event> events;                   // the actual order
+  std::vector<TxnResult> transactions;
+  DatabaseState final_state;                   // empty if the run could not finish
+  std::optional<RunFinding> finding;
+
+  const Outcome& outcome(StepRef ref) const {
+    return outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+  }
+  // Steps in the order they completed (blocked steps where they finally completed; skipped steps left out).
+  std::vector<StepRef> actual_order() const;
+  // Transactions that ended (committed, rolled back or aborted) in the order they ended.
+  std::vector<int> end_order() const;
+  std::vector<int> committed() const;
+  bool any_blocked() const;
+};
+
+// The history as a person reads it: the actual order with blocked steps marked, outcomes, fates, final state.
+std::string describe(const History& h);
+
+}  // namespace txprop

@@ -1,0 +1,57 @@
+// One SQL statement of a transaction, as a tree txprop can render for every dialect, instrument and shrink.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "txprop/expr.hpp"
+
+namespace txprop {
+
+enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete };
+enum class LockMode { None, Share, Update };  // SELECT ... FOR SHARE / FOR UPDATE
+
+struct Assignment {
+  std::string column;
+  Expr value;
+  friend bool operator==(const Assignment&, const Assignment&) = default;
+};
+
+struct Statement {
+  StatementKind kind = StatementKind::Select;
+  std::string table;
+  // SELECT: projected columns (empty: every column); INSERT: the column list.
+  std::vector<std::string> columns;
+  // INSERT: one or more rows of values, each as long as `columns`.
+  std::vector<std::vector<Expr>> values;
+  // UPDATE: the SET list.
+  std::vector<Assignment> assignments;
+  std::optional<Expr> where;
+  LockMode lock = LockMode::None;
+  // DELETE: return the deleted rows' `returning` columns (DELETE ... RETURNING), used by instrumentation.
+  std::vector<std::string> returning;
+
+  static Statement begin();
+  static Statement commit();
+  static Statement rollback();
+  static Statement select(std::string table, std::optional<Expr> where = std::nullopt,
+                          LockMode lock = LockMode::None, std::vector<std::string> columns = {});
+  static Statement insert(std::string table, std::vector<std::string> columns, std::vector<Expr> values);
+  static Statement update(std::string table, std::vector<Assignment> assignments,
+                          std::optional<Expr> where = std::nullopt);
+  static Statement delete_(std::string table, std::optional<Expr> where = std::nullopt);
+
+  bool is_transaction_control() const;
+  bool is_write() const;  // INSERT, UPDATE, DELETE
+  bool is_read() const { return kind == StatementKind::Select; }
+  // Tables this statement reads or writes, its own table first.
+  std::vector<std::string> tables() const;
+
+  friend bool operator==(const Statement&, const Statement&) = default;
+};
+
+std::string to_string(StatementKind kind);
+
+}  // namespace txprop

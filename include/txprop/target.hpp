@@ -1,0 +1,78 @@
+// A live target: one configured engine, connected, with this process's own test database on it. Runs test cases
+// (each on a freshly reset database) and gives back Histories.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "txprop/history.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/target_config.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop {
+
+namespace drivers {
+class Driver;
+}
+
+struct RunOptions {
+  // A statement that neither completes nor waits on a lock for this long is a hang finding
+  // (TXPROP_HANG_LIMIT_MS overrides it). It is not how blocking is decided: the server is asked.
+  std::chrono::milliseconds hang_limit{30000};
+  // After sending a statement, how long to wait for its completion before asking the server whether it waits.
+  std::chrono::microseconds first_probe_after{1000};
+};
+
+// Counters a benchmark or a progress line reads.
+struct RunMetrics {
+  std::uint64_t runs = 0;
+  std::uint64_t statements = 0;
+  std::uint64_t probes = 0;
+  std::uint64_t blocked = 0;
+  // For each statement found blocked: microseconds from sending it to the runner declaring it blocked.
+  std::vector<double> detection_latency_us;
+};
+
+class Target {
+ public:
+  // Connects and creates the test database; throws TargetError with one line naming the URI (password masked).
+  static std::unique_ptr<Target> open(const TargetConfig& config, RunOptions options = {});
+  ~Target();
+
+  const TargetConfig& config() const { return config_; }
+  const std::string& name() const { return config_.name; }
+  Engine engine() const { return config_.engine; }
+  Dialect dialect() const;
+  const std::string& server_version() const { return server_version_; }
+  // Configuration flags that change behaviour, e.g. "innodb_snapshot_isolation=ON" (empty if none).
+  std::string configuration() const;
+
+  // Resets the test database to the case's schema and runs the case: one session per transaction, one statement
+  // in flight per session, in the submitted order. Throws TargetError if the target cannot be used at all
+  // (the connection cannot be re-established); engine failures during the run are findings in the History.
+  History run(const TestCase& c);
+
+  RunOptions& options() { return options_; }
+  const RunMetrics& metrics() const { return metrics_; }
+  RunMetrics& metrics() { return metrics_; }
+
+  // The engine boundary, for benchmarks and tests that measure raw costs.
+  drivers::Driver& driver() { return *driver_; }
+
+ private:
+  struct Sessions;
+  Target(TargetConfig config, RunOptions options);
+
+  TargetConfig config_;
+  RunOptions options_;
+  RunMetrics metrics_;
+  std::string server_version_;
+  std::unique_ptr<drivers::Driver> driver_;
+  std::unique_ptr<Sessions> sessions_;
+};
+
+}  // namespace txprop

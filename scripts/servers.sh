@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Starts and stops throw-away PostgreSQL and MariaDB servers on loopback, in a temporary directory, without
+# systemd. Usage:
+#   scripts/servers.sh start [postgresql] [mariadb]   (both when none is named)
+#   scripts/servers.sh stop
+#   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
+# State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Ports: the first free one from 54329
+# (PostgreSQL) and 33069 (MariaDB). As root, PostgreSQL runs as the postgres user and MariaDB as mysql.
+set -euo pipefail
+
+DIR=${TXPROP_SERVER_DIR:-/tmp/txprop-servers}
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+  local p=$1
+  while port_in_use "$p"; do p=$((p + 1)); done
+  echo "$p"
+}
+as_user() {  # run as $1 when root, else as ourselves
+  local user=$1; shift
+  if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
+}
+
+start_postgresql() {
+  [ -n "$PG_BIN" ] || { echo "servers.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
+  if [ -f "$DIR/pg/port" ] && port_in_use "$(cat "$DIR/pg/port")"; then
+    echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")"; return 0
+  fi
+  rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$DIR/pg"
+  as_user postgres "$PG_BIN/initdb" -D "$DIR/pg/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync \
+    >"$DIR/pg/initdb.log" 2>&1 || { cat "$DIR/pg/initdb.log" >&2; return 1; }
+  local port tries=0
+  while :; do
+    port=$(free_port 54329)
+    if as_user postgres "$PG_BIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 30 start -o \
+      "-c listen_addresses=127.0.0.1 -p $port -k $DIR/pg -c fsync=off -c synchronous_commit=off \
+       -c full_page_writes=off -c max_connections=200" >/dev/null; then
+      break
+    fi
+    tries=$((tries + 1))  # another server may have taken the port in between
+    [ $tries -lt 5 ] || { cat "$DIR/pg/server.log" >&2; return 1; }
+  done
+  echo "$port" >"$DIR/pg/port"
+  as_user postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -qAt -c "CREATE DATABASE txtest" >/dev/null
+  echo "servers.sh: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
+}
+
+start_mariadb() {
+  command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || {
+    echo "servers.sh: MariaDB is not installed (apt-get install mariadb-server)" >&2; return 1; }
+  local mariadbd=/usr/sbin/mariadbd
+  if [ -f "$DIR/mariadb/port" ] && port_in_use "$(cat "$DIR/mariadb/port")"; then
+    echo "servers.sh: MariaDB already running on port $(cat "$DIR/mariadb/port")"; return 0
+  fi
+  rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"
+  local user_opt=()
+  if [ "$(id -u)" = 0 ]; then chown mysql:mysql "$DIR/mariadb"; user_opt=(--user=mysql); fi
+  mariadb-install-db --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" \
+    --auth-root-authentication-method=normal --skip-test-db >"$DIR/mariadb/install.log" 2>&1 ||
+    { cat "$DIR/mariadb/install.log" >&2; return 1; }
+  local port tries=0
+  while :; do
+    port=$(free_port 33069)
+    "$mariadbd" --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" --bind-address=127.0.0.1 \
+      --port="$port" --socket="$DIR/mariadb/s.sock" --pid-file="$DIR/mariadb/mariadbd.pid" --skip-log-bin \
+      --skip-name-resolve --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=0 --max-connections=300 \
+      >"$DIR/mariadb/server.log" 2>&1 &
+    local pid=$! ok=0
+    for _ in $(seq 1 150); do
+      if mariadb-admin --no-defaults --socket="$DIR/mariadb/s.sock" -uroot ping >/dev/null 2>&1; then ok=1; break; fi
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if [ $ok = 1 ]; then echo "$pid" >"$DIR/mariadb/pid"; break; fi
+    kill "$pid" 2>/dev/null || true
+    tries=$((tries + 1))
+    [ $tries -lt 5 ] || { cat "$DIR/mariadb/server.log" >&2; return 1; }
+  done
+  echo "$port" >"$DIR/mariadb/port"
+  mariadb --no-defaults --socket="$DIR/mariadb/s.sock" -uroot -e "
+    CREATE DATABASE txtest;
+    CREATE USER 'txtest'@'127.0.0.1' IDENTIFIED BY 'txtest';
+    GRANT ALL PRIVILEGES ON *.* TO 'txtest'@'127.0.0.1';"
+  echo "servers.sh: MariaDB $("$mariadbd" --version | awk '{print $3}') on 127.0.0.1:$port"
+}
+
+stop_all() {
+  if [ -f "$DIR/pg/port" ] && [ -n "$PG_BIN" ]; then
+    as_user postgres "$PG_BIN/pg_ctl" -D "$DIR/pg/data" -m immediate -w stop >/dev/null 2>&1 || true
+  fi
+  if [ -f "$DIR/mariadb/pid" ]; then
+    # Throw-away data: SIGKILL is instant where a clean shutdown takes seconds.
+    kill -9 "$(cat "$DIR/mariadb/pid")" 2>/dev/null || true
+  fi
+  rm -rf "$DIR"
+}
+
+print_env() {
+  local targets=""
+  [ -f "$DIR/pg/port" ] && targets="postgresql://postgres@127.0.0.1:$(cat "$DIR/pg/port")/txtest"
+  if [ -f "$DIR/mariadb/port" ]; then
+    local m="mariadb://txtest:txtest@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
+    targets="$targets $m $m?innodb_snapshot_isolation=ON"
+  fi
+  echo "export TXPROP_TARGETS=\"sqlite: ${targets# }\""
+}
+
+cmd=${1:-}; shift || true
+case "$cmd" in
+  start)
+    mkdir -p "$DIR"
+    which=("$@"); [ ${#which[@]} -gt 0 ] || which=(postgresql mariadb)
+    for w in "${which[@]}"; do
+      case "$w" in
+        postgresql) start_postgresql ;;
+        mariadb) start_mariadb ;;
+        *) echo "servers.sh: unknown server '$w' (postgresql, mariadb)" >&2; exit 2 ;;
+      esac
+    done
+    print_env ;;
+  stop) stop_all ;;
+  env) print_env ;;
+  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] | stop | env" >&2; exit 2 ;;
+esac

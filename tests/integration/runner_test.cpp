@@ -1,0 +1,183 @@
+// The runner on real engines, with hand-written schedules whose outcome is known (shared/notes/engines.md).
+#include <gtest/gtest.h>
+
+#include "support/engine_targets.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/target.hpp"
+
+using namespace txprop;
+
+namespace {
+
+// t(k INTEGER PRIMARY KEY, v INTEGER) with rows (1, 10), (2, 20).
+Schema two_rows() {
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}, {"v", ColumnType::Integer, false}};
+  t.primary_key = {"k"};
+  t.rows = {{1, 10}, {2, 20}};
+  return Schema{{t}};
+}
+
+Expr key_is(int k) { return Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(k)); }
+Statement set_v(int k, int v) { return Statement::update("t", {{"v", Expr::lit(v)}}, key_is(k)); }
+Statement add_v(int k, int d) {
+  return Statement::update("t", {{"v", Expr::binary(BinaryOp::Add, Expr::col("v"), Expr::lit(d))}}, key_is(k));
+}
+
+Transaction txn(IsolationLevel level, std::vector<Statement> statements, TxnEnd end = TxnEnd::Commit) {
+  return Transaction{level, std::move(statements), end};
+}
+
+Event done(int t, int i) { return Event{Event::Kind::Completed, StepRef{t, i}}; }
+Event blocked(int t, int i) { return Event{Event::Kind::Blocked, StepRef{t, i}}; }
+
+// T0 and T1 update the same row; T1's UPDATE waits for T0's row lock and resumes when T0 commits.
+TestCase same_row_updates(IsolationLevel level) {
+  TestCase c;
+  c.schema = two_rows();
+  c.transactions = {txn(level, {set_v(1, 11)}), txn(level, {set_v(1, 12)})};
+  c.order = {0, 1, 0, 1, 0, 1};  // T0 BEGIN, T1 BEGIN, T0 UPDATE, T1 UPDATE, T0 COMMIT, T1 COMMIT
+  return c;
+}
+
+void expect_blocked_then_resumed(Target& target) {
+  const History h = target.run(same_row_updates(IsolationLevel::ReadCommitted));
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  const std::vector<Event> expected = {done(0, 0), done(1, 0), done(0, 1), blocked(1, 1),
+                                       done(0, 2), done(1, 1), done(1, 2)};
+  EXPECT_EQ(h.events, expected);
+  EXPECT_TRUE(h.was_blocked[1][1]);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Committed);
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 12}, {2, 20}}));
+  EXPECT_EQ(h.end_order(), (std::vector<int>{0, 1}));
+}
+
+// T0 locks row 1, T1 locks row 2, then each wants the other's row.
+void expect_deadlock(Target& target) {
+  TestCase c;
+  c.schema = two_rows();
+  const auto level = IsolationLevel::ReadCommitted;
+  c.transactions = {txn(level, {set_v(1, 11), set_v(2, 21)}), txn(level, {set_v(2, 22), set_v(1, 12)})};
+  c.order = {0, 1, 0, 1, 0, 1, 0, 1};
+  const History h = target.run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  int aborted = 0, committed = 0;
+  for (const TxnResult& r : h.transactions) {
+    if (r.fate == TxnFate::Aborted) {
+      ++aborted;
+      EXPECT_EQ(r.abort_reason.cls, ErrorClass::Deadlock) << r.abort_reason.message;
+    }
+    if (r.fate == TxnFate::Committed) ++committed;
+  }
+  EXPECT_EQ(aborted, 1);
+  EXPECT_EQ(committed, 1);
+  EXPECT_TRUE(h.any_blocked());
+}
+
+}  // namespace
+
+TEST(RunnerPostgresql, BlockedUpdateResumesAfterCommit) {
+  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  expect_blocked_then_resumed(*target);
+}
+
+TEST(RunnerMariadb, BlockedUpdateResumesAfterCommit) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  expect_blocked_then_resumed(*target);
+}
+
+TEST(RunnerPostgresql, DeadlockIsClassified) {
+  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  expect_deadlock(*target);
+}
+
+TEST(RunnerMariadb, DeadlockIsClassified) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  expect_deadlock(*target);
+}
+
+// PostgreSQL REPEATABLE READ: first-updater-wins. T1 waits for T0's row lock, and when T0 commits, T1 fails.
+TEST(RunnerPostgresql, RepeatableReadConcurrentUpdateIsSerializationFailure) {
+  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  const History h = target->run(same_row_updates(IsolationLevel::RepeatableRead));
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  EXPECT_TRUE(h.was_blocked[1][1]);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Aborted);
+  EXPECT_EQ(h.transactions[1].abort_reason.cls, ErrorClass::SerializationFailure);
+  EXPECT_EQ(h.transactions[1].abort_reason.code, "40001");
+  EXPECT_EQ(h.outcomes[1][2].status, Outcome::Status::Skipped);  // its COMMIT is never sent
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 11}, {2, 20}}));
+}
+
+// MariaDB REPEATABLE READ with innodb_snapshot_isolation=ON: writing a row changed since the snapshot is 1020.
+TEST(RunnerMariadb, SnapshotIsolationOnGivesSnapshotConflict) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, true);
+  TestCase c;
+  c.schema = two_rows();
+  const auto rr = IsolationLevel::RepeatableRead;
+  c.transactions = {txn(rr, {Statement::select("t"), add_v(1, 1)}), txn(rr, {set_v(1, 100)})};
+  c.order = {0, 0, 1, 1, 1, 0, 0};  // T0 reads (snapshot), T1 updates row 1 and commits, T0 updates row 1
+  const History h = target->run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Aborted);
+  EXPECT_EQ(h.transactions[0].abort_reason.cls, ErrorClass::SnapshotConflict);
+  EXPECT_EQ(h.transactions[0].abort_reason.code, "1020");
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 100}, {2, 20}}));
+}
+
+// Same case with snapshot isolation off: the lost update InnoDB documents for REPEATABLE READ.
+TEST(RunnerMariadb, SnapshotIsolationOffLosesTheUpdate) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TestCase c;
+  c.schema = two_rows();
+  const auto rr = IsolationLevel::RepeatableRead;
+  c.transactions = {txn(rr, {Statement::select("t"), add_v(1, 1)}), txn(rr, {set_v(1, 100)})};
+  c.order = {0, 0, 1, 1, 1, 0, 0};
+  const History h = target->run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Committed);
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 101}, {2, 20}}));
+}
+
+// SQLite: a second writer gets SQLITE_BUSY (reported blocked) and resumes when the first commits.
+TEST(RunnerSqlite, SecondWriterIsBlockedAndResumes) {
+  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TestCase c;
+  c.schema = two_rows();
+  const auto ser = IsolationLevel::Serializable;
+  c.transactions = {txn(ser, {set_v(1, 11)}), txn(ser, {set_v(2, 22)})};
+  c.order = {0, 1, 0, 1, 0, 1};
+  const History h = target->run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  const std::vector<Event> expected = {done(0, 0), done(1, 0), done(0, 1), blocked(1, 1),
+                                       done(0, 2), done(1, 1), done(1, 2)};
+  EXPECT_EQ(h.events, expected);
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 11}, {2, 22}}));
+}
+
+// SQLite WAL: a transaction that read before another committed cannot write afterwards.
+TEST(RunnerSqlite, StaleReaderCannotWrite) {
+  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TestCase c;
+  c.schema = two_rows();
+  const auto ser = IsolationLevel::Serializable;
+  c.transactions = {txn(ser, {Statement::select("t"), add_v(1, 1)}), txn(ser, {set_v(1, 100)})};
+  c.order = {0, 0, 1, 1, 1, 0, 0};
+  const History h = target->run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Aborted);
+  EXPECT_EQ(h.transactions[0].abort_reason.cls, ErrorClass::SerializationFailure);
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 100}, {2, 20}}));
+}
