@@ -1,0 +1,61 @@
+#include "txprop/verdict.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+namespace txprop {
+
+bool Verdict::fails() const {
+  return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return !f.documented; });
+}
+
+bool Verdict::has(std::string_view kind) const {
+  return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.kind == kind; });
+}
+
+std::string Verdict::summary() const {
+  if (inconclusive && findings.empty()) return "inconclusive";
+  if (findings.empty()) return "ok";
+  for (const Finding& f : findings)
+    if (!f.documented) return f.kind;
+  return "documented " + findings.front().kind;
+}
+
+std::string Verdict::explain() const {
+  std::string out = property + ": " + summary() + "\n";
+  if (!note.empty()) out += note + "\n";
+  for (const Finding& f : findings) {
+    out += "* " + f.kind + (f.documented ? " (documented behaviour)" : "") + "\n";
+    out += f.explanation;
+    if (!f.explanation.empty() && f.explanation.back() != '\n') out += "\n";
+    if (f.documented && !f.source.empty()) out += "  documented by: " + f.source + "\n";
+  }
+  return out;
+}
+
+Verdict Verdict::pass(std::string property, std::string note) {
+  Verdict v;
+  v.property = std::move(property);
+  v.note = std::move(note);
+  return v;
+}
+
+const std::vector<std::string>& known_finding_kinds() {
+  static const std::vector<std::string> kinds = {
+      // Adya / Elle
+      "G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2", "G-SIa", "G-SIb", "lost-update", "read-skew",
+      "write-skew", "internal", "dirty-update", "impossible-history",
+      // oracle-specific
+      "final-state-mismatch", "result-mismatch", "write-outcome-mismatch", "missing-block", "unexpected-error",
+      "aborted-effect", "invalid-statement", "crash", "hang"};
+  return kinds;
+}
+
+bool is_known_finding_kind(std::string_view kind) {
+  const auto& k = known_finding_kinds();
+  return std::find(k.begin(), k.end(), kind) != k.end();
+}
+
+std::ostream& operator<<(std::ostream& os, const Verdict& v) { return os << v.explain(); }
+
+}  // namespace txprop

@@ -1,0 +1,110 @@
+// Scenario files: known bugs, documented behaviours and found counterexamples kept as small text files under
+// tests/scenarios/, each replayed as a regression test on every configured target it applies to. The format is
+// txprop's own (close to Moroianu's meta-language and PostgreSQL's isolation specs):
+//
+//   # lines starting with # are comments
+//   name: lost-update
+//   source: IsoRel LU-1 (shared/notes/seed-isorel.md section 9.3)
+//   link: https://jepsen.io/analyses/mysql-8.0.34
+//   applies: mariadb, mariadb_si, postgresql, sqlite      target kinds (see below); default: all
+//   levels: repeatable read, serializable                 levels to run at; default: every level of the target
+//   level T1: read committed                              optional: T1 always runs at this level
+//
+//   setup:
+//   CREATE TABLE t (k INTEGER NOT NULL, v INTEGER, PRIMARY KEY (k));
+//   INSERT INTO t (k, v) VALUES (1, 10);
+//
+//   steps:
+//   T0: BEGIN;
+//   T0: SELECT * FROM t WHERE k = 1;
+//   T1: BEGIN;
+//   T1: UPDATE t SET v = 11 WHERE k = 1;
+//   T1: COMMIT;
+//   T0: UPDATE t SET v = 11 WHERE k = 1;
+//   T0: COMMIT;
+//
+//   expect:
+//   adya  mariadb     repeatable read  lost-update
+//   adya  mariadb_si  repeatable read  ok
+//   wss   *           serializable     ok
+//
+// Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
+// mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding) or
+// a finding kind (the verdict must contain a finding of that kind). Steps are in submitted order; each
+// transaction's steps start with BEGIN and end with COMMIT or ROLLBACK. SQL is txprop's portable dialect (what
+// counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b) for concatenation.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "txprop/isolation.hpp"
+#include "txprop/target_config.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop {
+
+// A malformed scenario file. what() is "<path>:<line>: <what is wrong>".
+class ScenarioError : public std::runtime_error {
+ public:
+  ScenarioError(const std::string& path, int line, const std::string& message);
+  const std::string& path() const { return path_; }
+  int line() const { return line_; }
+
+ private:
+  std::string path_;
+  int line_;
+};
+
+struct Expectation {
+  std::string property;                // "wss", "adya", "atomicity", ...
+  std::string target;                  // a target kind, or "*"
+  std::optional<IsolationLevel> level; // nullopt: every level
+  std::string verdict;                 // "ok" or a finding kind
+  int line = 0;
+};
+
+struct Scenario {
+  std::string path;  // where it was read from (for messages)
+  std::string name;
+  std::string source;
+  std::string link;
+  std::vector<std::string> applies;            // target kinds; empty: every target
+  std::vector<IsolationLevel> levels;          // empty: every level the target supports
+  std::map<int, IsolationLevel> fixed_levels;  // per transaction index
+  Schema schema;
+  std::vector<std::string> transaction_names;  // as written (T0, T1, ...), indexed like the transactions
+  // Transactions and order as in a TestCase; their isolation is filled in by test_case(level).
+  std::vector<Transaction> transactions;
+  std::vector<int> order;
+  std::vector<Expectation> expectations;
+
+  // The test case at `level` (transactions with a fixed level keep theirs).
+  TestCase test_case(IsolationLevel level) const;
+  bool applies_to(const std::string& target_kind) const;
+  // The expectations for this property, target kind and level.
+  std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,
+                                            IsolationLevel level) const;
+};
+
+// The target kind a scenario names: the engine, plus _si for MariaDB/MySQL with innodb_snapshot_isolation=ON,
+// plus _journal for SQLite in rollback-journal mode.
+std::string target_kind(const TargetConfig& config);
+const std::vector<std::string>& known_target_kinds();
+
+// Throws ScenarioError with the path and line of the first problem.
+Scenario parse_scenario(std::string_view text, const std::string& path = "<scenario>");
+Scenario load_scenario(const std::string& path);
+// The scenario as text that parse_scenario reads back to an equal scenario.
+std::string write_scenario(const Scenario& s);
+// A scenario holding one test case (e.g. a shrunk counterexample), for write_scenario.
+Scenario scenario_from_test_case(const TestCase& c, std::string name);
+
+// Parses one statement or expression of the portable dialect (also used by tests); throws ScenarioError.
+Statement parse_statement(std::string_view sql, const std::string& path = "<sql>", int line = 1);
+
+}  // namespace txprop

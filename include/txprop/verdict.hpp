@@ -1,0 +1,47 @@
+// What a property concluded about one history. A verdict with no findings is "ok". Each finding names its kind
+// with Adya's and Elle's vocabulary (G0, G1a, G1b, G1c, G-single, G2-item, G2, lost-update, read-skew,
+// write-skew, ...) or an oracle-specific kind (final-state-mismatch, result-mismatch, ...), explains itself in
+// plain words, and says whether the engine's own documentation allows it (then it is reported, never hidden,
+// but does not fail the test).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace txprop {
+
+struct Finding {
+  std::string kind;         // e.g. "lost-update", "final-state-mismatch"
+  std::string explanation;  // multi-line text a database engineer reads: the evidence, in words
+  bool documented = false;  // allowed by the engine's documentation for this level and configuration
+  std::string source;       // where that is documented (URL or document and section); empty if not documented
+  std::string graph_dot;    // optional Graphviz DOT of the evidence (dependency cycle)
+};
+
+struct Verdict {
+  std::string property;           // "wss", "adya", "atomicity", ...
+  std::vector<Finding> findings;  // empty: ok
+  std::string note;               // context that is not a finding, e.g. "matched serial order T1, T0"
+  bool inconclusive = false;      // the property could not judge this history (e.g. the run crashed)
+
+  bool ok() const { return findings.empty() && !inconclusive; }
+  // True if some finding is not documented behaviour: the property fails.
+  bool fails() const;
+  bool has(std::string_view kind) const;
+  // "ok", the first failing finding's kind, or "documented <kind>" when every finding is documented.
+  std::string summary() const;
+  // The whole verdict as text: every finding with its explanation and source.
+  std::string explain() const;
+
+  static Verdict pass(std::string property, std::string note = {});
+};
+
+// Every kind a verdict may name, for validating scenario expectations.
+const std::vector<std::string>& known_finding_kinds();
+bool is_known_finding_kind(std::string_view kind);
+
+std::ostream& operator<<(std::ostream& os, const Verdict& v);
+
+}  // namespace txprop
