@@ -1,0 +1,1 @@
+// GoogleTest glue: fixtures, target configuration, the TXPROP_* macros.

@@ -1,0 +1,1 @@
+// The report folder: scenario files, counterexample reports, graph rendering.

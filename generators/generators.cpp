@@ -1,0 +1,1 @@
+// RapidCheck generators with shrinking for the model.

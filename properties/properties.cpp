@@ -1,0 +1,1 @@
+// Properties: one folder per oracle.
