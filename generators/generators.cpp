@@ -1,1 +1,0 @@
-// RapidCheck generators with shrinking for the model.

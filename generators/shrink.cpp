@@ -1,0 +1,281 @@
+// One-step simplifications of a test case, in the order a person would try them: fewer transactions, fewer
+// tables, fewer statements, a more serial order, fewer rows, simpler predicates and values, fewer columns and
+// indexes, COMMIT instead of ROLLBACK. Each candidate is checked with TestCase::validate().
+#include <algorithm>
+#include <set>
+
+#include "txprop/generators.hpp"
+
+namespace txprop::gen {
+
+namespace {
+
+// Removes the step `step` (0 = BEGIN) of transaction `t` from the order: its (step)-th occurrence.
+void erase_step(std::vector<int>& order, int t, int step) {
+  int seen = 0;
+  for (auto it = order.begin(); it != order.end(); ++it)
+    if (*it == t && seen++ == step) {
+      order.erase(it);
+      return;
+    }
+}
+
+TestCase drop_transaction(const TestCase& c, int t) {
+  TestCase out = c;
+  out.transactions.erase(out.transactions.begin() + t);
+  out.order.clear();
+  for (int x : c.order)
+    if (x != t) out.order.push_back(x > t ? x - 1 : x);
+  return out;
+}
+
+TestCase drop_statement(const TestCase& c, int t, int s) {
+  TestCase out = c;
+  auto& stmts = out.transactions[static_cast<std::size_t>(t)].statements;
+  stmts.erase(stmts.begin() + s);
+  erase_step(out.order, t, s + 1);
+  return out;
+}
+
+void collect_columns(const Expr& e, const std::string& table, const std::string& scope,
+                     std::set<std::pair<std::string, std::string>>& out) {
+  switch (e.kind) {
+    case Expr::Kind::Column: out.emplace(scope, e.column); return;
+    case Expr::Kind::Subquery:
+    case Expr::Kind::InSubquery:
+      out.emplace(e.table, e.column);
+      for (std::size_t i = 0; i < e.args.size(); ++i) {
+        const bool operand = e.kind == Expr::Kind::InSubquery && i == 0;
+        collect_columns(e.args[i], table, operand ? scope : e.table, out);
+      }
+      return;
+    default:
+      for (const auto& a : e.args) collect_columns(a, table, scope, out);
+  }
+}
+
+// (table, column) pairs any statement refers to.
+std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase& c) {
+  std::set<std::pair<std::string, std::string>> out;
+  for (const auto& t : c.transactions)
+    for (const auto& s : t.statements) {
+      for (const auto& col : s.columns) out.emplace(s.table, col);
+      for (const auto& col : s.returning) out.emplace(s.table, col);
+      for (const auto& a : s.assignments) {
+        out.emplace(s.table, a.column);
+        collect_columns(a.value, s.table, s.table, out);
+      }
+      for (const auto& row : s.values)
+        for (const auto& v : row) collect_columns(v, s.table, s.table, out);
+      if (s.where) collect_columns(*s.where, s.table, s.table, out);
+    }
+  return out;
+}
+
+std::set<std::string> referenced_tables(const TestCase& c) {
+  std::set<std::string> out;
+  for (const auto& t : c.transactions)
+    for (const auto& s : t.statements)
+      for (auto& name : s.tables()) out.insert(name);
+  return out;
+}
+
+// Simpler versions of an expression: an operand in place of a connective, a literal nearer to zero.
+std::vector<Expr> simpler_exprs(const Expr& e) {
+  std::vector<Expr> out;
+  switch (e.kind) {
+    case Expr::Kind::Binary:
+      if (e.op == BinaryOp::And || e.op == BinaryOp::Or) {
+        out.push_back(e.args[0]);
+        out.push_back(e.args[1]);
+      }
+      break;
+    case Expr::Kind::Not: out.push_back(e.args[0]); break;
+    case Expr::Kind::InList:
+      if (e.args.size() > 2) {
+        Expr fewer = e;
+        fewer.args.pop_back();
+        out.push_back(std::move(fewer));
+      }
+      break;
+    case Expr::Kind::Literal: {
+      const Value& v = e.literal;
+      if (v.type() == ValueType::Integer && v.as_int() != 0) out.push_back(Expr::lit(v.as_int() > 0 ? v.as_int() - 1 : 0));
+      if (v.type() == ValueType::Real && v.as_real() != 0.0) out.push_back(Expr::lit(0.0));
+      if (v.type() == ValueType::Text && v.as_text() != "a") out.push_back(Expr::lit("a"));
+      break;
+    }
+    default: break;
+  }
+  // Simplify inside: each argument replaced by each of its simpler forms.
+  for (std::size_t i = 0; i < e.args.size(); ++i)
+    for (auto& inner : simpler_exprs(e.args[i])) {
+      Expr copy = e;
+      copy.args[i] = std::move(inner);
+      out.push_back(std::move(copy));
+    }
+  return out;
+}
+
+void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
+  for (std::size_t t = 0; t < c.transactions.size(); ++t)
+    for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s) {
+      const Statement& st = c.transactions[t].statements[s];
+      auto with = [&](Statement replacement) {
+        TestCase copy = c;
+        copy.transactions[t].statements[s] = std::move(replacement);
+        out.push_back(std::move(copy));
+      };
+      if (st.where) {
+        Statement none = st;
+        none.where.reset();
+        with(none);
+        for (auto& e : simpler_exprs(*st.where)) {
+          Statement copy = st;
+          copy.where = std::move(e);
+          with(copy);
+        }
+      }
+      if (st.lock != LockMode::None) {
+        Statement copy = st;
+        copy.lock = LockMode::None;
+        with(copy);
+      }
+      if (st.assignments.size() > 1)
+        for (std::size_t a = 0; a < st.assignments.size(); ++a) {
+          Statement copy = st;
+          copy.assignments.erase(copy.assignments.begin() + static_cast<std::ptrdiff_t>(a));
+          with(copy);
+        }
+      for (std::size_t a = 0; a < st.assignments.size(); ++a)
+        for (auto& e : simpler_exprs(st.assignments[a].value)) {
+          Statement copy = st;
+          copy.assignments[a].value = std::move(e);
+          with(copy);
+        }
+      for (std::size_t r = 0; r < st.values.size(); ++r)
+        for (std::size_t v = 0; v < st.values[r].size(); ++v)
+          for (auto& e : simpler_exprs(st.values[r][v])) {
+            Statement copy = st;
+            copy.values[r][v] = std::move(e);
+            with(copy);
+          }
+    }
+}
+
+void order_simplifications(const TestCase& c, std::vector<TestCase>& out) {
+  const int switches = context_switches(c.order);
+  if (switches <= static_cast<int>(c.transactions.size()) - 1) return;  // already serial
+  // The serial order in which transactions end, and the one in which they start.
+  std::vector<int> by_end, by_start;
+  for (auto it = c.order.rbegin(); it != c.order.rend(); ++it)
+    if (std::find(by_end.begin(), by_end.end(), *it) == by_end.end()) by_end.insert(by_end.begin(), *it);
+  for (int t : c.order)
+    if (std::find(by_start.begin(), by_start.end(), t) == by_start.end()) by_start.push_back(t);
+  for (const auto& seq : {by_end, by_start}) {
+    TestCase copy = c;
+    copy.order.clear();
+    for (int t : seq) copy.order.insert(copy.order.end(), c.transactions[static_cast<std::size_t>(t)].step_count(), t);
+    if (copy.order != c.order) out.push_back(std::move(copy));
+  }
+  // One step moved next to its transaction's neighbouring step, where that removes context switches.
+  for (std::size_t i = 1; i < c.order.size(); ++i) {
+    if (c.order[i] == c.order[i - 1]) continue;
+    // Move step i backwards past the run of other transactions' steps, right after the previous step of its own.
+    std::size_t j = i;
+    while (j > 0 && c.order[j - 1] != c.order[i]) --j;
+    if (j == 0) continue;
+    std::vector<int> order = c.order;
+    const int t = order[i];
+    order.erase(order.begin() + static_cast<std::ptrdiff_t>(i));
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(j), t);
+    if (context_switches(order) < switches) {
+      TestCase copy = c;
+      copy.order = std::move(order);
+      out.push_back(std::move(copy));
+    }
+  }
+}
+
+void schema_simplifications(const TestCase& c, std::vector<TestCase>& out) {
+  const auto tables = referenced_tables(c);
+  const auto columns = referenced_columns(c);
+  for (std::size_t i = 0; i < c.schema.tables.size(); ++i) {
+    const Table& t = c.schema.tables[i];
+    if (!tables.count(t.name) && c.schema.tables.size() > 1) {
+      TestCase copy = c;
+      copy.schema.tables.erase(copy.schema.tables.begin() + static_cast<std::ptrdiff_t>(i));
+      out.push_back(std::move(copy));
+    }
+  }
+  for (std::size_t i = 0; i < c.schema.tables.size(); ++i) {
+    const Table& t = c.schema.tables[i];
+    // Rows: all of them, then each one.
+    if (t.rows.size() > 1) {
+      TestCase copy = c;
+      copy.schema.tables[i].rows.clear();
+      out.push_back(std::move(copy));
+    }
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      TestCase copy = c;
+      auto& rows = copy.schema.tables[i].rows;
+      rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(r));
+      out.push_back(std::move(copy));
+    }
+  }
+  for (std::size_t i = 0; i < c.schema.tables.size(); ++i) {
+    const Table& t = c.schema.tables[i];
+    for (std::size_t x = 0; x < t.indexes.size(); ++x) {
+      TestCase copy = c;
+      auto& idx = copy.schema.tables[i].indexes;
+      idx.erase(idx.begin() + static_cast<std::ptrdiff_t>(x));
+      out.push_back(std::move(copy));
+    }
+    if (!t.primary_key.empty()) {
+      TestCase copy = c;
+      copy.schema.tables[i].primary_key.clear();
+      out.push_back(std::move(copy));
+    }
+    // A column nobody refers to, outside keys and indexes.
+    for (std::size_t col = 0; col < t.columns.size() && t.columns.size() > 1; ++col) {
+      const std::string& name = t.columns[col].name;
+      if (columns.count({t.name, name})) continue;
+      if (std::find(t.primary_key.begin(), t.primary_key.end(), name) != t.primary_key.end()) continue;
+      if (std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& x) {
+            return std::find(x.columns.begin(), x.columns.end(), name) != x.columns.end();
+          }))
+        continue;
+      TestCase copy = c;
+      Table& ct = copy.schema.tables[i];
+      ct.columns.erase(ct.columns.begin() + static_cast<std::ptrdiff_t>(col));
+      for (Row& row : ct.rows) row.erase(row.begin() + static_cast<std::ptrdiff_t>(col));
+      out.push_back(std::move(copy));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<TestCase> shrink_test_case(const TestCase& c) {
+  std::vector<TestCase> out;
+  for (std::size_t t = 0; t < c.transactions.size() && c.transactions.size() > 1; ++t)
+    out.push_back(drop_transaction(c, static_cast<int>(t)));
+  schema_simplifications(c, out);
+  for (std::size_t t = 0; t < c.transactions.size(); ++t)
+    for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s)
+      out.push_back(drop_statement(c, static_cast<int>(t), static_cast<int>(s)));
+  order_simplifications(c, out);
+  statement_simplifications(c, out);
+  for (std::size_t t = 0; t < c.transactions.size(); ++t)
+    if (c.transactions[t].end == TxnEnd::Rollback) {
+      TestCase copy = c;
+      copy.transactions[t].end = TxnEnd::Commit;
+      out.push_back(std::move(copy));
+    }
+  // Removing a table's rows may leave an INSERT's key colliding with nothing, which is fine; removing a column or
+  // table is only offered when nothing refers to it, so every candidate stays valid. Check anyway.
+  std::erase_if(out, [](const TestCase& x) { return !x.validate().empty(); });
+  return out;
+}
+
+}  // namespace txprop::gen

@@ -1,0 +1,302 @@
+// Generation of schemas, transactions and submitted orders.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "generators/draw.hpp"
+#include "txprop/generators.hpp"
+
+namespace txprop::gen {
+
+namespace {
+
+// Small value domains make transactions touch the same rows and values.
+const std::vector<std::int64_t> kIntegers = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+const std::vector<double> kReals = {0.5, 1.0, 1.5, 2.5, 3.25, -0.5};
+const std::vector<std::string> kTexts = {"a", "b", "c", "x", "y"};
+
+Value random_value(Draw& d, ColumnType type) {
+  switch (type) {
+    case ColumnType::Integer: return Value(d.pick(kIntegers));
+    case ColumnType::Real: return Value(d.pick(kReals));
+    case ColumnType::Text: return Value(d.pick(kTexts));
+  }
+  return Value();
+}
+
+// Scales a maximum with RapidCheck's size (0..100), keeping at least `floor`.
+int scaled(int max, int size, int floor) { return std::max(floor, (max * std::min(size, 100) + 99) / 100); }
+
+Table random_table(Draw& d, const Options& o, int index, int size) {
+  Table t;
+  t.name = fmt::format("t{}", index);
+  const int ncol = d.in_range(o.min_columns, std::max(o.min_columns, o.max_columns));
+  const bool has_pk = d.chance(0.75);
+  for (int i = 0; i < ncol; ++i) {
+    Column c;
+    c.name = fmt::format("c{}", i);
+    if (i == 0 && has_pk) {
+      c.type = ColumnType::Integer;
+      c.not_null = true;
+    } else {
+      const int r = d.in_range(0, 99);
+      c.type = r < 60 ? ColumnType::Integer : (r < 80 ? ColumnType::Text : ColumnType::Real);
+      c.not_null = d.chance(0.2);
+    }
+    t.columns.push_back(c);
+  }
+  if (has_pk) t.primary_key = {"c0"};
+  if (ncol > 1 && d.chance(0.2)) t.indexes.push_back(Index{fmt::format("{}_u", t.name), {"c1"}, true});
+  if (ncol > 2 && d.chance(0.3)) t.indexes.push_back(Index{fmt::format("{}_i", t.name), {"c2"}, false});
+
+  const int nrows = d.in_range(0, scaled(o.max_rows, size, 2));
+  std::set<Row> keys;  // values of every unique key seen, to keep initial rows valid
+  for (int r = 0; r < nrows; ++r) {
+    Row row;
+    for (const Column& c : t.columns) {
+      if (has_pk && c.name == "c0") row.emplace_back(static_cast<std::int64_t>(r + 1));
+      else if (!c.not_null && d.chance(0.1)) row.emplace_back();
+      else row.push_back(random_value(d, c.type));
+    }
+    bool clash = false;
+    for (const Index& idx : t.indexes) {
+      if (!idx.unique) continue;
+      Row key{Value(idx.name)};
+      for (const auto& col : idx.columns) key.push_back(row[*t.column_index(col)]);
+      if (std::any_of(key.begin() + 1, key.end(), [](const Value& v) { return v.is_null(); })) continue;
+      clash = clash || !keys.insert(key).second;
+    }
+    if (!clash) t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+// Values of `column` in the table's initial rows (for predicates that hit existing rows).
+std::vector<Value> existing_values(const Table& t, const std::string& column) {
+  std::vector<Value> out;
+  const auto idx = t.column_index(column);
+  for (const Row& r : t.rows)
+    if (!r[*idx].is_null()) out.push_back(r[*idx]);
+  return out;
+}
+
+class StatementMaker {
+ public:
+  StatementMaker(Draw& d, const Schema& s, const Options& o) : d_(d), schema_(s), o_(o) {}
+
+  Statement make() {
+    std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
+                                o_.weight_insert, o_.weight_update, o_.weight_delete};
+    if (o_.engine == Engine::Sqlite) weights[1] = weights[2] = 0;  // SQLite has no locking reads
+    const Table& t = d_.pick(schema_.tables);
+    switch (d_.weighted(weights)) {
+      case 0: return Statement::select(t.name, maybe_predicate(t));
+      case 1: return Statement::select(t.name, maybe_predicate(t), LockMode::Update);
+      case 2: return Statement::select(t.name, maybe_predicate(t), LockMode::Share);
+      case 3: return insert(t);
+      case 4: return update(t);
+      default: return Statement::delete_(t.name, maybe_predicate(t));
+    }
+  }
+
+ private:
+  Value value_for(const Table& t, const Column& c) {
+    if (d_.chance(o_.existing_value_probability)) {
+      auto existing = existing_values(t, c.name);
+      if (!existing.empty()) return d_.pick(existing);
+    }
+    return random_value(d_, c.type);
+  }
+
+  std::optional<Expr> maybe_predicate(const Table& t) {
+    if (d_.chance(0.12)) return std::nullopt;  // whole table
+    if (d_.chance(0.25)) {
+      Expr a = comparison(t), b = comparison(t);
+      return d_.chance(0.6) ? (std::move(a) && std::move(b)) : (std::move(a) || std::move(b));
+    }
+    if (d_.chance(0.05)) return Expr::not_(comparison(t));
+    return comparison(t);
+  }
+
+  Expr comparison(const Table& t) {
+    const Column& c = d_.pick(t.columns);
+    Expr col = Expr::col(c.name);
+    if (d_.chance(o_.subquery_probability))
+      if (auto sub = subquery(t, c)) return Expr::binary(d_.chance(0.5) ? BinaryOp::Eq : BinaryOp::Le, col, *sub);
+    const int r = d_.in_range(0, 99);
+    if (r < 45) return Expr::binary(BinaryOp::Eq, col, Expr::lit(value_for(t, c)));
+    if (r < 70) {
+      static const std::vector<BinaryOp> ops = {BinaryOp::Lt, BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge, BinaryOp::Ne};
+      return Expr::binary(d_.pick(ops), col, Expr::lit(value_for(t, c)));
+    }
+    if (r < 80) {
+      Value a = value_for(t, c), b = value_for(t, c);
+      if (b < a) std::swap(a, b);
+      return Expr::between(col, Expr::lit(a), Expr::lit(b));
+    }
+    if (r < 90) return Expr::in_list(col, {Expr::lit(value_for(t, c)), Expr::lit(value_for(t, c))});
+    return Expr::is_null(col, d_.chance(0.5));
+  }
+
+  // (SELECT MIN|MAX(col) FROM other) over another table's column of the same type. Never the statement's own
+  // table: MySQL rejects an UPDATE/DELETE that reads its target table in a subquery (error 1093).
+  std::optional<Expr> subquery(const Table& own, const Column& like) {
+    std::vector<std::pair<const Table*, const Column*>> candidates;
+    for (const Table& t : schema_.tables)
+      if (t.name != own.name)
+        for (const Column& c : t.columns)
+          if (c.type == like.type) candidates.emplace_back(&t, &c);
+    if (candidates.empty()) return std::nullopt;
+    const auto& [t, c] = d_.pick(candidates);
+    std::optional<Expr> where;
+    if (d_.chance(0.5)) where = Expr::binary(BinaryOp::Gt, Expr::col(c->name), Expr::lit(random_value(d_, c->type)));
+    return Expr::subquery(d_.chance(0.5) ? Aggregate::Min : Aggregate::Max, t->name, c->name, std::move(where));
+  }
+
+  Statement insert(const Table& t) {
+    std::vector<std::string> columns;
+    std::vector<Expr> values;
+    for (const Column& c : t.columns) {
+      const bool key = std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end();
+      if (!key && !c.not_null && d_.chance(0.15)) continue;  // left out: NULL
+      columns.push_back(c.name);
+      if (key) {
+        // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock).
+        if (d_.chance(0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
+        else values.push_back(Expr::lit(value_for(t, c)));
+      } else if (!c.not_null && d_.chance(0.05)) {
+        values.push_back(Expr::lit(Value()));
+      } else {
+        values.push_back(Expr::lit(value_for(t, c)));
+      }
+    }
+    return Statement::insert(t.name, std::move(columns), std::move(values));
+  }
+
+  Statement update(const Table& t) {
+    std::vector<Assignment> sets;
+    const int n = d_.chance(0.7) ? 1 : 2;
+    std::vector<const Column*> choices;
+    for (const Column& c : t.columns) {
+      const bool key = std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end();
+      if (!key || d_.chance(o_.primary_key_update_probability)) choices.push_back(&c);
+    }
+    if (choices.empty()) choices.push_back(&t.columns.front());
+    for (int i = 0; i < n && !choices.empty(); ++i) {
+      const std::size_t k = static_cast<std::size_t>(d_.in_range(0, static_cast<int>(choices.size()) - 1));
+      const Column& c = *choices[k];
+      choices.erase(choices.begin() + static_cast<std::ptrdiff_t>(k));
+      Expr value = Expr::lit(value_for(t, c));
+      if (c.type != ColumnType::Text && d_.chance(0.35))
+        value = Expr::binary(BinaryOp::Add, Expr::col(c.name),
+                             Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)));
+      else if (d_.chance(o_.subquery_probability))
+        if (auto sub = subquery(t, c)) value = std::move(*sub);
+      if (c.not_null && value.kind == Expr::Kind::Subquery)  // MIN over an empty table is NULL
+        value = Expr::lit(value_for(t, c));
+      sets.push_back(Assignment{c.name, std::move(value)});
+    }
+    return Statement::update(t.name, std::move(sets), maybe_predicate(t));
+  }
+
+  Draw& d_;
+  const Schema& schema_;
+  const Options& o_;
+  int next_key_ = 0;
+};
+
+std::vector<int> random_interleaving(Draw& d, const std::vector<Transaction>& transactions) {
+  std::vector<int> remaining;
+  int total = 0;
+  for (const auto& t : transactions) {
+    remaining.push_back(static_cast<int>(t.step_count()));
+    total += remaining.back();
+  }
+  // Picking a transaction with probability proportional to its remaining steps is uniform over interleavings.
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(total));
+  while (total > 0) {
+    int r = d.in_range(0, total - 1);
+    std::size_t t = 0;
+    while (r >= remaining[t]) r -= remaining[t++];
+    order.push_back(static_cast<int>(t));
+    --remaining[t];
+    --total;
+  }
+  return order;
+}
+
+Schema make_schema(Draw& d, const Options& o, int size) {
+  Schema s;
+  // Mostly one or two tables: the studied bugs need at most two in 97% of cases (WriteCheck).
+  const int n = std::clamp(d.in_range(0, 99) < 55 ? 1 : (d.in_range(0, 99) < 75 ? 2 : 3), o.min_tables, o.max_tables);
+  for (int i = 0; i < n; ++i) s.tables.push_back(random_table(d, o, i, size));
+  return s;
+}
+
+int transaction_count(Draw& d, const Options& o) {
+  // Mostly 2-3 transactions, as in WriteCheck's generator.
+  static const std::vector<int> weights = {0, 0, 45, 30, 15, 10};
+  std::vector<int> w;
+  for (int k = 0; k <= o.max_transactions; ++k)
+    w.push_back(k < o.min_transactions ? 0 : (k < static_cast<int>(weights.size()) ? weights[static_cast<std::size_t>(k)] : 5));
+  if (std::all_of(w.begin(), w.end(), [](int x) { return x == 0; })) return o.min_transactions;
+  return static_cast<int>(d.weighted(w));
+}
+
+Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, int size) {
+  Transaction t;
+  t.isolation = o.isolation;
+  const int n = d.in_range(o.min_statements, std::max(o.min_statements, scaled(o.max_statements, size, o.min_statements)));
+  for (int i = 0; i < n; ++i) t.statements.push_back(maker.make());
+  t.end = d.chance(o.rollback_probability) ? TxnEnd::Rollback : TxnEnd::Commit;
+  return t;
+}
+
+}  // namespace
+
+rc::Gen<Schema> schema(const Options& options) {
+  return rc::Gen<Schema>([options](const rc::Random& random, int size) {
+    Draw d(random);
+    return rc::shrinkable::just(make_schema(d, options, size));
+  });
+}
+
+rc::Gen<Transaction> transaction(const Schema& s, const Options& options) {
+  return rc::Gen<Transaction>([s, options](const rc::Random& random, int size) {
+    Draw d(random);
+    StatementMaker maker(d, s, options);
+    return rc::shrinkable::just(make_transaction(d, maker, options, size));
+  });
+}
+
+rc::Gen<std::vector<int>> submitted_order(const std::vector<Transaction>& transactions) {
+  return rc::Gen<std::vector<int>>([transactions](const rc::Random& random, int) {
+    Draw d(random);
+    return rc::shrinkable::just(random_interleaving(d, transactions));
+  });
+}
+
+rc::Gen<TestCase> test_case(const Options& options) {
+  return rc::Gen<TestCase>([options](const rc::Random& random, int size) {
+    Draw d(random);
+    TestCase c;
+    c.schema = make_schema(d, options, size);
+    StatementMaker maker(d, c.schema, options);
+    const int n = transaction_count(d, options);
+    for (int i = 0; i < n; ++i) c.transactions.push_back(make_transaction(d, maker, options, size));
+    c.order = random_interleaving(d, c.transactions);
+    return rc::shrinkable::shrinkRecur(std::move(c), [](const TestCase& v) {
+      return rc::seq::fromContainer(shrink_test_case(v));
+    });
+  });
+}
+
+int context_switches(const std::vector<int>& order) {
+  int n = 0;
+  for (std::size_t i = 1; i < order.size(); ++i) n += order[i] != order[i - 1];
+  return n;
+}
+
+}  // namespace txprop::gen

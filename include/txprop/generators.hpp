@@ -1,0 +1,55 @@
+// RapidCheck generators for test cases, with shrinking a database engineer would do by hand: drop a
+// transaction, drop a statement, drop a table, a row or a column nobody uses, simplify a predicate or a value,
+// move toward a more serial order. Defaults follow the studies in shared/notes (WriteCheck, TxCheck, Troc):
+// 1-3 small tables, 2-5 transactions (mostly 2-3) of 1-5 statements, a write-heavy mix, and predicates that
+// name values present in the rows so that transactions collide.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include "txprop/isolation.hpp"
+#include "txprop/target_config.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop::gen {
+
+struct Options {
+  // Restricts features to what the engine accepts (SQLite has no FOR UPDATE / FOR SHARE).
+  Engine engine = Engine::Sqlite;
+  // Every generated transaction runs at this level.
+  IsolationLevel isolation = IsolationLevel::Serializable;
+
+  int min_tables = 1, max_tables = 3;
+  int min_columns = 2, max_columns = 6;
+  int max_rows = 10;
+  int min_transactions = 2, max_transactions = 5;
+  int min_statements = 1, max_statements = 5;
+  double rollback_probability = 0.3;  // WriteCheck draws COMMIT/ROLLBACK 50/50
+
+  // Relative weights of statement kinds.
+  int weight_select = 18;
+  int weight_select_for_update = 5;  // ignored where the engine has no locking reads
+  int weight_select_for_share = 3;
+  int weight_insert = 20;
+  int weight_update = 36;
+  int weight_delete = 18;
+
+  double subquery_probability = 0.08;    // a predicate or SET value reads another table
+  double primary_key_update_probability = 0.1;
+  double existing_value_probability = 0.7;  // predicates name a value present in the initial rows
+};
+
+rc::Gen<Schema> schema(const Options& options);
+rc::Gen<Transaction> transaction(const Schema& schema, const Options& options);
+// A uniformly random interleaving of the transactions' steps.
+rc::Gen<std::vector<int>> submitted_order(const std::vector<Transaction>& transactions);
+// A whole test case; shrinks with shrink_test_case.
+rc::Gen<TestCase> test_case(const Options& options);
+
+// The one-step simplifications of a test case, most aggressive first; every candidate is valid.
+std::vector<TestCase> shrink_test_case(const TestCase& c);
+
+// Number of adjacent steps of different transactions in the submitted order: 0 is fully serial.
+int context_switches(const std::vector<int>& order);
+
+}  // namespace txprop::gen

@@ -1,0 +1,169 @@
+// Generators without a server: every case is valid, the statement mix is what the options say, and shrinking
+// reaches the minimal case of a planted failure.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <map>
+
+#include "txprop/generators.hpp"
+#include "txprop/sql.hpp"
+
+using namespace txprop;
+
+namespace {
+
+std::vector<TestCase> sample(const gen::Options& o, int n, std::uint64_t seed = 42) {
+  std::vector<TestCase> out;
+  rc::Random random(seed);
+  const auto g = gen::test_case(o);
+  for (int i = 0; i < n; ++i) out.push_back(g(random.split(), i % 100).value());
+  return out;
+}
+
+std::string kind_of(const Statement& s) {
+  if (s.kind == StatementKind::Select)
+    return s.lock == LockMode::Update ? "SELECT FOR UPDATE" : s.lock == LockMode::Share ? "SELECT FOR SHARE" : "SELECT";
+  return to_string(s.kind);
+}
+
+}  // namespace
+
+TEST(Generators, EveryCaseIsValid) {
+  for (Engine e : {Engine::Sqlite, Engine::PostgreSql, Engine::MariaDb}) {
+    gen::Options o;
+    o.engine = e;
+    for (const TestCase& c : sample(o, 500)) {
+      ASSERT_EQ(c.validate(), "") << c;
+      EXPECT_GE(c.transactions.size(), 2u);
+      EXPECT_LE(c.transactions.size(), 5u);
+      EXPECT_LE(c.schema.tables.size(), 3u);
+      for (const auto& t : c.transactions) {
+        EXPECT_GE(t.statements.size(), 1u);
+        EXPECT_LE(t.statements.size(), 5u);
+        for (const auto& s : t.statements) {
+          if (e == Engine::Sqlite) EXPECT_EQ(s.lock, LockMode::None) << "SQLite has no locking reads";
+          // Subqueries never read the statement's own table (MySQL error 1093).
+          auto tables = s.tables();
+          EXPECT_EQ(std::count(tables.begin(), tables.end(), s.table), 1);
+        }
+      }
+    }
+  }
+}
+
+TEST(Generators, MixIsWriteHeavyAndWithinBounds) {
+  gen::Options o;
+  o.engine = Engine::PostgreSql;
+  std::map<std::string, int> mix;
+  std::map<std::size_t, int> txn_counts;
+  int statements = 0, with_where = 0, rollbacks = 0, txns = 0;
+  for (const TestCase& c : sample(o, 2000, 7)) {
+    ++txn_counts[c.transactions.size()];
+    for (const auto& t : c.transactions) {
+      ++txns;
+      rollbacks += t.end == TxnEnd::Rollback;
+      for (const auto& s : t.statements) {
+        ++mix[kind_of(s)];
+        ++statements;
+        with_where += s.where.has_value();
+      }
+    }
+  }
+  std::string report = "statement mix over " + std::to_string(statements) + " statements:";
+  for (const auto& [k, n] : mix) report += " " + k + "=" + std::to_string(100.0 * n / statements).substr(0, 4) + "%";
+  report += "; transactions per case:";
+  for (const auto& [k, n] : txn_counts) report += " " + std::to_string(k) + "=" + std::to_string(n);
+  std::cout << report << "\n";
+  const double writes = mix["INSERT"] + mix["UPDATE"] + mix["DELETE"];
+  EXPECT_GT(writes / statements, 0.65);
+  EXPECT_LT(writes / statements, 0.85);
+  EXPECT_NEAR(1.0 * mix["UPDATE"] / statements, 0.36, 0.04);
+  EXPECT_GT(mix["SELECT FOR UPDATE"], 0);
+  EXPECT_GT(mix["SELECT FOR SHARE"], 0);
+  EXPECT_NEAR(1.0 * rollbacks / txns, 0.3, 0.04);
+  EXPECT_GT(1.0 * with_where / (statements - mix["INSERT"]), 0.8);  // most reads and writes have a WHERE
+  // Mostly two or three transactions.
+  EXPECT_GT(txn_counts[2] + txn_counts[3], 2000 * 0.65);
+  EXPECT_GT(txn_counts[5], 0);
+}
+
+TEST(Generators, PredicatesHitExistingRows) {
+  // Predicates that name values present in the rows make transactions collide; check that a good share of
+  // equality predicates match some initial row.
+  gen::Options o;
+  int equalities = 0, hits = 0;
+  for (const TestCase& c : sample(o, 1000, 3))
+    for (const auto& t : c.transactions)
+      for (const auto& s : t.statements) {
+        if (!s.where || s.where->kind != Expr::Kind::Binary || s.where->op != BinaryOp::Eq) continue;
+        const Expr& lhs = s.where->args[0];
+        const Expr& rhs = s.where->args[1];
+        if (lhs.kind != Expr::Kind::Column || rhs.kind != Expr::Kind::Literal) continue;
+        const Table* table = c.schema.find_table(s.table);
+        if (table->rows.empty()) continue;
+        ++equalities;
+        const auto idx = *table->column_index(lhs.column);
+        for (const Row& r : table->rows)
+          if (r[idx] == rhs.literal) {
+            ++hits;
+            break;
+          }
+      }
+  ASSERT_GT(equalities, 100);
+  EXPECT_GT(1.0 * hits / equalities, 0.6);
+}
+
+TEST(Generators, ShrinkingReachesTheMinimalCase) {
+  // A planted failure: the property fails whenever some transaction deletes from table t0.
+  gen::Options o;
+  std::optional<TestCase> last_failure;
+  const auto property = rc::detail::toProperty([&] {
+    const TestCase c = *gen::test_case(o);
+    for (const auto& t : c.transactions)
+      for (const auto& s : t.statements)
+        if (s.kind == StatementKind::Delete && s.table == "t0") {
+          last_failure = c;
+          RC_FAIL("deletes from t0");
+        }
+  });
+  rc::detail::TestParams params;
+  params.seed = 1234;
+  params.maxSuccess = 200;
+  const auto result = rc::detail::checkProperty(property, rc::detail::TestMetadata{}, params);
+  ASSERT_TRUE(result.template is<rc::detail::FailureResult>());
+  ASSERT_TRUE(last_failure);
+  const TestCase& c = *last_failure;
+  SCOPED_TRACE(describe(c));
+  ASSERT_EQ(c.transactions.size(), 1u);
+  ASSERT_EQ(c.transactions[0].statements.size(), 1u);
+  const Statement& del = c.transactions[0].statements[0];
+  EXPECT_EQ(del.kind, StatementKind::Delete);
+  EXPECT_EQ(del.table, "t0");
+  EXPECT_FALSE(del.where.has_value());
+  EXPECT_EQ(c.transactions[0].end, TxnEnd::Commit);
+  ASSERT_EQ(c.schema.tables.size(), 1u);
+  EXPECT_TRUE(c.schema.tables[0].rows.empty());
+  EXPECT_EQ(c.schema.tables[0].columns.size(), 1u);
+  EXPECT_TRUE(c.schema.tables[0].indexes.empty());
+}
+
+TEST(Generators, ShrinkMovesTowardSerialOrder) {
+  TestCase c;
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}};
+  c.schema.tables = {t};
+  c.transactions = {Transaction{IsolationLevel::Serializable, {Statement::select("t")}, TxnEnd::Commit},
+                    Transaction{IsolationLevel::Serializable, {Statement::select("t")}, TxnEnd::Commit}};
+  c.order = {0, 1, 0, 1, 0, 1};
+  bool serial = false;
+  for (const TestCase& s : gen::shrink_test_case(c)) {
+    EXPECT_EQ(s.validate(), "");
+    if (s.transactions.size() == 2 && s.transactions[0].statements.size() == 1 &&
+        s.transactions[1].statements.size() == 1) {
+      EXPECT_LT(gen::context_switches(s.order), gen::context_switches(c.order));
+      serial = serial || gen::context_switches(s.order) == 1;
+    }
+  }
+  EXPECT_TRUE(serial);
+}
