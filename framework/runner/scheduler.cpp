@@ -105,6 +105,11 @@ class Scheduler {
     s.busy_retry = false;
     s.blockers.reset();
     s.sent_at = Clock::now();
+    if (tx.autocommit && (index == 0 || tx.is_end_step(static_cast<std::size_t>(index)))) {
+      // Nothing is sent for BEGIN and the end of an autocommit transaction.
+      s.worker->start("");
+      return;
+    }
     s.probe_interval = options_.first_probe_after;
     s.next_probe = s.sent_at + s.probe_interval;
     ++metrics_.statements;

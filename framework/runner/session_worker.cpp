@@ -15,10 +15,14 @@ void CompletionSignal::notify() {
   cv_.notify_all();
 }
 
-SessionWorker::SessionWorker(std::unique_ptr<drivers::Session> session, CompletionSignal& signal)
-    : session_(std::move(session)), signal_(signal), thread_([this] { loop(); }) {}
+SessionWorker::SessionWorker(std::unique_ptr<drivers::Session> session, CompletionSignal& signal,
+                             bool inline_execution)
+    : session_(std::move(session)), signal_(signal), inline_(inline_execution) {
+  if (!inline_) thread_ = std::thread([this] { loop(); });
+}
 
 SessionWorker::~SessionWorker() {
+  if (inline_) return;
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
@@ -28,6 +32,12 @@ SessionWorker::~SessionWorker() {
 }
 
 void SessionWorker::start(std::string sql) {
+  if (inline_) {
+    result_ = sql.empty() ? Outcome{} : session_->execute(sql);
+    running_ = false;
+    signal_.notify();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     job_ = std::move(sql);
@@ -51,6 +61,7 @@ std::optional<Outcome> SessionWorker::take() {
 }
 
 Outcome SessionWorker::run(std::string sql) {
+  if (inline_) return sql.empty() ? Outcome{} : session_->execute(sql);
   start(std::move(sql));
   std::unique_lock lock(mutex_);
   cv_.wait(lock, [&] { return !running_; });
@@ -67,7 +78,8 @@ void SessionWorker::loop() {
     std::string sql = std::move(*job_);
     job_.reset();
     lock.unlock();
-    Outcome outcome = session_->execute(sql);
+    // An empty statement is a step that sends nothing (BEGIN/end of an autocommit transaction).
+    Outcome outcome = sql.empty() ? Outcome{} : session_->execute(sql);
     lock.lock();
     result_ = std::move(outcome);
     running_ = false;

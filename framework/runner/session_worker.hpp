@@ -34,7 +34,9 @@ class CompletionSignal {
 
 class SessionWorker {
  public:
-  SessionWorker(std::unique_ptr<drivers::Session> session, CompletionSignal& signal);
+  // `inline_execution`: run statements on the caller's thread. For engines whose statements never wait in the
+  // server (SQLite reports a wait as SQLITE_BUSY at once), a thread hand-off would only add latency.
+  SessionWorker(std::unique_ptr<drivers::Session> session, CompletionSignal& signal, bool inline_execution);
   ~SessionWorker();
   SessionWorker(const SessionWorker&) = delete;
   SessionWorker& operator=(const SessionWorker&) = delete;
@@ -63,6 +65,7 @@ class SessionWorker {
   std::optional<Outcome> result_;
   bool running_ = false;
   bool stop_ = false;
+  bool inline_ = false;
   std::thread thread_;
 };
 

@@ -1,5 +1,6 @@
 #include "txprop/target.hpp"
 
+#include <chrono>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -45,14 +46,20 @@ std::string Target::configuration() const {
   return {};
 }
 
+std::unique_ptr<runner::SessionWorker> Target::new_worker() {
+  return std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,
+                                                 driver_->waits_are_errors());
+}
+
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
   auto& workers = sessions_->workers;
   // Replace sessions whose connection was lost or left stuck by the previous run.
   for (auto& w : workers)
-    if (w->broken) w = std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal);
-  while (workers.size() < c.transactions.size())
-    workers.push_back(std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal));
+    if (w->broken) w = new_worker();
+  while (workers.size() < c.transactions.size()) workers.push_back(new_worker());
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
   try {
     driver_->reset(c.schema);
   } catch (const drivers::DriverError& e) {
@@ -61,7 +68,9 @@ History Target::run(const TestCase& c) {
   std::vector<runner::SessionWorker*> used;
   for (std::size_t i = 0; i < c.transactions.size(); ++i) used.push_back(workers[i].get());
   ++metrics_.runs;
+  auto t1 = Clock::now();
   History h = runner::schedule(c, *driver_, used, sessions_->signal, options_, metrics_);
+  auto t2 = Clock::now();
   h.target = config_.name;
   h.server_version = server_version_;
   if (!h.finding) {
@@ -71,6 +80,10 @@ History Target::run(const TestCase& c) {
       h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what()};
     }
   }
+  const auto t3 = Clock::now();
+  metrics_.reset_seconds += std::chrono::duration<double>(t1 - t0).count();
+  metrics_.schedule_seconds += std::chrono::duration<double>(t2 - t1).count();
+  metrics_.state_seconds += std::chrono::duration<double>(t3 - t2).count();
   return h;
 }
 

@@ -279,8 +279,11 @@ std::string describe(const TestCase& c, Dialect d) {
   for (const auto& line : render_setup(c.schema, d)) out += line + ";\n";
   for (std::size_t i = 0; i < c.transactions.size(); ++i) {
     const Transaction& t = c.transactions[i];
-    out += fmt::format("-- T{} at {}: {} statement(s), then {}\n", i, sql_name(t.isolation), t.statements.size(),
-                       to_string(t.end));
+    if (t.autocommit)
+      out += fmt::format("-- T{} at {}: {} autocommit statement(s)\n", i, sql_name(t.isolation), t.statements.size());
+    else
+      out += fmt::format("-- T{} at {}: {} statement(s), then {}\n", i, sql_name(t.isolation), t.statements.size(),
+                         to_string(t.end));
   }
   out += "-- submitted order:\n";
   int n = 0;

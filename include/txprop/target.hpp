@@ -18,13 +18,16 @@ namespace txprop {
 namespace drivers {
 class Driver;
 }
+namespace runner {
+class SessionWorker;
+}
 
 struct RunOptions {
   // A statement that neither completes nor waits on a lock for this long is a hang finding
   // (TXPROP_HANG_LIMIT_MS overrides it). It is not how blocking is decided: the server is asked.
   std::chrono::milliseconds hang_limit{30000};
   // After sending a statement, how long to wait for its completion before asking the server whether it waits.
-  std::chrono::microseconds first_probe_after{1000};
+  std::chrono::microseconds first_probe_after{300};
 };
 
 // Counters a benchmark or a progress line reads.
@@ -35,6 +38,8 @@ struct RunMetrics {
   std::uint64_t blocked = 0;
   // For each statement found blocked: microseconds from sending it to the runner declaring it blocked.
   std::vector<double> detection_latency_us;
+  // Where the time of run() goes, in seconds: resetting the database, scheduling the steps, reading the state.
+  double reset_seconds = 0, schedule_seconds = 0, state_seconds = 0;
 };
 
 class Target {
@@ -66,6 +71,7 @@ class Target {
  private:
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
+  std::unique_ptr<runner::SessionWorker> new_worker();
 
   TargetConfig config_;
   RunOptions options_;

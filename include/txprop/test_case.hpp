@@ -19,6 +19,8 @@ struct Transaction {
   IsolationLevel isolation = IsolationLevel::Serializable;
   std::vector<Statement> statements;
   TxnEnd end = TxnEnd::Commit;
+  // Statements run as autocommit statements: BEGIN and the end are not sent (oracles' statement-level replays).
+  bool autocommit = false;
 
   std::size_t step_count() const { return statements.size() + 2; }
   Statement step(std::size_t index) const;
