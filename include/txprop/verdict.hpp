@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace txprop {
@@ -25,6 +26,10 @@ struct Verdict {
   std::vector<Finding> findings;  // empty: ok
   std::string note;               // context that is not a finding, e.g. "matched serial order T1, T0"
   bool inconclusive = false;      // the property could not judge this history (e.g. the run crashed)
+  // Labels counted over a run and printed with its summary, e.g. "non-commit-serial-order".
+  std::vector<std::string> tags;
+  // Files for the report folder, by name (e.g. "history.edn": the history in Elle's form).
+  std::vector<std::pair<std::string, std::string>> attachments;
 
   bool ok() const { return findings.empty() && !inconclusive; }
   // True if some finding is not documented behaviour: the property fails.

@@ -1,1 +1,0 @@
-// GoogleTest glue: fixtures, target configuration, the TXPROP_* macros.

@@ -1,0 +1,119 @@
+#include "report/counterexample_report.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "txprop/scenario.hpp"
+#include "txprop/sql.hpp"
+
+namespace txprop::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Dialect dialect_of(Engine e) {
+  switch (e) {
+    case Engine::Sqlite: return Dialect::Sqlite;
+    case Engine::PostgreSql: return Dialect::PostgreSql;
+    default: return Dialect::MySql;
+  }
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("txprop: cannot write " + path.string());
+}
+
+std::string scenario_text(const Counterexample& c) {
+  Scenario s = scenario_from_test_case(c.history.test_case, c.property + "-" + c.suite);
+  s.source = fmt::format("txprop {} counterexample on {} ({}{})", c.property, c.suite, c.history.server_version,
+                         c.reproduce.empty() ? "" : "; " + c.reproduce);
+  s.applies = {target_kind(c.target)};
+  const std::string property = [&] {
+    std::string p;
+    for (char ch : c.property) p += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return p;
+  }();
+  for (const Finding& f : c.verdict.findings)
+    if (!f.documented) {
+      s.expectations.push_back(Expectation{property, target_kind(c.target), c.level, f.kind, 0});
+      break;
+    }
+  return write_scenario(s);
+}
+
+// One script per connection, in the engine's dialect, each step annotated with its place in the submitted order.
+std::string connection_script(const Counterexample& c, int txn, Dialect d) {
+  const TestCase& tc = c.history.test_case;
+  const Transaction& t = tc.transactions[static_cast<std::size_t>(txn)];
+  std::string out = fmt::format("-- T{} of {}: run the steps in the order of the step numbers across the scripts.\n",
+                                txn, c.property);
+  if (auto set = render_set_isolation(t.isolation, d); !set.empty()) out += set + ";\n";
+  int n = 0;
+  for (const StepRef& ref : tc.submitted_steps()) {
+    ++n;
+    if (ref.txn != txn) continue;
+    const Outcome& o = c.history.outcome(ref);
+    const bool blocked = c.history.was_blocked[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+    out += fmt::format("/* step {:>2} */ {};  -- {}{}\n", n, render(t.step(static_cast<std::size_t>(ref.index)), d),
+                       blocked ? "blocks, then " : "", summary(o));
+  }
+  return out;
+}
+
+std::string timestamp() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::string describe(const Counterexample& c) {
+  std::string out = fmt::format("{} failed on {} at {} ({})\n", c.property, c.target.masked_uri(), sql_name(c.level),
+                                c.history.server_version);
+  out += "-- the case (portable SQL):\n" + txprop::describe(c.history.test_case);
+  out += txprop::describe(c.history);
+  out += c.verdict.explain();
+  return out;
+}
+
+std::string write_report(const Counterexample& c, const std::string& base_dir) {
+  fs::path dir = fs::path(base_dir) / fmt::format("{}-{}-{}", c.property, c.suite, timestamp());
+  for (int i = 2; fs::exists(dir); ++i) dir = fs::path(base_dir) / fmt::format("{}-{}-{}-{}", c.property, c.suite, timestamp(), i);
+  fs::create_directories(dir);
+  const Dialect d = dialect_of(c.target.engine);
+  write_file(dir / "summary.txt", describe(c));
+  write_file(dir / "scenario.txn", scenario_text(c));
+  std::string setup;
+  for (const auto& s : render_setup(c.history.test_case.schema, d)) setup += s + ";\n";
+  write_file(dir / "setup.sql", setup);
+  for (std::size_t t = 0; t < c.history.test_case.transactions.size(); ++t)
+    write_file(dir / fmt::format("T{}.sql", t), connection_script(c, static_cast<int>(t), d));
+  for (const auto& [name, content] : c.verdict.attachments) write_file(dir / name, content);
+  int graph = 0;
+  for (const Finding& f : c.verdict.findings) {
+    if (f.graph_dot.empty()) continue;
+    const fs::path dot = dir / fmt::format("graph{}.dot", graph ? std::to_string(graph) : "");
+    write_file(dot, f.graph_dot);
+    ++graph;
+    // An SVG next to it where Graphviz is installed; the DOT file is the artefact either way.
+    const std::string cmd = fmt::format("command -v dot >/dev/null 2>&1 && dot -Tsvg '{}' -o '{}' 2>/dev/null",
+                                        dot.string(), fs::path(dot).replace_extension(".svg").string());
+    [[maybe_unused]] int rc = std::system(cmd.c_str());
+  }
+  return dir.string();
+}
+
+}  // namespace txprop::report

@@ -1,0 +1,131 @@
+// Writing a property: one GoogleTest case per (configured target, isolation level), RapidCheck generates and
+// shrinks the test case, every case and every shrink attempt runs on a freshly reset database.
+//
+//   TXPROP_PROPERTY(Atomicity, (const txprop::TestCase& c)) {
+//     const txprop::History h = run(c);
+//     RC_ASSERT_VERDICT(txprop::check_atomicity(target(), h));
+//   }
+//   TXPROP_SETTINGS(Atomicity) { s.cases = 200; s.generator.max_transactions = 3; }   // optional
+//
+// Test names say target and level: Atomicity.check/postgresql_serializable. Settings are set in code and can be
+// overridden from the environment: TXPROP_CASES, TXPROP_MAX_SIZE, TXPROP_SHRINK_ATTEMPTS, TXPROP_SHRINK_SECONDS,
+// TXPROP_SEED, TXPROP_REPORT_DIR; RC_PARAMS keeps working (seed=, max_success=, reproduce=).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "txprop/generators.hpp"
+#include "txprop/history.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+#include "txprop/verdict.hpp"
+
+namespace txprop {
+
+struct PropertySettings {
+  int cases = 100;                         // cases that must pass
+  int max_size = 100;                      // RapidCheck size bound
+  int shrink_attempts = 2000;              // shrink attempts after the first failure
+  std::chrono::seconds shrink_time{180};   // and at most this long shrinking
+  std::optional<std::uint64_t> seed;       // fixed seed; random (RapidCheck's) otherwise
+  std::string report_dir = "txprop-reports";
+  gen::Options generator;                  // engine and isolation are set from the suite
+  std::vector<IsolationLevel> levels;      // run only at these levels (empty: every level of the target)
+};
+
+// One instantiation of a property suite.
+struct SuiteParam {
+  TargetConfig config;
+  IsolationLevel level = IsolationLevel::Serializable;
+  std::string config_error;  // TXPROP_TARGETS could not be parsed: the test fails with this line
+  std::string name() const;  // "postgresql_serializable"
+};
+std::ostream& operator<<(std::ostream& os, const SuiteParam& p);
+
+class PropertyTest : public ::testing::TestWithParam<SuiteParam> {
+ public:
+  Target& target();
+  IsolationLevel level() const { return GetParam().level; }
+  const PropertySettings& settings() const { return settings_; }
+
+  // Runs the case on this suite's target, on a freshly reset database. A crash, a hang or a statement the
+  // engine rejects as invalid (a generator defect) fails the property with its own finding.
+  History run(const TestCase& c);
+  // Records a verdict (RC_ASSERT_VERDICT calls this); returns whether it fails the property.
+  bool judge(const Verdict& v, const History& h);
+  // The history `run` returned last.
+  const History& last_history() const { return last_history_; }
+
+  // Runs the property: `body` is called once per generated case (and per shrink attempt).
+  void check_property(const std::string& property, const std::function<void(const TestCase&)>& body);
+
+ protected:
+  void SetUp() override;
+
+ private:
+  struct Failure {
+    TestCase test_case;
+    History history;
+    Verdict verdict;
+  };
+  void remember_failure(const History& h, const Verdict& v);
+
+  PropertySettings settings_;
+  Target* target_ = nullptr;
+  History last_history_;
+  std::optional<Failure> failure_;
+  bool shrinking_ = false;
+  int cases_run_ = 0;
+  std::map<std::string, int> documented_;  // kind -> cases (outside shrinking)
+  std::map<std::string, std::string> documented_sources_;
+  std::map<std::string, int> tags_;  // verdict tags -> cases (outside shrinking)
+  int inconclusive_ = 0;
+};
+
+// Every (configured target, level) the property runs on, honouring its registered settings.
+std::vector<SuiteParam> property_suites(const std::string& property);
+struct SuiteParamName {
+  std::string operator()(const ::testing::TestParamInfo<SuiteParam>& info) const { return info.param.name(); }
+};
+
+// Settings registered by TXPROP_SETTINGS, applied to every suite of the property.
+using SettingsHook = std::function<void(PropertySettings&, const SuiteParam&)>;
+bool register_property_settings(const std::string& property, SettingsHook hook);
+PropertySettings settings_for(const std::string& property, const SuiteParam& param);
+
+}  // namespace txprop
+
+#define TXPROP_PROPERTY(Name, ArgList)                                                                     \
+  class Name : public ::txprop::PropertyTest {                                                             \
+   public:                                                                                                 \
+    void property ArgList;                                                                                 \
+  };                                                                                                       \
+  TEST_P(Name, check) {                                                                                    \
+    check_property(#Name, [this](const ::txprop::TestCase& txprop_case_) { property(txprop_case_); });   \
+  }                                                                                                        \
+  INSTANTIATE_TEST_SUITE_P(, Name, ::testing::ValuesIn(::txprop::property_suites(#Name)),                \
+                           ::txprop::SuiteParamName{});                                                   \
+  void Name::property ArgList
+
+#define TXPROP_SETTINGS(Name)                                                                              \
+  static void txprop_settings_##Name(::txprop::PropertySettings& s, const ::txprop::SuiteParam& suite);  \
+  [[maybe_unused]] static const bool txprop_settings_registered_##Name =                                 \
+      ::txprop::register_property_settings(#Name, &txprop_settings_##Name);                               \
+  static void txprop_settings_##Name([[maybe_unused]] ::txprop::PropertySettings& s,                     \
+                                     [[maybe_unused]] const ::txprop::SuiteParam& suite)
+
+// Fails the property (and starts shrinking) when the verdict has a finding that is not documented behaviour.
+#define RC_ASSERT_VERDICT(expression)                                                                      \
+  do {                                                                                                     \
+    const ::txprop::Verdict txprop_verdict_ = (expression);                                                \
+    if (this->judge(txprop_verdict_, this->last_history())) RC_FAIL(txprop_verdict_.explain());          \
+  } while (false)

@@ -1,0 +1,38 @@
+// Property: write-specific serializability (WriteCheck, VLDB'25; shared/notes/seed-troc-writecheck.md part B).
+// The final state of the concurrent run equals the state of a serial replay of the transactions in the order
+// they ended (tx-level: committed and rolled-back transactions whole, aborted ones up to the failing statement,
+// then rolled back) and of the committed transactions' statements as autocommit statements (stmt-level); every
+// write's outcome (error or not) matches; where the profile says so, SELECT results match too. Where an engine is
+// serializable but not in commit order (PostgreSQL SSI, SQLite WAL snapshots), any serial order of the committed
+// transactions that matches passes, and the verdict says which.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "txprop/history.hpp"
+#include "txprop/target.hpp"
+#include "txprop/verdict.hpp"
+
+namespace txprop {
+
+// What WSS expects of one (engine, level, configuration), with the documentation that says so.
+struct WssProfile {
+  // Where WSS must hold a mismatch fails the test; elsewhere it is documented behaviour of that engine and
+  // level (semi-consistent reads, no gap locks, snapshot isolation), reported with its source.
+  bool must_hold = true;
+  bool any_serial_order = false;  // serializable, but not necessarily in the order transactions ended
+  bool compare_reads = false;     // SELECT results of committed transactions must match the serial replay
+  bool tested = true;             // false where no server of this kind was available to check the profile
+  std::string source;             // documentation behind the above
+};
+
+WssProfile wss_profile(Engine engine, IsolationLevel level, const std::string& configuration);
+
+struct WssOptions {
+  std::optional<WssProfile> profile;  // instead of the target's (planted-violation tests)
+};
+
+Verdict check_wss(Target& target, const History& h, const WssOptions& options = {});
+
+}  // namespace txprop

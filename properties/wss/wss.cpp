@@ -1,0 +1,194 @@
+#include "txprop/wss.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "txprop/comparison.hpp"
+#include "txprop/sql.hpp"
+
+namespace txprop {
+
+namespace {
+
+// One transaction of a serial replay and how it maps back to the concurrent run.
+struct Replayed {
+  int original = 0;       // transaction index in the concurrent run
+  std::size_t steps = 0;  // statements replayed (all, or those before the failing one)
+};
+
+struct SerialCase {
+  TestCase test_case;
+  std::vector<Replayed> map;
+};
+
+std::string order_text(const std::vector<int>& order) {
+  std::string out;
+  for (int t : order) out += (out.empty() ? "T" : ", T") + std::to_string(t);
+  return out;
+}
+
+// tx-level: transactions whole in `order`; an aborted one up to its failing statement, then rolled back.
+SerialCase tx_serial(const History& h, const std::vector<int>& order) {
+  SerialCase s;
+  s.test_case.schema = h.test_case.schema;
+  for (int t : order) {
+    Transaction tx = h.test_case.transactions[static_cast<std::size_t>(t)];
+    const TxnResult& r = h.transactions[static_cast<std::size_t>(t)];
+    if (r.fate == TxnFate::Aborted) {
+      const std::size_t failed = static_cast<std::size_t>(r.failed_step->index);
+      // Statements 1..failed-1 ran; an abort at the end step (e.g. a failing COMMIT) keeps them all.
+      tx.statements.resize(std::min(tx.statements.size(), failed == 0 ? 0 : failed - 1));
+      tx.end = TxnEnd::Rollback;
+    }
+    s.map.push_back(Replayed{t, tx.statements.size()});
+    s.test_case.transactions.push_back(std::move(tx));
+  }
+  s.test_case.order = TestCase::serial_order(s.test_case.transactions);
+  return s;
+}
+
+// stmt-level: the committed transactions' statements as autocommit statements, transactions in `order`.
+SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order) {
+  SerialCase s;
+  s.test_case.schema = h.test_case.schema;
+  for (int t : committed_order) {
+    Transaction tx = h.test_case.transactions[static_cast<std::size_t>(t)];
+    tx.autocommit = true;
+    s.map.push_back(Replayed{t, tx.statements.size()});
+    s.test_case.transactions.push_back(std::move(tx));
+  }
+  s.test_case.order = TestCase::serial_order(s.test_case.transactions);
+  return s;
+}
+
+struct Mismatch {
+  std::vector<Finding> findings;
+  bool empty() const { return findings.empty(); }
+};
+
+void add(Mismatch& m, const std::string& kind, const std::string& text) {
+  for (Finding& f : m.findings)
+    if (f.kind == kind) {
+      f.explanation += text;
+      return;
+    }
+  m.findings.push_back(Finding{kind, text, false, {}, {}});
+}
+
+// Compares a serial replay with the concurrent run: final state, write outcomes, and (optionally) the results of
+// committed transactions' SELECTs.
+Mismatch compare(const History& h, const SerialCase& s, const History& r, bool reads, const std::string& label) {
+  Mismatch m;
+  if (auto diff = compare_states(h.final_state, r.final_state, "concurrent", "serial"); !diff.empty())
+    add(m, "final-state-mismatch", fmt::format("{}: final state differs\n  {}", label, diff));
+  for (std::size_t k = 0; k < s.map.size(); ++k) {
+    const int t = s.map[k].original;
+    const Transaction& tx = h.test_case.transactions[static_cast<std::size_t>(t)];
+    const bool committed = h.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed;
+    for (std::size_t i = 1; i <= s.map[k].steps; ++i) {
+      const Statement& st = tx.statements[i - 1];
+      const Outcome& concurrent = h.outcomes[static_cast<std::size_t>(t)][i];
+      const Outcome& serial = r.outcomes[k][i];
+      const std::string where = fmt::format("{}: T{}.{} {}\n    concurrent: {}\n    serial:     {}\n", label, t, i,
+                                            render(st, Dialect::Portable), summary(concurrent), summary(serial));
+      if (st.is_write()) {
+        if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where);
+      } else if (reads && committed && !compare_outcomes(concurrent, serial).empty()) {
+        add(m, "result-mismatch", where);
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
+  Verdict v = Verdict::pass("wss");
+  if (h.finding) {
+    v.inconclusive = true;
+    v.note = "the run did not finish";
+    return v;
+  }
+  const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
+                                                                 : h.test_case.transactions[0].isolation;
+  const WssProfile profile = options.profile ? *options.profile
+                                             : wss_profile(target.engine(), level, target.configuration());
+  const std::vector<int> ended = h.end_order();
+  if (ended.size() != h.test_case.transactions.size()) {
+    v.inconclusive = true;
+    v.note = "a transaction did not end";
+    return v;
+  }
+  const std::vector<int> committed = h.committed();
+
+  auto run_serial = [&](const SerialCase& s) {
+    History r = target.run(s.test_case);
+    return r;
+  };
+
+  // FCRFS: the order in which transactions ended.
+  const SerialCase fcrfs = tx_serial(h, ended);
+  const History fcrfs_run = run_serial(fcrfs);
+  if (fcrfs_run.finding) {
+    v.inconclusive = true;
+    v.note = "the serial replay did not finish: " + fcrfs_run.finding->detail;
+    return v;
+  }
+  const std::string fcrfs_label = "tx-level serial replay in end order (" + order_text(ended) + ")";
+  Mismatch mismatch = compare(h, fcrfs, fcrfs_run, profile.compare_reads, fcrfs_label);
+  std::vector<int> matched_order = committed;  // committed transactions in the serial order that matched
+
+  if (!mismatch.empty() && profile.any_serial_order && committed.size() > 1) {
+    // Serializable but maybe not in commit order: look for any serial order of the committed transactions.
+    std::vector<int> perm = committed;
+    std::sort(perm.begin(), perm.end());
+    int tried = 0;
+    bool found = false;
+    do {
+      if (perm == committed) continue;  // already tried as FCRFS (aborted ones add nothing)
+      ++tried;
+      const SerialCase s = tx_serial(h, perm);
+      const History r = run_serial(s);
+      if (r.finding) continue;
+      if (compare(h, s, r, profile.compare_reads, "").empty()) {
+        found = true;
+        matched_order = perm;
+        break;
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    if (found) {
+      mismatch = {};
+      v.note = fmt::format("matched serial order {} (not the order they ended: {}; {} order(s) tried)",
+                           order_text(matched_order), order_text(ended), tried + 1);
+      v.tags.push_back("non-commit-serial-order");
+    } else {
+      for (Finding& f : mismatch.findings)
+        f.explanation += fmt::format("No serial order of the {} committed transactions matches either ({} tried).\n",
+                                     committed.size(), tried + 1);
+    }
+  }
+
+  if (mismatch.empty()) {
+    // stmt-level: the committed statements as autocommit statements, in the order that matched.
+    const SerialCase s = stmt_serial(h, matched_order);
+    const History r = run_serial(s);
+    if (r.finding) {
+      v.inconclusive = true;
+      v.note = "the statement-level replay did not finish: " + r.finding->detail;
+      return v;
+    }
+    mismatch = compare(h, s, r, false, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
+  }
+
+  for (Finding& f : mismatch.findings) {
+    f.documented = !profile.must_hold;
+    f.source = profile.source;
+    v.findings.push_back(std::move(f));
+  }
+  return v;
+}
+
+}  // namespace txprop
