@@ -1,0 +1,621 @@
+// The portable SQL parser. Its grammar mirrors framework/sql/render.cpp so that parsing what the renderer prints
+// gives back the same tree: the same binding strengths (OR < AND < NOT < comparison, IS, IN, BETWEEN < || < + - < *
+// < unary minus), left-associative arithmetic and logic, non-associative comparisons (the renderer parenthesises
+// equal-strength comparison operands, and PostgreSQL rejects a = b = c too).
+#include "report/sql_parser.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "txprop/scenario.hpp"
+
+namespace txprop {
+
+namespace {
+
+struct Token {
+  enum class Kind { Word, QuotedIdentifier, Number, String, Symbol, End };
+  Kind kind = Kind::End;
+  std::string text;  // words, numbers and symbols as written; quoted identifiers and strings unescaped
+  int line = 0;
+};
+
+bool is_word_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(a[i])) != std::toupper(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+std::vector<Token> tokenize(std::string_view s, const std::string& path, int line) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    // Comments: '#' as in scenario files and MySQL, '--' as in SQL (the renderer never prints "--" outside strings).
+    if (c == '#' || (c == '-' && i + 1 < n && s[i + 1] == '-')) {
+      while (i < n && s[i] != '\n') ++i;
+      continue;
+    }
+    std::size_t j = i;
+    if (is_word_start(c)) {
+      while (j < n && is_word_char(s[j])) ++j;
+      out.push_back({Token::Kind::Word, std::string(s.substr(i, j - i)), line});
+    } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(s[i + 1]))) {
+      while (j < n && is_digit(s[j])) ++j;
+      if (j < n && s[j] == '.') {
+        ++j;
+        while (j < n && is_digit(s[j])) ++j;
+      }
+      if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+        std::size_t k = j + 1;
+        if (k < n && (s[k] == '+' || s[k] == '-')) ++k;
+        if (k < n && is_digit(s[k])) {
+          while (k < n && is_digit(s[k])) ++k;
+          j = k;
+        }
+      }
+      out.push_back({Token::Kind::Number, std::string(s.substr(i, j - i)), line});
+    } else if (c == '\'' || c == '"' || c == '`') {
+      // A doubled quote character stands for itself, in strings and quoted identifiers alike.
+      const int start_line = line;
+      std::string text;
+      bool closed = false;
+      for (j = i + 1; j < n; ++j) {
+        if (s[j] == c) {
+          if (j + 1 < n && s[j + 1] == c) {
+            text += c;
+            ++j;
+            continue;
+          }
+          closed = true;
+          ++j;
+          break;
+        }
+        if (s[j] == '\n') ++line;
+        text += s[j];
+      }
+      if (!closed)
+        throw ScenarioError(path, start_line,
+                            c == '\'' ? "unterminated string literal (missing closing ')"
+                                      : fmt::format("unterminated quoted identifier (missing closing {})", c));
+      out.push_back({c == '\'' ? Token::Kind::String : Token::Kind::QuotedIdentifier, std::move(text), start_line});
+    } else {
+      static constexpr std::string_view two_char[] = {"<>", "!=", "<=", ">=", "||"};
+      static constexpr std::string_view one_char = "(),;*+-=<>";
+      const std::string_view rest = s.substr(i);
+      std::size_t len = 0;
+      for (auto sym : two_char)
+        if (rest.starts_with(sym)) len = 2;
+      if (len == 0 && one_char.find(c) != std::string_view::npos) len = 1;
+      if (len == 0) throw ScenarioError(path, line, fmt::format("unexpected character '{}'", c));
+      out.push_back({Token::Kind::Symbol, std::string(rest.substr(0, len)), line});
+      j = i + len;
+    }
+    i = j;
+  }
+  out.push_back({Token::Kind::End, "", line});
+  return out;
+}
+
+std::string describe(const Token& t) {
+  switch (t.kind) {
+    case Token::Kind::End: return "end of input";
+    case Token::Kind::String: return fmt::format("string '{}'", t.text);
+    case Token::Kind::QuotedIdentifier: return fmt::format("\"{}\"", t.text);
+    default: return fmt::format("'{}'", t.text);
+  }
+}
+
+// Words that end or structure a clause, so they cannot be bare column or table names ("SELECT FROM t" must not
+// select a column named FROM). Quote them to use them as names.
+bool is_reserved(std::string_view word) {
+  static constexpr std::string_view reserved[] = {"SELECT", "FROM", "WHERE",   "AND",     "OR",       "NOT",
+                                                  "IN",     "IS",   "NULL",    "BETWEEN", "SET",      "VALUES",
+                                                  "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING"};
+  for (auto r : reserved)
+    if (iequals(word, r)) return true;
+  return false;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string path, int line)
+      : path_(std::move(path)), tokens_(tokenize(text, path_, line)) {}
+
+  bool at_end() const { return peek().kind == Token::Kind::End; }
+  int line() const { return peek().line; }
+  bool accept_symbol(std::string_view symbol) {
+    if (!is_symbol(symbol)) return false;
+    ++pos_;
+    return true;
+  }
+
+  // Throws "expected <what>, found <next token>". A missing token is reported on the line of the token before it
+  // when the next one is on a later line (or there is none): that is where the text stops short.
+  [[noreturn]] void fail_expected(std::string_view what) const {
+    const Token& t = peek();
+    const bool previous_line = pos_ > 0 && (t.kind == Token::Kind::End || t.line > tokens_[pos_ - 1].line);
+    fail(previous_line ? tokens_[pos_ - 1].line : t.line, fmt::format("expected {}, found {}", what, describe(t)));
+  }
+  [[noreturn]] void fail(int line, const std::string& message) const { throw ScenarioError(path_, line, message); }
+
+  Statement statement() {
+    if (accept_keyword("SELECT")) return select();
+    if (accept_keyword("INSERT")) return insert();
+    if (accept_keyword("UPDATE")) return update();
+    if (accept_keyword("DELETE")) return delete_();
+    if (accept_keyword("BEGIN")) {
+      if (!accept_keyword("TRANSACTION")) accept_keyword("WORK");
+      return Statement::begin();
+    }
+    if (accept_keyword("START")) {
+      expect_keyword("TRANSACTION");
+      return Statement::begin();
+    }
+    if (accept_keyword("COMMIT")) {
+      accept_keyword("WORK");
+      return Statement::commit();
+    }
+    if (accept_keyword("ROLLBACK")) {
+      accept_keyword("WORK");
+      return Statement::rollback();
+    }
+    if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
+    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or ROLLBACK)");
+  }
+
+  std::variant<Table, CreateIndex, Statement> setup_statement() {
+    if (!accept_keyword("CREATE")) return statement();
+    const bool unique = accept_keyword("UNIQUE");
+    if (accept_keyword("INDEX")) return create_index(unique);
+    if (unique) fail_expected("INDEX after CREATE UNIQUE");
+    if (!accept_keyword("TABLE")) fail_expected("TABLE or INDEX after CREATE");
+    return create_table();
+  }
+
+  Expr expression() { return or_expr(); }
+
+ private:
+  const Token& peek(std::size_t ahead = 0) const { return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)]; }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return t;
+  }
+  bool is_symbol(std::string_view symbol, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Token::Kind::Symbol && peek(ahead).text == symbol;
+  }
+  bool is_keyword(std::string_view keyword, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Token::Kind::Word && iequals(peek(ahead).text, keyword);
+  }
+  bool accept_keyword(std::string_view keyword) {
+    if (!is_keyword(keyword)) return false;
+    ++pos_;
+    return true;
+  }
+  void expect_keyword(std::string_view keyword) {
+    if (!accept_keyword(keyword)) fail_expected(keyword);
+  }
+  void expect_symbol(std::string_view symbol) {
+    if (!accept_symbol(symbol)) fail_expected(fmt::format("'{}'", symbol));
+  }
+
+  std::string identifier(std::string_view what) {
+    const Token& t = peek();
+    if (t.kind == Token::Kind::QuotedIdentifier || (t.kind == Token::Kind::Word && !is_reserved(t.text)))
+      return next().text;
+    fail_expected(what);
+  }
+
+  std::vector<std::string> column_list() {
+    expect_symbol("(");
+    std::vector<std::string> out;
+    do {
+      out.push_back(identifier("a column name"));
+    } while (accept_symbol(","));
+    expect_symbol(")");
+    return out;
+  }
+
+  Statement select() {
+    Statement s;
+    s.kind = StatementKind::Select;
+    if (!accept_symbol("*")) {
+      do {
+        s.columns.push_back(identifier("a column name or *"));
+      } while (accept_symbol(","));
+    }
+    expect_keyword("FROM");
+    s.table = identifier("a table name");
+    if (accept_keyword("WHERE")) s.where = expression();
+    if (accept_keyword("FOR")) {
+      if (accept_keyword("UPDATE")) s.lock = LockMode::Update;
+      else if (accept_keyword("SHARE")) s.lock = LockMode::Share;
+      else fail_expected("UPDATE or SHARE after FOR");
+    } else if (accept_keyword("LOCK")) {  // MySQL's spelling of FOR SHARE
+      expect_keyword("IN");
+      expect_keyword("SHARE");
+      expect_keyword("MODE");
+      s.lock = LockMode::Share;
+    }
+    return s;
+  }
+
+  Statement insert() {
+    Statement s;
+    s.kind = StatementKind::Insert;
+    expect_keyword("INTO");
+    s.table = identifier("a table name");
+    if (is_symbol("(")) s.columns = column_list();
+    expect_keyword("VALUES");
+    do {
+      const int row_line = line();
+      expect_symbol("(");
+      std::vector<Expr> row;
+      do {
+        row.push_back(expression());
+      } while (accept_symbol(","));
+      expect_symbol(")");
+      if (!s.columns.empty() && row.size() != s.columns.size())
+        fail(row_line, fmt::format("a row of {} value(s) for {} column(s)", row.size(), s.columns.size()));
+      s.values.push_back(std::move(row));
+    } while (accept_symbol(","));
+    return s;
+  }
+
+  Statement update() {
+    Statement s;
+    s.kind = StatementKind::Update;
+    s.table = identifier("a table name");
+    expect_keyword("SET");
+    do {
+      std::string column = identifier("a column name");
+      expect_symbol("=");
+      s.assignments.push_back({std::move(column), expression()});
+    } while (accept_symbol(","));
+    if (accept_keyword("WHERE")) s.where = expression();
+    return s;
+  }
+
+  Statement delete_() {
+    Statement s;
+    s.kind = StatementKind::Delete;
+    expect_keyword("FROM");
+    s.table = identifier("a table name");
+    if (accept_keyword("WHERE")) s.where = expression();
+    if (accept_keyword("RETURNING")) {
+      do {
+        s.returning.push_back(identifier("a column name"));
+      } while (accept_symbol(","));
+    }
+    return s;
+  }
+
+  Table create_table() {
+    Table t;
+    t.name = identifier("a table name");
+    std::vector<std::pair<int, std::vector<std::string>>> uniques;  // with their lines, checked below
+    int primary_key_line = 0;
+    auto set_primary_key = [&](int at, std::vector<std::string> columns) {
+      if (!t.primary_key.empty()) fail(at, fmt::format("table {} has more than one PRIMARY KEY", t.name));
+      t.primary_key = std::move(columns);
+      primary_key_line = at;
+    };
+    expect_symbol("(");
+    do {
+      const int at = line();
+      if (accept_keyword("PRIMARY")) {
+        expect_keyword("KEY");
+        set_primary_key(at, column_list());
+      } else if (accept_keyword("UNIQUE")) {
+        uniques.push_back({at, column_list()});
+      } else {
+        Column c;
+        c.name = identifier("a column name, PRIMARY KEY or UNIQUE");
+        if (t.find_column(c.name)) fail(at, fmt::format("column {} is declared twice in table {}", c.name, t.name));
+        c.type = column_type();
+        for (;;) {
+          const int constraint_line = line();
+          if (accept_keyword("NOT")) {
+            expect_keyword("NULL");
+            c.not_null = true;
+          } else if (accept_keyword("NULL")) {
+          } else if (accept_keyword("PRIMARY")) {
+            expect_keyword("KEY");
+            set_primary_key(constraint_line, {c.name});
+            c.not_null = true;  // as render_create_table prints it back: "k INTEGER NOT NULL, PRIMARY KEY (k)"
+          } else if (accept_keyword("UNIQUE")) {
+            uniques.push_back({constraint_line, {c.name}});
+          } else {
+            break;
+          }
+        }
+        t.columns.push_back(std::move(c));
+      }
+    } while (accept_symbol(","));
+    expect_symbol(")");
+    // MySQL's table options, as render_create_table prints them: ENGINE=InnoDB.
+    while (accept_keyword("ENGINE")) {
+      expect_symbol("=");
+      identifier("a storage engine name");
+    }
+
+    auto check_columns = [&](int at, const std::vector<std::string>& columns, std::string_view what) {
+      for (const auto& c : columns)
+        if (!t.find_column(c)) fail(at, fmt::format("{} names column {}, which is not in table {}", what, c, t.name));
+    };
+    check_columns(primary_key_line, t.primary_key, "PRIMARY KEY");
+    for (auto& [at, columns] : uniques) {
+      check_columns(at, columns, "UNIQUE");
+      // PostgreSQL's name for the index behind a UNIQUE constraint, so the name is stable and recognisable.
+      std::string name = t.name;
+      for (const auto& c : columns) name += "_" + c;
+      t.indexes.push_back({name + "_key", std::move(columns), true});
+    }
+    return t;
+  }
+
+  ColumnType column_type() {
+    const Token& t = peek();
+    if (t.kind != Token::Kind::Word) fail_expected("a column type");
+    const int at = t.line;
+    const std::string word = next().text;
+    ColumnType type;
+    if (iequals(word, "INTEGER") || iequals(word, "INT") || iequals(word, "BIGINT") || iequals(word, "SMALLINT")) {
+      type = ColumnType::Integer;
+    } else if (iequals(word, "REAL") || iequals(word, "FLOAT") || iequals(word, "NUMERIC") ||
+               iequals(word, "DECIMAL")) {
+      type = ColumnType::Real;
+    } else if (iequals(word, "DOUBLE")) {
+      accept_keyword("PRECISION");
+      type = ColumnType::Real;
+    } else if (iequals(word, "TEXT") || iequals(word, "VARCHAR") || iequals(word, "CHAR")) {
+      type = ColumnType::Text;
+    } else {
+      fail(at, fmt::format("unknown column type '{}' (use INTEGER, INT, BIGINT, SMALLINT, REAL, DOUBLE, FLOAT, "
+                           "NUMERIC, DECIMAL, TEXT, VARCHAR(n) or CHAR(n))",
+                           word));
+    }
+    // Length, precision and scale, e.g. VARCHAR(64), NUMERIC(10, 2): the model has no use for them.
+    if (accept_symbol("(")) {
+      do {
+        if (peek().kind != Token::Kind::Number) fail_expected("a number");
+        next();
+      } while (accept_symbol(","));
+      expect_symbol(")");
+    }
+    return type;
+  }
+
+  CreateIndex create_index(bool unique) {
+    CreateIndex ci;
+    ci.index.name = identifier("an index name");
+    ci.index.unique = unique;
+    expect_keyword("ON");
+    ci.table = identifier("a table name");
+    ci.index.columns = column_list();
+    return ci;
+  }
+
+  Expr or_expr() {
+    Expr e = and_expr();
+    while (accept_keyword("OR")) e = Expr::binary(BinaryOp::Or, std::move(e), and_expr());
+    return e;
+  }
+
+  Expr and_expr() {
+    Expr e = not_expr();
+    while (accept_keyword("AND")) e = Expr::binary(BinaryOp::And, std::move(e), not_expr());
+    return e;
+  }
+
+  Expr not_expr() {
+    if (accept_keyword("NOT")) return Expr::not_(not_expr());
+    return comparison();
+  }
+
+  Expr comparison() {
+    Expr lhs = concat();
+    static constexpr std::pair<std::string_view, BinaryOp> ops[] = {
+        {"=", BinaryOp::Eq},  {"<>", BinaryOp::Ne}, {"!=", BinaryOp::Ne}, {"<", BinaryOp::Lt},
+        {"<=", BinaryOp::Le}, {">", BinaryOp::Gt},  {">=", BinaryOp::Ge}};
+    for (auto [symbol, op] : ops)
+      if (accept_symbol(symbol)) return Expr::binary(op, std::move(lhs), concat());
+    if (accept_keyword("IS")) {
+      const bool negated = accept_keyword("NOT");
+      expect_keyword("NULL");
+      return Expr::is_null(std::move(lhs), negated);
+    }
+    bool negated = false;
+    if (is_keyword("NOT") && (is_keyword("IN", 1) || is_keyword("BETWEEN", 1))) {
+      next();
+      negated = true;
+    }
+    if (accept_keyword("IN")) {
+      expect_symbol("(");
+      if (accept_keyword("SELECT")) {
+        std::string column = identifier("the column the IN subquery selects");
+        expect_keyword("FROM");
+        std::string table = identifier("a table name");
+        std::optional<Expr> where;
+        if (accept_keyword("WHERE")) where = expression();
+        expect_symbol(")");
+        // The model has no NOT IN (SELECT ...); NOT around it means the same.
+        Expr e = Expr::in_subquery(std::move(lhs), std::move(table), std::move(column), std::move(where));
+        return negated ? Expr::not_(std::move(e)) : e;
+      }
+      std::vector<Expr> list;
+      do {
+        list.push_back(expression());
+      } while (accept_symbol(","));
+      expect_symbol(")");
+      return Expr::in_list(std::move(lhs), std::move(list), negated);
+    }
+    if (accept_keyword("BETWEEN")) {
+      Expr low = concat();
+      expect_keyword("AND");
+      Expr e = Expr::between(std::move(lhs), std::move(low), concat());
+      return negated ? Expr::not_(std::move(e)) : e;
+    }
+    return lhs;
+  }
+
+  Expr concat() {
+    Expr e = additive();
+    while (accept_symbol("||")) e = Expr::binary(BinaryOp::Concat, std::move(e), additive());
+    return e;
+  }
+
+  Expr additive() {
+    Expr e = multiplicative();
+    for (;;) {
+      if (accept_symbol("+")) e = Expr::binary(BinaryOp::Add, std::move(e), multiplicative());
+      else if (accept_symbol("-")) e = Expr::binary(BinaryOp::Sub, std::move(e), multiplicative());
+      else return e;
+    }
+  }
+
+  Expr multiplicative() {
+    Expr e = unary();
+    while (accept_symbol("*")) e = Expr::binary(BinaryOp::Mul, std::move(e), unary());
+    return e;
+  }
+
+  // A minus directly before a number is part of the literal: the renderer prints Value(-3) as -3, and
+  // Expr::neg(-3) as -(-3).
+  Expr unary() {
+    if (!accept_symbol("-")) return primary();
+    if (peek().kind == Token::Kind::Number) return number(true);
+    return Expr::neg(unary());
+  }
+
+  Expr number(bool negative) {
+    const Token& t = next();
+    const std::string text = (negative ? "-" : "") + t.text;
+    const char* first = text.data();
+    const char* last = first + text.size();
+    if (text.find_first_of(".eE") != std::string::npos) {
+      double d = 0;
+      auto [end, ec] = std::from_chars(first, last, d);
+      if (ec != std::errc() || end != last) fail(t.line, fmt::format("bad number {}", text));
+      return Expr::lit(Value(d));
+    }
+    std::int64_t i = 0;
+    auto [end, ec] = std::from_chars(first, last, i);
+    if (ec != std::errc() || end != last)
+      fail(t.line, fmt::format("integer literal {} is out of range (64-bit integers)", text));
+    return Expr::lit(Value(i));
+  }
+
+  Expr primary() {
+    const Token& t = peek();
+    switch (t.kind) {
+      case Token::Kind::Number: return number(false);
+      case Token::Kind::String: return Expr::lit(Value(next().text));
+      case Token::Kind::QuotedIdentifier: return Expr::col(next().text);
+      case Token::Kind::Word:
+        if (accept_keyword("NULL")) return Expr::lit(Value());
+        if (is_keyword("CONCAT") && is_symbol("(", 1)) {  // MySQL's spelling of ||
+          next();
+          next();
+          Expr e = expression();
+          expect_symbol(",");
+          do {
+            e = Expr::binary(BinaryOp::Concat, std::move(e), expression());
+          } while (accept_symbol(","));
+          expect_symbol(")");
+          return e;
+        }
+        if (!is_reserved(t.text)) return Expr::col(next().text);
+        break;
+      case Token::Kind::Symbol:
+        if (accept_symbol("(")) {
+          if (accept_keyword("SELECT")) return scalar_subquery();
+          Expr e = expression();
+          expect_symbol(")");
+          return e;
+        }
+        break;
+      case Token::Kind::End: break;
+    }
+    fail_expected("an expression");
+  }
+
+  // After "(SELECT": aggregate(column) or column, FROM table [WHERE e], ")".
+  Expr scalar_subquery() {
+    Aggregate aggregate = Aggregate::None;
+    static constexpr std::pair<std::string_view, Aggregate> aggregates[] = {
+        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}};
+    for (auto [name, agg] : aggregates)
+      if (is_keyword(name) && is_symbol("(", 1)) aggregate = agg;
+    std::string column;
+    if (aggregate != Aggregate::None) {
+      next();
+      next();
+      if (is_symbol("*")) fail(line(), "COUNT(*) is not supported in subqueries; count a column, e.g. COUNT(k)");
+      column = identifier("a column name");
+      expect_symbol(")");
+    } else {
+      column = identifier("MIN(column), MAX(column), COUNT(column) or a column name");
+    }
+    expect_keyword("FROM");
+    std::string table = identifier("a table name");
+    std::optional<Expr> where;
+    if (accept_keyword("WHERE")) where = expression();
+    expect_symbol(")");
+    return Expr::subquery(aggregate, std::move(table), std::move(column), std::move(where));
+  }
+
+  std::string path_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<SetupStatement> parse_setup(std::string_view text, const std::string& path, int first_line) {
+  Parser p(text, path, first_line);
+  std::vector<SetupStatement> out;
+  for (;;) {
+    while (p.accept_symbol(";")) {
+    }
+    if (p.at_end()) return out;
+    const int line = p.line();
+    out.push_back({line, p.setup_statement()});
+    if (!p.accept_symbol(";") && !p.at_end()) p.fail_expected("';' at the end of the statement");
+  }
+}
+
+Statement parse_statement(std::string_view sql, const std::string& path, int line) {
+  Parser p(sql, path, line);
+  Statement s = p.statement();
+  p.accept_symbol(";");
+  if (!p.at_end()) p.fail_expected("the end of the statement");
+  return s;
+}
+
+Expr parse_expression(std::string_view sql, const std::string& path, int line) {
+  Parser p(sql, path, line);
+  Expr e = p.expression();
+  if (!p.at_end()) p.fail_expected("the end of the expression");
+  return e;
+}
+
+}  // namespace txprop
