@@ -1,0 +1,524 @@
+// Scenario files: reading (with errors that name the file, the line and what was expected), writing, and the
+// bridge to TestCase. The format is documented in include/txprop/scenario.hpp.
+#include "txprop/scenario.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "report/sql_parser.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/verdict.hpp"
+
+namespace txprop {
+
+// A problem with no line (the file cannot be read) is reported as "<path>: <message>".
+ScenarioError::ScenarioError(const std::string& path, int line, const std::string& message)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", path, line, message)
+                                  : fmt::format("{}: {}", path, message)),
+      path_(path),
+      line_(line) {}
+
+const std::vector<std::string>& known_target_kinds() {
+  static const std::vector<std::string> kinds = {"sqlite",  "sqlite_journal", "postgresql",
+                                                 "mariadb", "mariadb_si",     "mysql"};
+  return kinds;
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
+  return out;
+}
+
+// Splits on any of `separators`, dropping empty pieces.
+std::vector<std::string> split(std::string_view s, std::string_view separators) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t j = std::min(s.find_first_of(separators, i), s.size());
+    if (auto piece = trim(s.substr(i, j - i)); !piece.empty()) out.emplace_back(piece);
+    i = j + 1;
+  }
+  return out;
+}
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// "read committed" as scenario files spell levels.
+std::string level_text(IsolationLevel level) { return lower(sql_name(level)); }
+
+bool is_known_target_kind(std::string_view kind) {
+  const auto& k = known_target_kinds();
+  return std::find(k.begin(), k.end(), kind) != k.end();
+}
+
+// A literal of a setup INSERT: a literal, or minus a numeric literal.
+std::optional<Value> literal_value(const Expr& e) {
+  if (e.kind == Expr::Kind::Literal) return e.literal;
+  if (e.kind == Expr::Kind::Neg && e.args[0].kind == Expr::Kind::Literal) {
+    const Value& v = e.args[0].literal;
+    if (v.type() == ValueType::Real) return Value(-v.as_real());
+    if (v.type() == ValueType::Integer && v.as_int() != std::numeric_limits<std::int64_t>::min())
+      return Value(-v.as_int());
+  }
+  return std::nullopt;
+}
+
+struct Line {
+  int number = 0;
+  std::string_view text;
+};
+
+// A section: the lines after its "name:" line up to the next section.
+struct Section {
+  int header_line = 0;
+  std::vector<Line> lines;
+  // The lines as one text (for SQL that spans lines); it starts on lines.front().number.
+  std::string text() const {
+    std::string out;
+    for (const auto& l : lines) out += std::string(l.text) + "\n";
+    return out;
+  }
+};
+
+class Reader {
+ public:
+  Reader(std::string_view text, const std::string& path) : path_(path) {
+    s_.path = path;
+    int number = 0;
+    std::size_t start = 0;
+    // The newline that ends the last line does not start another one.
+    if (text.ends_with('\n')) text.remove_suffix(1);
+    while (start <= text.size()) {
+      std::size_t end = std::min(text.find('\n', start), text.size());
+      std::string_view l = text.substr(start, end - start);
+      if (l.ends_with('\r')) l.remove_suffix(1);
+      lines_.push_back({++number, l});
+      start = end + 1;
+    }
+  }
+
+  Scenario read() {
+    split_sections();
+    read_header();
+    if (!setup_) fail(last_line(), "missing 'setup:' section (the SQL that creates the tables and rows)");
+    if (!steps_) fail(last_line(), "missing 'steps:' section (lines '<transaction>: <statement>;')");
+    read_setup();
+    read_steps();
+    resolve_fixed_levels();
+    if (expect_) read_expect();
+    // Everything was checked step by step; this is a safety net for what the per-step checks cannot see.
+    if (auto err = s_.test_case(IsolationLevel::Serializable).validate(); !err.empty()) fail(steps_->header_line, err);
+    return std::move(s_);
+  }
+
+ private:
+  [[noreturn]] void fail(int line, const std::string& message) const { throw ScenarioError(path_, line, message); }
+  int last_line() const { return lines_.back().number; }
+
+  void split_sections() {
+    std::vector<Line>* current = &header_;
+    for (const Line& l : lines_) {
+      const std::string t = lower(trim(l.text));
+      std::optional<Section>* section = t == "setup:"    ? &setup_
+                                        : t == "steps:"  ? &steps_
+                                        : t == "expect:" ? &expect_
+                                                         : nullptr;
+      if (!section) {
+        current->push_back(l);
+        continue;
+      }
+      if (*section)
+        fail(l.number, fmt::format("duplicate section '{}' (first on line {})", t, (*section)->header_line));
+      section->emplace();
+      (*section)->header_line = l.number;
+      current = &(*section)->lines;
+    }
+  }
+
+  void read_header() {
+    std::map<std::string, int> seen;  // field -> line
+    for (const Line& l : header_) {
+      const std::string_view t = trim(l.text);
+      if (t.empty() || t.starts_with('#')) continue;
+      const auto colon = t.find(':');
+      if (colon == std::string_view::npos)
+        fail(l.number, fmt::format("expected a header field 'name: value' or a section (setup:, steps:, expect:), "
+                                   "found '{}'",
+                                   t));
+      const std::string key = lower(trim(t.substr(0, colon)));
+      const std::string_view value = trim(t.substr(colon + 1));
+      std::string field = key;
+      std::string txn;
+      if (key == "level" || key.starts_with("level ")) {
+        txn = std::string(trim(trim(t.substr(0, colon)).substr(5)));
+        if (!is_identifier(txn))
+          fail(l.number, fmt::format("expected 'level <transaction>: <level>', e.g. 'level T1: read committed', "
+                                     "found '{}'",
+                                     t));
+        field = "level " + txn;
+      } else if (key != "name" && key != "source" && key != "link" && key != "applies" && key != "levels") {
+        fail(l.number, fmt::format("unknown header field '{}' (known: name, source, link, applies, levels, "
+                                   "level <transaction>)",
+                                   key));
+      }
+      if (auto [it, fresh] = seen.emplace(field, l.number); !fresh)
+        fail(l.number, fmt::format("duplicate header field '{}' (first on line {})", field, it->second));
+      if (value.empty()) fail(l.number, fmt::format("header field '{}' has no value", field));
+
+      if (key == "name") s_.name = value;
+      else if (key == "source") s_.source = value;
+      else if (key == "link") s_.link = value;
+      else if (key == "applies") {
+        for (auto& kind : split(value, ", \t")) {
+          if (!is_known_target_kind(kind)) fail(l.number, unknown_target_message(kind));
+          s_.applies.push_back(std::move(kind));
+        }
+      } else if (key == "levels") {
+        for (const auto& item : split(value, ",")) s_.levels.push_back(level(l.number, item));
+      } else {
+        fixed_levels_.push_back({l.number, txn, level(l.number, value)});
+      }
+    }
+  }
+
+  IsolationLevel level(int line, std::string_view text) const {
+    if (auto level = parse_isolation_level(text)) return *level;
+    fail(line, fmt::format("unknown isolation level '{}' (use read uncommitted, read committed, repeatable read, "
+                           "serializable)",
+                           text));
+  }
+
+  static std::string unknown_target_message(std::string_view kind) {
+    return fmt::format("unknown target kind '{}' (known: {})", kind, join(known_target_kinds(), ", "));
+  }
+
+  void read_setup() {
+    if (setup_->lines.empty()) return;
+    Schema& schema = s_.schema;
+    for (auto& st : parse_setup(setup_->text(), path_, setup_->lines.front().number)) {
+      if (auto* table = std::get_if<Table>(&st.what)) {
+        if (schema.find_table(table->name)) fail(st.line, fmt::format("table {} is created twice", table->name));
+        for (const auto& index : table->indexes) check_index_name(st.line, index.name);
+        schema.tables.push_back(std::move(*table));
+      } else if (auto* ci = std::get_if<CreateIndex>(&st.what)) {
+        Table* table = schema.find_table(ci->table);
+        if (!table) fail(st.line, fmt::format("CREATE INDEX {} on unknown table {}", ci->index.name, ci->table));
+        for (const auto& c : ci->index.columns)
+          if (!table->find_column(c))
+            fail(st.line,
+                 fmt::format("index {} names column {}, which is not in table {}", ci->index.name, c, table->name));
+        check_index_name(st.line, ci->index.name);
+        table->indexes.push_back(std::move(ci->index));
+      } else {
+        add_rows(st.line, std::get<Statement>(st.what));
+      }
+    }
+  }
+
+  void check_index_name(int line, const std::string& name) const {
+    for (const auto& t : s_.schema.tables)
+      for (const auto& i : t.indexes)
+        if (i.name == name) fail(line, fmt::format("index name {} is used twice", name));
+  }
+
+  void add_rows(int line, Statement& insert) {
+    if (insert.kind != StatementKind::Insert)
+      fail(line, fmt::format("the setup section holds CREATE TABLE, CREATE INDEX and INSERT, found {}",
+                             to_string(insert.kind)));
+    Table* table = s_.schema.find_table(insert.table);
+    if (!table) fail(line, fmt::format("INSERT into unknown table {}", insert.table));
+    if (insert.columns.empty()) insert.columns = table->column_names();
+    std::vector<std::size_t> positions;
+    for (const auto& c : insert.columns) {
+      auto position = table->column_index(c);
+      if (!position) fail(line, fmt::format("column {} is not in table {}", c, table->name));
+      if (std::find(positions.begin(), positions.end(), *position) != positions.end())
+        fail(line, fmt::format("column {} is listed twice", c));
+      positions.push_back(*position);
+    }
+    for (const auto& values : insert.values) {
+      if (values.size() != positions.size())
+        fail(line, fmt::format("a row of {} value(s) for {} column(s)", values.size(), positions.size()));
+      Row row(table->columns.size());  // columns not listed are NULL
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        auto v = literal_value(values[i]);
+        if (!v)
+          fail(line,
+               fmt::format("setup INSERT values must be literals, found {}", render(values[i], Dialect::Portable)));
+        row[positions[i]] = std::move(*v);
+      }
+      for (std::size_t i = 0; i < row.size(); ++i)
+        if (row[i].is_null() && table->columns[i].not_null)
+          fail(line, fmt::format("column {} of table {} is NOT NULL but this row gives it no value",
+                                 table->columns[i].name, table->name));
+      table->rows.push_back(std::move(row));
+    }
+  }
+
+  // A step starts on a line "<transaction>: ..."; lines that do not are the continuation of the step before.
+  static std::optional<std::size_t> step_colon(std::string_view text) {
+    const std::string_view t = trim(text);
+    const auto colon = t.find(':');
+    if (colon == std::string_view::npos || !is_identifier(trim(t.substr(0, colon)))) return std::nullopt;
+    return text.find(':');
+  }
+
+  struct TxnState {
+    bool ended = false;
+    int begin_line = 0;
+    int end_line = 0;
+    int last_line = 0;
+  };
+
+  void read_steps() {
+    struct Step {
+      int line;
+      std::string name, text;
+    };
+    std::vector<Step> steps;
+    for (const Line& l : steps_->lines) {
+      if (auto colon = step_colon(l.text)) {
+        steps.push_back(
+            {l.number, std::string(trim(l.text.substr(0, *colon))), std::string(l.text.substr(*colon + 1))});
+      } else if (!steps.empty()) {
+        steps.back().text += "\n" + std::string(l.text);
+      } else if (auto t = trim(l.text); !t.empty() && !t.starts_with('#')) {
+        fail(l.number, fmt::format("expected a step '<transaction>: <statement>;', found '{}'", t));
+      }
+    }
+    if (steps.empty()) fail(steps_->header_line, "the steps section has no steps");
+
+    // Each statement is checked alone against the schema, so an unknown table or column is reported on its line.
+    TestCase probe;
+    probe.schema = s_.schema;
+    for (auto& t : probe.schema.tables) t.rows.clear();
+    probe.transactions.resize(1);
+    probe.transactions[0].statements.resize(1);
+    probe.order = {0, 0, 0};
+
+    std::vector<TxnState> states;
+    std::map<std::string, int> index_of;
+    for (const Step& step : steps) {
+      Statement statement = parse_statement(step.text, path_, step.line);
+      auto [it, fresh] = index_of.emplace(step.name, static_cast<int>(s_.transactions.size()));
+      const int txn = it->second;
+      if (fresh) {
+        s_.transaction_names.push_back(step.name);
+        s_.transactions.emplace_back();
+        states.emplace_back();
+      }
+      TxnState& state = states[static_cast<std::size_t>(txn)];
+      Transaction& t = s_.transactions[static_cast<std::size_t>(txn)];
+      if (state.ended)
+        fail(step.line, fmt::format("{} already ended with {} on line {}; name a new transaction differently",
+                                    step.name, to_string(t.end), state.end_line));
+      if (fresh) {
+        if (statement.kind != StatementKind::Begin)
+          fail(step.line, fmt::format("{}'s first step must be BEGIN or START TRANSACTION, found {}", step.name,
+                                      render(statement, Dialect::Portable)));
+        state.begin_line = step.line;
+      } else if (statement.kind == StatementKind::Begin) {
+        fail(step.line, fmt::format("{} is already in a transaction (BEGIN on line {}); it needs COMMIT or ROLLBACK "
+                                    "before another BEGIN, under a new name",
+                                    step.name, state.begin_line));
+      } else if (statement.kind == StatementKind::Commit || statement.kind == StatementKind::Rollback) {
+        t.end = statement.kind == StatementKind::Commit ? TxnEnd::Commit : TxnEnd::Rollback;
+        state.ended = true;
+        state.end_line = step.line;
+      } else {
+        if (statement.kind == StatementKind::Insert && statement.columns.empty())
+          if (const Table* table = s_.schema.find_table(statement.table)) statement.columns = table->column_names();
+        probe.transactions[0].statements[0] = statement;
+        if (auto err = probe.validate(); !err.empty()) {
+          if (err.starts_with("T0: ")) err.erase(0, 4);
+          fail(step.line, fmt::format("{}: {}", step.name, err));
+        }
+        t.statements.push_back(std::move(statement));
+      }
+      state.last_line = step.line;
+      s_.order.push_back(txn);
+    }
+    for (std::size_t i = 0; i < states.size(); ++i)
+      if (!states[i].ended)
+        fail(states[i].last_line, fmt::format("{} has no COMMIT or ROLLBACK", s_.transaction_names[i]));
+  }
+
+  void resolve_fixed_levels() {
+    for (const auto& f : fixed_levels_) {
+      const auto& names = s_.transaction_names;
+      const auto it = std::find(names.begin(), names.end(), f.txn);
+      if (it == names.end())
+        fail(f.line, fmt::format("level for {}, which has no steps (transactions: {})", f.txn, join(names, ", ")));
+      const int txn = static_cast<int>(it - names.begin());
+      s_.fixed_levels[txn] = f.level;
+      s_.transactions[static_cast<std::size_t>(txn)].isolation = f.level;
+    }
+  }
+
+  void read_expect() {
+    for (const Line& l : expect_->lines) {
+      std::string_view t = l.text.substr(0, std::min(l.text.find('#'), l.text.size()));
+      const auto words = split(t, " \t");
+      if (words.empty()) continue;
+      if (words.size() < 4)
+        fail(l.number, fmt::format("expected '<property> <target kind or *> <level or *> <verdict>', e.g. "
+                                   "'adya mariadb repeatable read lost-update', found '{}'",
+                                   trim(t)));
+      Expectation e;
+      e.line = l.number;
+      e.property = words[0];
+      e.target = words[1];
+      if (e.target != "*" && !is_known_target_kind(e.target)) fail(l.number, unknown_target_message(e.target));
+      const std::string level_words = join(std::vector<std::string>(words.begin() + 2, words.end() - 1), " ");
+      if (level_words != "*") e.level = level(l.number, level_words);
+      e.verdict = words.back();
+      if (e.verdict != "ok" && !is_known_finding_kind(e.verdict))
+        fail(l.number, fmt::format("unknown verdict '{}' (use ok or a finding kind: {})", e.verdict,
+                                   join(known_finding_kinds(), ", ")));
+      s_.expectations.push_back(std::move(e));
+    }
+  }
+
+  struct FixedLevel {
+    int line;
+    std::string txn;
+    IsolationLevel level;
+  };
+
+  std::string path_;
+  std::vector<Line> lines_;
+  std::vector<Line> header_;
+  std::optional<Section> setup_, steps_, expect_;
+  std::vector<FixedLevel> fixed_levels_;
+  Scenario s_;
+};
+
+}  // namespace
+
+TestCase Scenario::test_case(IsolationLevel level) const {
+  TestCase c;
+  c.schema = schema;
+  c.transactions = transactions;
+  for (std::size_t i = 0; i < c.transactions.size(); ++i) {
+    auto fixed = fixed_levels.find(static_cast<int>(i));
+    c.transactions[i].isolation = fixed == fixed_levels.end() ? level : fixed->second;
+  }
+  c.order = order;
+  return c;
+}
+
+bool Scenario::applies_to(const std::string& kind) const {
+  return applies.empty() || std::find(applies.begin(), applies.end(), kind) != applies.end();
+}
+
+std::vector<Expectation> Scenario::expectations_for(const std::string& property, const std::string& kind,
+                                                    IsolationLevel level) const {
+  std::vector<Expectation> out;
+  for (const auto& e : expectations)
+    if (e.property == property && (e.target == "*" || e.target == kind) && (!e.level || *e.level == level))
+      out.push_back(e);
+  return out;
+}
+
+std::string target_kind(const TargetConfig& config) {
+  std::string kind = to_string(config.engine);
+  if (config.engine == Engine::MariaDb || config.engine == Engine::MySql) {
+    const std::string si = lower(config.param("innodb_snapshot_isolation", "off"));
+    if (si == "on" || si == "1") kind += "_si";
+  }
+  if (config.engine == Engine::Sqlite && lower(config.param("journal_mode", "wal")) == "delete") kind += "_journal";
+  return kind;
+}
+
+Scenario parse_scenario(std::string_view text, const std::string& path) { return Reader(text, path).read(); }
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, fmt::format("cannot read the scenario file ({})", std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ScenarioError(path, 0, "cannot read the scenario file (read error)");
+  return parse_scenario(text.str(), path);
+}
+
+std::string write_scenario(const Scenario& s) {
+  auto name_of = [&](std::size_t txn) {
+    return txn < s.transaction_names.size() && !s.transaction_names[txn].empty() ? s.transaction_names[txn]
+                                                                                 : fmt::format("T{}", txn);
+  };
+  std::string out;
+  if (!s.name.empty()) out += "name: " + s.name + "\n";
+  if (!s.source.empty()) out += "source: " + s.source + "\n";
+  if (!s.link.empty()) out += "link: " + s.link + "\n";
+  if (!s.applies.empty()) out += "applies: " + join(s.applies, ", ") + "\n";
+  if (!s.levels.empty()) {
+    std::vector<std::string> levels;
+    for (auto l : s.levels) levels.push_back(level_text(l));
+    out += "levels: " + join(levels, ", ") + "\n";
+  }
+  for (const auto& [txn, level] : s.fixed_levels)
+    out += fmt::format("level {}: {}\n", name_of(static_cast<std::size_t>(txn)), level_text(level));
+
+  out += "\nsetup:\n";
+  for (const auto& sql : render_setup(s.schema, Dialect::Portable)) out += sql + ";\n";
+
+  out += "\nsteps:\n";
+  std::vector<std::size_t> next(s.transactions.size(), 0);
+  for (int txn : s.order) {
+    const auto i = static_cast<std::size_t>(txn);
+    out += fmt::format("{}: {};\n", name_of(i), render(s.transactions[i].step(next[i]++), Dialect::Portable));
+  }
+
+  out += "\nexpect:\n";
+  for (const auto& e : s.expectations)
+    out += fmt::format("{} {} {} {}\n", e.property, e.target, e.level ? level_text(*e.level) : "*", e.verdict);
+  return out;
+}
+
+Scenario scenario_from_test_case(const TestCase& c, std::string name) {
+  Scenario s;
+  s.name = std::move(name);
+  s.schema = c.schema;
+  s.transactions = c.transactions;
+  s.order = c.order;
+  for (std::size_t i = 0; i < c.transactions.size(); ++i) s.transaction_names.push_back(fmt::format("T{}", i));
+  const bool mixed = std::any_of(c.transactions.begin(), c.transactions.end(),
+                                 [&](const Transaction& t) { return t.isolation != c.transactions.front().isolation; });
+  if (mixed) {
+    for (std::size_t i = 0; i < c.transactions.size(); ++i)
+      s.fixed_levels[static_cast<int>(i)] = c.transactions[i].isolation;
+  } else if (!c.transactions.empty()) {
+    s.levels = {c.transactions.front().isolation};
+    // Like a parsed scenario, a transaction without a fixed level holds the default; test_case(level) sets it.
+    for (auto& t : s.transactions) t.isolation = Transaction{}.isolation;
+  }
+  return s;
+}
+
+}  // namespace txprop
