@@ -1,0 +1,310 @@
+#include "dependency_graph.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace txprop::adya {
+
+const char* to_string(EdgeType t) {
+  switch (t) {
+    case EdgeType::WW: return "ww";
+    case EdgeType::WR: return "wr";
+    case EdgeType::RW: return "rw";
+  }
+  return "?";
+}
+
+namespace {
+constexpr std::uint8_t kCommitted = 0, kAborted = 1, kUnfinished = 2, kUnregistered = 3;
+}  // namespace
+
+// Builds the CSR in two passes over the rows: the first counts out-degrees and records direct anomalies, the second
+// places the edges. Recomputing the per-row work is cheaper than holding a second, unsorted copy of all edges.
+class GraphBuilder {
+ public:
+  GraphBuilder(const ObservedHistory& h, DependencyGraph& g) : h_(h), g_(g) {}
+
+  void run() {
+    const std::size_t n = h_.txn_count();
+    g_.h_ = &h_;
+    g_.status_.resize(n);
+    for (TxnId t = 0; t < n; ++t) {
+      const TxnInfo& i = h_.txn(t);
+      g_.status_[t] = !i.registered                ? kUnregistered
+                      : i.fate == Fate::Committed ? kCommitted
+                      : i.fate == Fate::Aborted   ? kAborted
+                                                   : kUnfinished;
+    }
+    group_by_row();
+    wrote_.assign(n, 0);
+    inserted_.assign(n, 0);
+    seen_.assign(n, 0);
+    g_.offsets_.assign(n + 1, 0);
+
+    const std::size_t rows = h_.row_count();
+    bool divergent = false;
+    for (RowIndex r = 0; r < rows && !divergent; ++r) divergent = h_.branch_count(r) > 1;
+    if (divergent) g_.auth_.assign(rows, 0);
+
+    for (RowIndex r = 0; r < rows; ++r) process<false>(r);
+    std::uint64_t total = 0;
+    for (std::size_t t = 0; t <= n; ++t) {
+      total += g_.offsets_[t];
+      if (total >= kNone) throw std::length_error("adya: too many dependency edges");
+      g_.offsets_[t] = static_cast<std::uint32_t>(total);
+    }
+    g_.edges_.resize(total);
+    cursor_.assign(g_.offsets_.begin(), g_.offsets_.end() - 1);
+    for (RowIndex r = 0; r < rows; ++r) process<true>(r);
+    cursor_ = {};
+    grouped_ = {};
+    row_offsets_ = {};
+  }
+
+ private:
+  // The observation fields the per-row pass needs, copied so that both passes read them sequentially instead of
+  // chasing indices into the (much larger, history-ordered) observation array.
+  struct Grouped {
+    TxnId txn;
+    std::uint32_t length;
+    std::uint32_t packed;
+    ObsIndex obs;
+  };
+
+  void group_by_row() {
+    const auto& obs = h_.observations();
+    row_offsets_.assign(h_.row_count() + 1, 0);
+    for (const Observation& o : obs) ++row_offsets_[o.row + 1];
+    for (std::size_t r = 0; r < h_.row_count(); ++r) row_offsets_[r + 1] += row_offsets_[r];
+    grouped_.resize(obs.size());
+    std::vector<std::uint32_t> at(row_offsets_.begin(), row_offsets_.end() - 1);
+    for (ObsIndex i = 0; i < obs.size(); ++i) {
+      const Observation& o = obs[i];
+      grouped_[at[o.row]++] = Grouped{o.txn, o.length, o.packed, i};
+    }
+  }
+
+  std::uint8_t status(TxnId t) const { return t < g_.status_.size() ? g_.status_[t] : kUnregistered; }
+  bool committed(TxnId t) const { return status(t) == kCommitted; }
+
+  template <bool kFill>
+  void emit(TxnId from, const Edge& e) {
+    if constexpr (kFill) {
+      g_.edges_[cursor_[from]++] = e;
+    } else {
+      ++g_.offsets_[from + 1];
+      ++g_.counts_[static_cast<unsigned>(e.type)];
+    }
+  }
+
+  template <bool kFill>
+  void anomaly(const DirectAnomaly& a) {
+    if constexpr (!kFill) g_.direct_.push_back(a);
+  }
+
+  template <bool kFill>
+  void process(RowIndex r) {
+    const Grouped* begin = grouped_.data() + row_offsets_[r];
+    const Grouped* end = grouped_.data() + row_offsets_[r + 1];
+
+    // The version order. Normally the row's only branch. When reads diverged, a rollback explains it if one branch
+    // continues with uncommitted writers only (an aborted transaction read its own write, or a dirty read of a write
+    // that was then rolled back): the version order is the branch with the most committed writers (then the longest),
+    // and every other branch must agree with it up to cp_[b] entries and hold only uncommitted writers after that.
+    const std::uint32_t nb = h_.branch_count(r);
+    std::uint32_t auth = 0;
+    if (nb > 1) {
+      if constexpr (kFill) {
+        auth = g_.auth_[r];
+      } else {
+        std::pair<std::size_t, std::size_t> best{0, 0};
+        for (std::uint32_t b = 0; b < nb; ++b) {
+          const std::span<const TxnId> br = h_.branch(r, b);
+          const std::pair<std::size_t, std::size_t> key{
+              static_cast<std::size_t>(std::count_if(br.begin(), br.end(), [&](TxnId t) { return committed(t); })),
+              br.size()};
+          if (b == 0 || key > best) {
+            best = key;
+            auth = b;
+          }
+        }
+        g_.auth_[r] = auth;
+      }
+    }
+    const std::span<const TxnId> c = h_.branch(r, auth);
+    const std::uint32_t m = static_cast<std::uint32_t>(c.size());
+    if (nb > 1) {
+      cp_.assign(nb, m);
+      rolled_back_.assign(nb, 0);
+      for (std::uint32_t b = 0; b < nb; ++b) {
+        if (b == auth) continue;
+        const std::span<const TxnId> other = h_.branch(r, b);
+        const std::size_t k = std::min(other.size(), c.size());
+        cp_[b] = static_cast<std::uint32_t>(std::mismatch(other.begin(), other.begin() + k, c.begin()).first -
+                                            other.begin());
+        rolled_back_[b] = std::none_of(other.begin() + cp_[b], other.end(), [&](TxnId t) { return committed(t); });
+        if (!rolled_back_[b])
+          anomaly<kFill>({DirectKind::Divergent, r, h_.branch_witness(r, b), h_.branch_witness(r, auth), cp_[b]});
+      }
+    }
+    // 0: the observation is a version of the version order; 1: a rolled-back version; 2: a divergent one (reported
+    // once per branch above).
+    auto placement = [&](const Grouped& g) {
+      const std::uint32_t b = g.packed >> 4;
+      if (nb == 1 || b == auth || g.length <= cp_[b]) return 0;
+      return rolled_back_[b] ? 1 : 2;
+    };
+    // A committed transaction that observed a rolled-back version observed an aborted write (if one aborted).
+    auto rolled_back_read = [&](const Grouped& g) {
+      const std::span<const TxnId> wl = h_.branch(r, g.packed >> 4).first(g.length);
+      for (std::uint32_t p = 0; p < wl.size(); ++p)
+        if (status(wl[p]) == kAborted) return anomaly<kFill>({DirectKind::AbortedRead, r, g.obs, kNone, p});
+    };
+
+    // Who wrote, inserted and (committed) deleted this row.
+    const std::uint32_t ep = ++epoch_;
+    TxnId del = kNone;
+    const Grouped* del_obs = nullptr;
+    for (const Grouped* g = begin; g != end; ++g) {
+      const OpKind kind = static_cast<OpKind>(g->packed & 3u);
+      if (kind == OpKind::Read) continue;
+      wrote_[g->txn] = ep;  // a delete is a write of the row too
+      if (kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert)
+        inserted_[g->txn] = ep;
+      if (kind == OpKind::DeleteRead && committed(g->txn)) {
+        if (del == kNone) {
+          del = g->txn;
+          del_obs = g;
+        } else if (g->txn != del) {
+          anomaly<kFill>({DirectKind::DeletedTwice, r, g->obs, del_obs->obs, 0});
+        }
+      }
+    }
+
+    // Forward over the version order: sanity of each writer, ww edges between consecutive committed writers.
+    std::uint32_t first_aborted = m;
+    bool has_dup = false;
+    std::uint32_t prev = kNone;
+    for (std::uint32_t p = 0; p < m; ++p) {
+      const TxnId t = c[p];
+      const std::uint8_t st = status(t);
+      if constexpr (!kFill) {
+        if (st == kUnregistered) {
+          anomaly<kFill>({DirectKind::UnknownWriter, r, kNone, kNone, p});
+        } else if (p == 0) {
+          if (t == kInitialTxn ? !h_.is_initial_row(r) : inserted_[t] != ep)
+            anomaly<kFill>({DirectKind::NotInserted, r, kNone, kNone, p});
+        } else if (t == kInitialTxn) {
+          anomaly<kFill>({DirectKind::InitialNotFirst, r, kNone, kNone, p});
+        } else if (wrote_[t] != ep) {
+          anomaly<kFill>({DirectKind::NoWriteRecorded, r, kNone, kNone, p});
+        }
+      }
+      if (t >= seen_.size()) continue;
+      if (st == kAborted && first_aborted == m) first_aborted = p;
+      if (seen_[t] == ep) has_dup = true;
+      seen_[t] = ep;
+      if (st != kCommitted) continue;
+      if (prev != kNone && c[prev] != t) emit<kFill>(c[prev], Edge{t, r, p, EdgeType::WW});
+      prev = p;
+    }
+
+    const std::uint32_t last_committed = prev;
+
+    // Backward: next_[p] = the first later committed writer other than c[p] (the target of an anti-dependency of a
+    // read of version p+1); again_[p] = c[p] writes this row again later (a read of version p+1 is intermediate).
+    next_.resize(m);
+    if (has_dup) again_.assign(m, 0);
+    const std::uint32_t ep2 = ++epoch_;
+    std::uint32_t next_committed = m;
+    for (std::uint32_t p = m; p-- > 0;) {
+      const TxnId t = c[p];
+      next_[p] = next_committed == m ? m : c[next_committed] != t ? next_committed : next_[next_committed];
+      if (has_dup && t < seen_.size()) {
+        again_[p] = seen_[t] == ep2;
+        seen_[t] = ep2;
+      }
+      if (committed(t)) next_committed = p;
+    }
+
+    if (del != kNone) {
+      if constexpr (!kFill) g_.deletes_.emplace_back(r, del_obs->obs);
+      if (placement(*del_obs) == 1) rolled_back_read(*del_obs);
+      if (placement(*del_obs) == 0 && del_obs->length > 0) {
+        const std::uint32_t len = del_obs->length;
+        // Uncommitted writers after the deleted version were rolled back; a committed one wrote a deleted row.
+        if (last_committed != kNone && last_committed >= len)
+          anomaly<kFill>({DirectKind::DeletedNotLast, r, del_obs->obs, kNone, len});
+        if (first_aborted < len) anomaly<kFill>({DirectKind::AbortedRead, r, del_obs->obs, kNone, first_aborted});
+        std::uint32_t p = len;
+        while (p > 0 && !committed(c[p - 1])) --p;
+        if (p > 0 && c[p - 1] != del) emit<kFill>(c[p - 1], Edge{del, r, m, EdgeType::WW});
+      }
+    }
+
+    for (const Grouped* g = begin; g != end; ++g) {
+      const OpKind kind = static_cast<OpKind>(g->packed & 3u);
+      if (kind == OpKind::Write) continue;
+      if (g->length == 0) {
+        anomaly<kFill>({DirectKind::EmptyWList, r, g->obs, kNone, 0});
+        continue;
+      }
+      const TxnId reader = g->txn;
+      if (kind != OpKind::Read || !committed(reader)) continue;
+      if (const int place = placement(*g); place != 0) {
+        if (place == 1) rolled_back_read(*g);
+        continue;
+      }
+      const std::uint32_t len = g->length;
+      const TxnId w = c[len - 1];
+      if constexpr (!kFill) {
+        if (first_aborted < len) anomaly<kFill>({DirectKind::AbortedRead, r, g->obs, kNone, first_aborted});
+        if (w != reader && status(w) != kAborted && ((has_dup && again_[len - 1]) || w == del))
+          anomaly<kFill>({DirectKind::IntermediateRead, r, g->obs, kNone, len - 1});
+      }
+      if (w != reader && committed(w)) emit<kFill>(w, Edge{reader, r, g->obs, EdgeType::WR});
+      const std::uint32_t q = next_[len - 1];
+      const TxnId to = q < m ? c[q] : (del != kNone && del != w ? del : kNone);
+      if (to != kNone && to != reader) emit<kFill>(reader, Edge{to, r, g->obs, EdgeType::RW});
+    }
+  }
+
+  const ObservedHistory& h_;
+  DependencyGraph& g_;
+  std::vector<std::uint32_t> row_offsets_;
+  std::vector<Grouped> grouped_;
+  std::vector<std::uint32_t> cursor_;
+  // Per-transaction marks, valid when equal to the current epoch: no clearing between rows.
+  std::vector<std::uint32_t> wrote_, inserted_, seen_;
+  std::uint32_t epoch_ = 0;
+  std::vector<std::uint32_t> cp_, next_;
+  std::vector<std::uint8_t> again_, rolled_back_;
+};
+
+DependencyGraph DependencyGraph::build(const ObservedHistory& h) {
+  DependencyGraph g;
+  GraphBuilder(h, g).run();
+  return g;
+}
+
+TxnId DependencyGraph::source_of(std::uint32_t edge_index) const {
+  return static_cast<TxnId>(std::upper_bound(offsets_.begin(), offsets_.end(), edge_index) - offsets_.begin() - 1);
+}
+
+TxnId DependencyGraph::deleter(RowIndex r) const {
+  const ObsIndex o = delete_observation(r);
+  return o == kNone ? kNone : h_->observations()[o].txn;
+}
+
+ObsIndex DependencyGraph::delete_observation(RowIndex r) const {
+  auto it = std::lower_bound(deletes_.begin(), deletes_.end(), std::make_pair(r, ObsIndex{0}));
+  return it != deletes_.end() && it->first == r ? it->second : kNone;
+}
+
+std::size_t DependencyGraph::memory_bytes() const {
+  return offsets_.capacity() * sizeof(std::uint32_t) + edges_.capacity() * sizeof(Edge) + status_.capacity() +
+         auth_.capacity() * sizeof(std::uint32_t) + deletes_.capacity() * sizeof(deletes_[0]) +
+         direct_.capacity() * sizeof(DirectAnomaly);
+}
+
+}  // namespace txprop::adya
