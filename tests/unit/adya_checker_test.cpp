@@ -1,0 +1,693 @@
+// Unit tests of the Adya checker (properties/adya): planted minimal histories per anomaly kind, serializable
+// histories that must stay clean, impossible histories, the level tables and the Elle export. No server.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+// tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
+#include "../../properties/adya/adya.hpp"
+
+namespace txprop::adya {
+namespace {
+
+// Builds histories the way the instrumentation will: statements in actual order, each taking the next position;
+// a transaction starts at its first statement and ends at its COMMIT/ROLLBACK.
+class Builder {
+ public:
+  explicit Builder(std::initializer_list<RowId> initial_rows = {1, 2, 3}) {
+    for (RowId r : initial_rows) h.add_initial_row(r);
+  }
+
+  StmtIndex stmt(TxnId t, const std::string& sql) {
+    if (t >= started_.size()) started_.resize(t + 1, false);
+    if (!started_[t]) {
+      h.add_transaction(t, {}, pos_);
+      started_[t] = true;
+    }
+    ++pos_;
+    return h.add_statement(t, "T" + std::to_string(t) + "." + std::to_string(++count_[t]) + " " + sql);
+  }
+  Builder& read(TxnId t, RowId row, std::vector<TxnId> wlist) {
+    h.add_read(stmt(t, "SELECT * FROM t WHERE id = " + std::to_string(row)), row, wlist);
+    return *this;
+  }
+  // One SELECT returning several rows.
+  Builder& read_rows(TxnId t, std::vector<std::pair<RowId, std::vector<TxnId>>> rows) {
+    const StmtIndex s = stmt(t, "SELECT * FROM t");
+    for (auto& [row, wl] : rows) h.add_read(s, row, wl);
+    return *this;
+  }
+  Builder& update(TxnId t, RowId row) {
+    h.add_write(stmt(t, "UPDATE t SET v = v + 1 WHERE id = " + std::to_string(row)), row, WriteKind::Update);
+    return *this;
+  }
+  Builder& insert(TxnId t, RowId row) {
+    h.add_write(stmt(t, "INSERT INTO t VALUES (" + std::to_string(row) + ")"), row, WriteKind::Insert);
+    return *this;
+  }
+  Builder& remove(TxnId t, RowId row, std::vector<TxnId> wlist) {  // DELETE ... RETURNING rowId, wList
+    const StmtIndex s = stmt(t, "DELETE FROM t WHERE id = " + std::to_string(row));
+    h.add_delete_read(s, row, wlist);
+    h.add_write(s, row, WriteKind::Delete);
+    return *this;
+  }
+  Builder& commit(TxnId t) {
+    stmt(t, "COMMIT");
+    h.finish_transaction(t, Fate::Committed, pos_ - 1);
+    return *this;
+  }
+  Builder& abort(TxnId t) {
+    stmt(t, "ROLLBACK");
+    h.finish_transaction(t, Fate::Aborted, pos_ - 1);
+    return *this;
+  }
+
+  ObservedHistory h;
+
+ private:
+  Position pos_ = 1;
+  std::vector<bool> started_;
+  std::map<TxnId, int> count_;
+};
+
+std::vector<Finding> findings(const ObservedHistory& h, AdyaLevel level) { return check(h, level).findings; }
+
+std::vector<std::string> kinds(const std::vector<Finding>& fs) {
+  std::vector<std::string> out;
+  for (const Finding& f : fs) out.push_back(f.kind);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& kind) {
+  for (const Finding& f : fs)
+    if (f.kind == kind) return &f;
+  return nullptr;
+}
+
+using Kinds = std::vector<std::string>;
+
+// -------------------------------------------------------------------------------------------- clean histories
+
+TEST(AdyaChecker, SerialHistoryIsClean) {
+  Builder b;
+  b.read(1, 1, {0}).update(1, 1).commit(1);
+  b.read(2, 1, {0, 1}).update(2, 2).insert(2, 10).commit(2);
+  b.read(3, 2, {0, 2}).remove(3, 1, {0, 1}).commit(3);
+  b.read_rows(4, {{2, {0, 2}}, {3, {0}}, {10, {2}}}).commit(4);
+  for (AdyaLevel l : {AdyaLevel::PL1, AdyaLevel::PL2, AdyaLevel::PL2_99, AdyaLevel::SI, AdyaLevel::PL3}) {
+    const Verdict v = check(b.h, l);
+    EXPECT_TRUE(v.ok()) << to_string(l) << "\n" << v.explain();
+  }
+}
+
+TEST(AdyaChecker, ConcurrentButSerializableHistoryIsClean) {
+  // Interleaved transactions on disjoint rows, plus a reader that sees only committed data.
+  Builder b;
+  b.read(1, 1, {0});
+  b.read(2, 2, {0});
+  b.update(1, 1);
+  b.update(2, 2);
+  b.commit(1).commit(2);
+  b.read_rows(3, {{1, {0, 1}}, {2, {0, 2}}}).commit(3);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL3).ok()) << check(b.h, AdyaLevel::PL3).explain();
+  EXPECT_TRUE(check(b.h, AdyaLevel::SI).ok()) << check(b.h, AdyaLevel::SI).explain();
+}
+
+TEST(AdyaChecker, RandomSerialHistoriesAreClean) {
+  // Serial executions with reads, updates, inserts, deletes and aborts: no finding at any level.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    Builder b({});
+    std::vector<std::vector<TxnId>> chain;  // per row id; empty: deleted or never existed
+    for (RowId r = 0; r < 6; ++r) {
+      b.h.add_initial_row(r);
+      chain.push_back({0});
+    }
+    for (TxnId t = 1; t <= 40; ++t) {
+      const bool aborts = rng() % 7 == 0;
+      std::vector<std::vector<TxnId>> mine = chain;  // an aborted transaction's writes vanish
+      for (int op = 0; op < 4; ++op) {
+        const RowId r = rng() % mine.size();
+        const unsigned kind = rng() % 10;
+        if (kind < 5) {
+          if (!mine[r].empty()) b.read(t, r, mine[r]);
+        } else if (kind < 8) {
+          if (!mine[r].empty()) {
+            b.update(t, r);
+            mine[r].push_back(t);
+          }
+        } else if (kind < 9) {
+          const RowId nr = mine.size();
+          b.insert(t, nr);
+          mine.push_back({t});
+          chain.push_back({});
+        } else if (!mine[r].empty()) {
+          b.remove(t, r, mine[r]);
+          mine[r].clear();
+        }
+      }
+      if (aborts) {
+        b.abort(t);
+      } else {
+        b.commit(t);
+        chain = mine;
+      }
+    }
+    const Verdict v = check(b.h, AdyaLevel::PL3);
+    EXPECT_TRUE(v.ok()) << "seed " << seed << "\n" << v.explain();
+    EXPECT_TRUE(check(b.h, AdyaLevel::SI).ok()) << "seed " << seed << "\n" << check(b.h, AdyaLevel::SI).explain();
+  }
+}
+
+// -------------------------------------------------------------------------------------------- graph edges
+
+TEST(AdyaGraph, EdgesWithEvidence) {
+  // IsoRel Fig. 4: T1 updates r1, reads it back; T2 deletes r1 (after T1 committed).
+  Builder b;
+  b.update(1, 1).read(1, 1, {0, 1}).commit(1);
+  b.remove(2, 1, {0, 1}).commit(2);
+  const DependencyGraph g = DependencyGraph::build(b.h);
+  auto has = [&](TxnId from, TxnId to, EdgeType type) {
+    for (const Edge& e : g.out_edges(from))
+      if (e.to == to && e.type == type) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(0, 1, EdgeType::WW));   // T0 -> T1 consecutive writers
+  EXPECT_TRUE(has(1, 2, EdgeType::WW));   // last writer -> deleter
+  EXPECT_TRUE(has(1, 2, EdgeType::RW));   // reader of the final version -> deleter
+  EXPECT_FALSE(has(1, 1, EdgeType::WR));  // own write: no self edge
+  EXPECT_EQ(g.deleter(*b.h.find_row(1)), 2u);
+  EXPECT_TRUE(g.ended_before(1, 2));
+  EXPECT_FALSE(g.ended_before(2, 1));
+  EXPECT_TRUE(g.ended_before(0, 1));
+}
+
+TEST(AdyaGraph, AntiDependencySkipsAbortedAndRepeatedWriters) {
+  Builder b;
+  b.read(1, 1, {0});
+  b.update(2, 1).abort(2);
+  b.update(3, 1).update(3, 1).commit(3);
+  b.commit(1);
+  b.read(4, 1, {0, 2, 3, 3}).commit(4);  // the aborted T2 is in the list (a G1a, reported separately)
+  const DependencyGraph g = DependencyGraph::build(b.h);
+  std::vector<std::pair<TxnId, EdgeType>> from1;
+  for (const Edge& e : g.out_edges(1)) from1.emplace_back(e.to, e.type);
+  EXPECT_EQ(from1, (std::vector<std::pair<TxnId, EdgeType>>{{3, EdgeType::RW}}));  // not to aborted T2
+  bool t0_to_t3 = false;
+  for (const Edge& e : g.out_edges(0)) t0_to_t3 |= e.to == 3 && e.type == EdgeType::WW;
+  EXPECT_TRUE(t0_to_t3);  // T2's aborted version is not in Adya's version order
+  EXPECT_EQ(g.out_edges(2).size(), 0u);
+}
+
+// -------------------------------------------------------------------------------------------- anomalies
+
+TEST(AdyaChecker, G0DirtyWrite) {
+  Builder b;
+  b.update(1, 1);
+  b.update(2, 1);
+  b.update(2, 2);
+  b.update(1, 2);
+  b.commit(1).commit(2);
+  b.read_rows(3, {{1, {0, 1, 2}}, {2, {0, 2, 1}}}).commit(3);
+  const auto fs = findings(b.h, AdyaLevel::PL1);
+  ASSERT_EQ(kinds(fs), Kinds{"G0"});
+  EXPECT_NE(fs[0].explanation.find("T1 -ww-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -ww-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("G0 (dirty write)"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].graph_dot.find("t1 -> t2"), std::string::npos) << fs[0].graph_dot;
+}
+
+TEST(AdyaChecker, G1aAbortedRead) {
+  Builder b;
+  b.update(1, 1);
+  b.read(2, 1, {0, 1}).commit(2);
+  b.abort(1);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL1).ok());
+  const auto fs = findings(b.h, AdyaLevel::PL2);
+  ASSERT_EQ(kinds(fs), Kinds{"G1a"});
+  EXPECT_NE(fs[0].explanation.find("T2 read row 1 at version [T0,T1]"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T1 aborted"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, G1aAbortedWriteSurvivesInLaterVersion) {
+  Builder b;
+  b.update(1, 1).abort(1);
+  b.update(2, 1).commit(2);
+  b.read(3, 1, {0, 1, 2}).commit(3);  // the engine kept T1's write
+  const auto fs = findings(b.h, AdyaLevel::PL2);
+  ASSERT_EQ(kinds(fs), Kinds{"G1a"});
+  EXPECT_NE(fs[0].explanation.find("survived"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, G1bIntermediateRead) {
+  Builder b;
+  b.update(1, 1);
+  b.read(2, 1, {0, 1}).commit(2);
+  b.update(1, 1).commit(1);
+  b.read(3, 1, {0, 1, 1}).commit(3);
+  const auto fs = findings(b.h, AdyaLevel::PL3);
+  // Only G1b: the intermediate read is not also counted as a T1 -wr-> T2 -rw-> T1 G-single cycle.
+  ASSERT_EQ(kinds(fs), Kinds{"G1b"});
+  EXPECT_NE(fs[0].explanation.find("T2 read row 1 at version [T0,T1]"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("[T0,T1,T1]"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("G1b (intermediate read)"), std::string::npos) << fs[0].explanation;
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL1).ok());
+}
+
+TEST(AdyaChecker, G1bReadOfVersionItsWriterDeleted) {
+  Builder b;
+  b.update(1, 1);
+  b.read(2, 1, {0, 1}).commit(2);
+  b.remove(1, 1, {0, 1}).commit(1);
+  EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL3)), Kinds{"G1b"});
+}
+
+TEST(AdyaChecker, G1cCircularInformationFlow) {
+  Builder b;
+  b.update(1, 1);
+  b.update(2, 2);
+  b.read(2, 1, {0, 1});
+  b.read(1, 2, {0, 2});
+  b.commit(1).commit(2);
+  const auto fs = findings(b.h, AdyaLevel::PL2);
+  ASSERT_EQ(kinds(fs), Kinds{"G1c"});
+  EXPECT_NE(fs[0].explanation.find("T1 -wr-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -wr-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("G1c"), std::string::npos);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL1).ok());
+}
+
+// LU-1 from notes/seed-isorel.md §9.3.
+ObservedHistory lost_update() {
+  Builder b({1});
+  b.read(1, 1, {0});
+  b.update(2, 1).commit(2);
+  b.update(1, 1).commit(1);
+  b.read(3, 1, {0, 2, 1}).commit(3);
+  return std::move(b.h);
+}
+
+TEST(AdyaChecker, LostUpdate) {
+  const ObservedHistory h = lost_update();
+  const auto fs = findings(h, AdyaLevel::PL2_99);
+  ASSERT_EQ(kinds(fs), Kinds{"lost-update"});
+  const std::string& e = fs[0].explanation;
+  EXPECT_NE(e.find("T1 read row 1 at version [T0] (T1.1 SELECT * FROM t WHERE id = 1), and T2 wrote the next version "
+                   "[T0,T2] (T2.1 UPDATE t SET v = v + 1 WHERE id = 1): T1 -rw-> T2"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("T2 wrote row 1 at version [T0,T2] (T2.1 UPDATE t SET v = v + 1 WHERE id = 1), and T1 wrote the "
+                   "next version [T0,T2,T1] (T1.2 UPDATE t SET v = v + 1 WHERE id = 1): T2 -ww-> T1"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("This cycle has exactly one anti-dependency: G-single (lost update: both wrote row 1)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(fs[0].graph_dot.find("label=\"rw row 1\""), std::string::npos) << fs[0].graph_dot;
+  EXPECT_TRUE(check(h, AdyaLevel::PL2).ok());
+  // At SI the same cycle is proscribed (it is a G-SIb), and the concurrent overwrite is interference (G-SIa).
+  EXPECT_EQ(kinds(findings(h, AdyaLevel::SI)), (Kinds{"G-SIa", "lost-update"}));
+}
+
+TEST(AdyaChecker, ReadWriteSkewIsoRelShape) {
+  // RWS-1 (IsoRel Fig. 1): T1 reads r1; T2 updates r1 and inserts r5; T1 updates r5.
+  Builder b({1, 2, 3, 4});
+  b.read(1, 1, {0});
+  b.update(2, 1).insert(2, 5).commit(2);
+  b.update(1, 5).commit(1);
+  b.read_rows(3, {{1, {0, 2}}, {5, {2, 1}}}).commit(3);
+  const auto fs = findings(b.h, AdyaLevel::PL2_99);
+  ASSERT_EQ(kinds(fs), Kinds{"read-skew"});
+  EXPECT_NE(fs[0].explanation.find("T1 -rw-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -ww-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("G-single (read skew: the anti-dependency is on row 1, the write-write dependency "
+                                   "on row 5)"),
+            std::string::npos)
+      << fs[0].explanation;
+}
+
+TEST(AdyaChecker, ReadSkewClassic) {
+  Builder b;
+  b.read(1, 1, {0});
+  b.update(2, 1).update(2, 2).commit(2);
+  b.read(1, 2, {0, 2}).commit(1);
+  b.read(3, 1, {0, 2}).commit(3);  // without a later read nobody knows T2 overwrote what T1 read
+  const auto fs = findings(b.h, AdyaLevel::PL3);
+  ASSERT_EQ(kinds(fs), Kinds{"read-skew"});
+  EXPECT_NE(fs[0].explanation.find("T2 -wr-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("write-read dependency on row 2"), std::string::npos) << fs[0].explanation;
+}
+
+// WS-1 from notes/seed-isorel.md §9.3.
+ObservedHistory write_skew() {
+  Builder b({1, 2});
+  b.read_rows(1, {{1, {0}}, {2, {0}}});
+  b.read_rows(2, {{1, {0}}, {2, {0}}});
+  b.update(1, 1);
+  b.update(2, 2);
+  b.commit(1).commit(2);
+  b.read_rows(3, {{1, {0, 1}}, {2, {0, 2}}}).commit(3);
+  return std::move(b.h);
+}
+
+TEST(AdyaChecker, WriteSkew) {
+  const ObservedHistory h = write_skew();
+  const auto fs = findings(h, AdyaLevel::PL3);
+  ASSERT_EQ(kinds(fs), Kinds{"write-skew"});
+  EXPECT_NE(fs[0].explanation.find("T1 read row 2 at version [T0]"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T1 -rw-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -rw-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("This cycle has 2 anti-dependencies: G2-item (write skew"), std::string::npos)
+      << fs[0].explanation;
+  EXPECT_EQ(kinds(findings(h, AdyaLevel::PL2_99)), Kinds{"write-skew"});
+  EXPECT_TRUE(check(h, AdyaLevel::SI).ok()) << check(h, AdyaLevel::SI).explain();  // SI allows write skew
+}
+
+TEST(AdyaChecker, WriteSkewThroughDeletes) {
+  Builder b({1, 2});
+  b.read(1, 1, {0});
+  b.read(2, 2, {0});
+  b.remove(1, 2, {0});
+  b.remove(2, 1, {0});
+  b.commit(1).commit(2);
+  EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL3)), Kinds{"write-skew"});
+}
+
+TEST(AdyaChecker, LostUpdateWriteSkewReadSkewAreDistinguished) {
+  EXPECT_EQ(kinds(findings(lost_update(), AdyaLevel::PL3)), Kinds{"lost-update"});
+  EXPECT_EQ(kinds(findings(write_skew(), AdyaLevel::PL3)), Kinds{"write-skew"});
+  // Same two transactions, both a same-row and a different-row shape: the lost update is the one reported.
+  Builder b({1, 2});
+  b.read_rows(1, {{1, {0}}, {2, {0}}});
+  b.update(2, 1).update(2, 2).commit(2);
+  b.update(1, 1).commit(1);
+  b.read_rows(3, {{1, {0, 2, 1}}, {2, {0, 2}}}).commit(3);
+  EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL3)), Kinds{"lost-update"});
+}
+
+TEST(AdyaChecker, GSingleAcrossThreeTransactions) {
+  Builder b;
+  b.read(1, 1, {0});
+  b.update(2, 1).commit(2);
+  b.read(3, 1, {0, 2}).update(3, 2).commit(3);
+  b.read(1, 2, {0, 3}).commit(1);
+  const auto fs = findings(b.h, AdyaLevel::PL2_99);
+  ASSERT_EQ(kinds(fs), Kinds{"G-single"});
+  EXPECT_NE(fs[0].explanation.find("T1 -rw-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -wr-> T3"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T3 -wr-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("exactly one anti-dependency: G-single."), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, NonRepeatableReadIsGSingle) {
+  Builder b;
+  b.read(1, 1, {0});
+  b.update(2, 1).commit(2);
+  b.read(1, 1, {0, 2}).commit(1);
+  const auto fs = findings(b.h, AdyaLevel::PL2_99);
+  ASSERT_EQ(kinds(fs), Kinds{"G-single"});
+  EXPECT_NE(fs[0].explanation.find("non-repeatable read"), std::string::npos) << fs[0].explanation;
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL2).ok());
+}
+
+TEST(AdyaChecker, G2ItemAcrossThreeTransactions) {
+  Builder b;
+  b.read(1, 1, {0});
+  b.read(2, 2, {0});
+  b.read(3, 3, {0});
+  b.update(2, 1);
+  b.update(3, 2);
+  b.update(1, 3);
+  b.commit(1).commit(2).commit(3);
+  b.read_rows(4, {{1, {0, 2}}, {2, {0, 3}}, {3, {0, 1}}}).commit(4);
+  const auto fs = findings(b.h, AdyaLevel::PL3);
+  ASSERT_EQ(kinds(fs), Kinds{"G2-item"});
+  EXPECT_NE(fs[0].explanation.find("This cycle has 3 anti-dependencies: G2-item."), std::string::npos)
+      << fs[0].explanation;
+  EXPECT_TRUE(check(b.h, AdyaLevel::SI).ok());
+}
+
+TEST(AdyaChecker, GSIaInterference) {
+  // T1 commits a write after T2 started; T2 then reads it (read committed behaviour).
+  Builder b;
+  b.read(2, 2, {0});
+  b.update(1, 1).commit(1);
+  b.read(2, 1, {0, 1}).commit(2);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL3).ok());
+  const auto fs = findings(b.h, AdyaLevel::SI);
+  ASSERT_EQ(kinds(fs), Kinds{"G-SIa"});
+  EXPECT_NE(fs[0].explanation.find("T1 -wr-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("not before T2 started"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, GSIbMissedEffects) {
+  // T2 committed its write before T1 started, yet T1 read the older version: a stale snapshot.
+  Builder b;
+  b.update(2, 1).commit(2);
+  b.read(1, 1, {0}).commit(1);
+  b.read(3, 1, {0, 2}).commit(3);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL3).ok());  // serializable as T1, T2, T3
+  const auto fs = findings(b.h, AdyaLevel::SI);
+  ASSERT_EQ(kinds(fs), Kinds{"G-SIb"});
+  EXPECT_NE(fs[0].explanation.find("T1 -rw-> T2"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("T2 -start-> T1"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("missed effects"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, UnknownPositionsSkipSnapshotChecks) {
+  ObservedHistory h;
+  h.add_initial_row(1);
+  h.add_transaction(1);
+  h.add_read(h.add_statement(1, "SELECT"), 1, std::vector<TxnId>{0});
+  h.finish_transaction(1, Fate::Committed, kUnknownPosition);
+  h.add_transaction(2);
+  h.add_write(h.add_statement(2, "UPDATE"), 1, WriteKind::Update);
+  h.finish_transaction(2, Fate::Committed, kUnknownPosition);
+  EXPECT_TRUE(check(h, AdyaLevel::SI).ok());
+}
+
+TEST(AdyaChecker, RolledBackVersionsAreNotImpossible) {
+  // T1 reads its own write and aborts; T2 then writes the row: [T0,T1] and [T0,T2] diverge only by a rollback.
+  Builder b;
+  b.update(1, 1).read(1, 1, {0, 1}).abort(1);
+  b.update(2, 1).commit(2);
+  b.read(3, 1, {0, 2}).commit(3);
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL3).ok()) << check(b.h, AdyaLevel::PL3).explain();
+  // A committed reader of the rolled-back version is a G1a, still not an impossible history.
+  Builder d;
+  d.update(1, 1);
+  d.read(4, 1, {0, 1}).commit(4);
+  d.abort(1);
+  d.update(2, 1).commit(2);
+  d.read(3, 1, {0, 2}).commit(3);
+  const auto fs = findings(d.h, AdyaLevel::PL3);
+  ASSERT_EQ(kinds(fs), Kinds{"G1a"});
+  EXPECT_NE(fs[0].explanation.find("T4 read row 1 at version [T0,T1]"), std::string::npos) << fs[0].explanation;
+}
+
+// -------------------------------------------------------------------------------------------- impossible histories
+
+TEST(AdyaChecker, DivergentWriterListsAreImpossible) {
+  Builder b;
+  b.update(1, 1).commit(1);
+  b.update(2, 1).commit(2);
+  b.read(3, 1, {0, 1}).commit(3);
+  b.read(4, 1, {0, 2}).commit(4);
+  const auto fs = findings(b.h, AdyaLevel::PL1);
+  ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+  EXPECT_NE(fs[0].explanation.find("neither a prefix of the other"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("[T0,T2]"), std::string::npos) << fs[0].explanation;
+  EXPECT_NE(fs[0].explanation.find("[T0,T1]"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, PrefixIsElementWiseNotTextual) {
+  // As strings "T0,T1" is a prefix of "T0,T12"; as writer lists it is not.
+  Builder b;
+  b.update(1, 1).commit(1);
+  for (TxnId t = 2; t <= 11; ++t) b.read(t, 2, {0}).commit(t);
+  b.update(12, 1).commit(12);
+  b.read(13, 1, {0, 1}).commit(13);
+  b.read(14, 1, {0, 12}).commit(14);
+  EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL1)), Kinds{"impossible-history"});
+  const auto parsed = parse_wlist("T0,T12");
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(*parsed, (std::vector<TxnId>{0, 12}));
+}
+
+TEST(AdyaChecker, UnknownWriterNoWriteAndUninsertedRowAreImpossible) {
+  {
+    Builder b;
+    b.read(1, 1, {0, 9}).commit(1);
+    const auto fs = findings(b.h, AdyaLevel::PL1);
+    ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+    EXPECT_NE(fs[0].explanation.find("does not exist"), std::string::npos) << fs[0].explanation;
+  }
+  {
+    Builder b;
+    b.read(2, 2, {0}).commit(2);
+    b.read(1, 1, {0, 2}).commit(1);  // T2 exists but never wrote row 1
+    const auto fs = findings(b.h, AdyaLevel::PL1);
+    ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+    EXPECT_NE(fs[0].explanation.find("recorded no write of row 1"), std::string::npos) << fs[0].explanation;
+  }
+  {
+    Builder b;
+    b.read(1, 77, {0}).commit(1);  // row 77 is neither initial nor inserted
+    const auto fs = findings(b.h, AdyaLevel::PL1);
+    ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+    EXPECT_NE(fs[0].explanation.find("not a row of the initial state"), std::string::npos) << fs[0].explanation;
+  }
+  {
+    Builder b;
+    b.update(1, 50).commit(1);  // an update of a row nobody inserted
+    b.read(2, 50, {1}).commit(2);
+    EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL1)), Kinds{"impossible-history"});
+  }
+  {
+    Builder b;
+    b.read(1, 1, {}).commit(1);
+    EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL1)), Kinds{"impossible-history"});
+  }
+}
+
+TEST(AdyaChecker, DeletedRowsWrittenAgainOrTwiceAreImpossible) {
+  {
+    Builder b;
+    b.remove(1, 1, {0}).commit(1);
+    b.update(2, 1).commit(2);
+    b.read(3, 1, {0, 2}).commit(3);
+    const auto fs = findings(b.h, AdyaLevel::PL1);
+    ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+    EXPECT_NE(fs[0].explanation.find("a deleted row was written again"), std::string::npos) << fs[0].explanation;
+  }
+  {
+    Builder b;
+    b.remove(1, 1, {0}).commit(1);
+    b.remove(2, 1, {0}).commit(2);
+    const auto fs = findings(b.h, AdyaLevel::PL1);
+    ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
+    EXPECT_NE(fs[0].explanation.find("both deleted row 1"), std::string::npos) << fs[0].explanation;
+  }
+}
+
+// -------------------------------------------------------------------------------------------- levels and output
+
+TEST(AdyaLevels, ProscribedTables) {
+  EXPECT_EQ(proscribed(AdyaLevel::PL1), (std::set<std::string>{"G0"}));
+  EXPECT_EQ(proscribed(AdyaLevel::PL2), (std::set<std::string>{"G0", "G1a", "G1b", "G1c"}));
+  EXPECT_EQ(proscribed(AdyaLevel::PL2_99), (std::set<std::string>{"G0", "G1a", "G1b", "G1c", "G-single", "G2-item"}));
+  EXPECT_EQ(proscribed(AdyaLevel::SI), (std::set<std::string>{"G0", "G1a", "G1b", "G1c", "G-SIa", "G-SIb"}));
+  EXPECT_EQ(proscribed(AdyaLevel::PL3),
+            (std::set<std::string>{"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"}));
+
+  EXPECT_FALSE(is_proscribed(AdyaLevel::SI, "write-skew"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::PL3, "write-skew"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::PL2_99, "write-skew"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::SI, "lost-update"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::SI, "read-skew"));
+  EXPECT_FALSE(is_proscribed(AdyaLevel::PL2, "lost-update"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::PL2_99, "lost-update"));
+  EXPECT_FALSE(is_proscribed(AdyaLevel::PL3, "G-SIa"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::SI, "G-SIb"));
+  EXPECT_FALSE(is_proscribed(AdyaLevel::PL1, "G1c"));
+  EXPECT_TRUE(is_proscribed(AdyaLevel::PL1, "impossible-history"));
+  for (const std::string& k : adya_kinds()) EXPECT_TRUE(is_known_finding_kind(k)) << k;
+}
+
+TEST(AdyaChecker, NamedPatternProscribedAlone) {
+  // Proscribing only the refinement reports it; a plain G-single is then not reported.
+  EXPECT_EQ(kinds(classify(DependencyGraph::build(lost_update()), {"lost-update"})), Kinds{"lost-update"});
+  EXPECT_TRUE(classify(DependencyGraph::build(write_skew()), {"lost-update", "read-skew"}).empty());
+}
+
+TEST(AdyaChecker, FindingsPerKindAreCapped) {
+  Builder b({});
+  for (TxnId i = 0; i < 5; ++i) {  // five independent lost updates on rows 100..104
+    const RowId r = 100 + i;
+    b.h.add_initial_row(r);
+    const TxnId t1 = 1 + 2 * i, t2 = 2 + 2 * i;
+    b.read(t1, r, {0});
+    b.update(t2, r).commit(t2);
+    b.update(t1, r).commit(t1);
+    b.read(100 + i, r, {0, t2, t1}).commit(100 + i);
+  }
+  CheckOptions opt;
+  opt.max_findings_per_kind = 2;
+  const auto fs = classify(DependencyGraph::build(b.h), proscribed(AdyaLevel::PL3), opt);
+  ASSERT_EQ(kinds(fs), (Kinds{"lost-update", "lost-update"}));
+  EXPECT_NE(fs[0].explanation.find("3 more lost-update findings"), std::string::npos) << fs[0].explanation;
+}
+
+TEST(AdyaChecker, VerdictSummaryAndDot) {
+  const Verdict v = check(lost_update(), AdyaLevel::PL3);
+  EXPECT_EQ(v.property, "adya");
+  EXPECT_TRUE(v.fails());
+  EXPECT_EQ(v.summary(), "lost-update");
+  const Finding* f = find(v.findings, "lost-update");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->graph_dot.rfind("digraph", 0), 0u);
+  EXPECT_NE(f->graph_dot.find("t2 -> t1 [label=\"ww row 1\"]"), std::string::npos) << f->graph_dot;
+}
+
+TEST(AdyaElle, ExportsListAppendHistory) {
+  Builder b({1});
+  b.read(1, 1, {0});
+  b.update(2, 1).commit(2);
+  b.update(1, 1).commit(1);
+  b.update(3, 1).abort(3);
+  const std::string edn = to_elle_edn(b.h);
+  const std::string expected =
+      "{:type :invoke, :f :txn, :value [[:append 1 0]], :process 0, :index 0}\n"
+      "{:type :ok, :f :txn, :value [[:append 1 0]], :process 0, :index 1}\n"
+      "{:type :invoke, :f :txn, :value [[:r 1 nil] [:append 1 1]], :process 1, :index 2}\n"
+      "{:type :invoke, :f :txn, :value [[:append 1 2]], :process 2, :index 3}\n"
+      "{:type :ok, :f :txn, :value [[:append 1 2]], :process 2, :index 4}\n"
+      "{:type :ok, :f :txn, :value [[:r 1 [0]] [:append 1 1]], :process 1, :index 5}\n"
+      "{:type :invoke, :f :txn, :value [[:append 1 3]], :process 3, :index 6}\n"
+      "{:type :fail, :f :txn, :value [[:append 1 3]], :process 3, :index 7}\n";
+  EXPECT_EQ(edn, expected);
+}
+
+TEST(AdyaElle, RepeatedWritesGetDistinctElements) {
+  Builder b({1});
+  b.update(1, 1).update(1, 1).read(1, 1, {0, 1, 1}).commit(1);
+  const std::string edn = to_elle_edn(b.h);
+  EXPECT_NE(edn.find("[[:append 1 1] [:append 1 4294967297] [:r 1 [0 1 4294967297]]]"), std::string::npos) << edn;
+}
+
+TEST(AdyaHistory, ParseWList) {
+  EXPECT_EQ(*parse_wlist("T0,T1,T12"), (std::vector<TxnId>{0, 1, 12}));
+  EXPECT_EQ(*parse_wlist(" T0, T3 "), (std::vector<TxnId>{0, 3}));
+  EXPECT_EQ(*parse_wlist("0,3"), (std::vector<TxnId>{0, 3}));
+  EXPECT_TRUE(parse_wlist("")->empty());
+  EXPECT_FALSE(parse_wlist("T0,,T1"));
+  EXPECT_FALSE(parse_wlist("T0;T1"));
+  EXPECT_FALSE(parse_wlist("Tx"));
+}
+
+TEST(AdyaHistory, KeepsOneChainPerRow) {
+  ObservedHistory h;
+  h.add_initial_row(5);
+  h.add_transaction(1);
+  const StmtIndex s = h.add_statement(1, "SELECT");
+  h.add_read(s, 5, std::vector<TxnId>{0});
+  h.add_read(s, 5, std::vector<TxnId>{0, 1, 2});
+  h.add_read(s, 5, std::vector<TxnId>{0, 1});
+  const RowIndex r = *h.find_row(5);
+  EXPECT_EQ(h.branch_count(r), 1u);
+  EXPECT_EQ(std::vector<TxnId>(h.branch(r, 0).begin(), h.branch(r, 0).end()), (std::vector<TxnId>{0, 1, 2}));
+  EXPECT_EQ(std::vector<TxnId>(h.wlist(h.observations()[2]).begin(), h.wlist(h.observations()[2]).end()),
+            (std::vector<TxnId>{0, 1}));
+  h.add_read(s, 5, std::vector<TxnId>{0, 3});
+  EXPECT_EQ(h.branch_count(r), 2u);
+}
+
+}  // namespace
+}  // namespace txprop::adya
