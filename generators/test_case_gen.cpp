@@ -171,6 +171,10 @@ class StatementMaker {
         values.push_back(Expr::lit(value_for(t, c)));
       }
     }
+    if (columns.empty()) {  // every column was optional and left out; an INSERT needs at least one
+      columns.push_back(t.columns.front().name);
+      values.push_back(Expr::lit(value_for(t, t.columns.front())));
+    }
     return Statement::insert(t.name, std::move(columns), std::move(values));
   }
 

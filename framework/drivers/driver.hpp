@@ -53,6 +53,9 @@ class Driver {
   virtual std::vector<WaitState> probe(const std::vector<const Session*>& sessions) = 0;
   // Whether a statement that returned without waiting can still be blocked (SQLite reports waits as errors).
   virtual bool waits_are_errors() const { return false; }
+  // A statement each session runs after a reset, before its transaction begins, so that it does not compile
+  // statements against a schema it cached before the reset (empty where sessions do not cache schemas).
+  virtual std::string session_refresh_sql() const { return {}; }
   // Interrupts the statement running on `session` (called from another thread than the one executing).
   virtual void cancel(const Session& session) = 0;
   virtual ErrorEffect effect(const Error& e) const = 0;

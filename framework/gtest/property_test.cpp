@@ -149,19 +149,20 @@ std::vector<SuiteParam> property_suites(const std::string& property) {
   return out;
 }
 
-void PropertyTest::SetUp() {
-  if (!GetParam().config_error.empty()) GTEST_FAIL() << GetParam().config_error;
-  try {
-    target_ = &shared_target(GetParam().config);
-  } catch (const TargetError& e) {
-    GTEST_FAIL() << e.what();
-  }
+std::string PropertyResult::summary() const {
+  std::string out = fmt::format("{} cases in {:.1f} s ({:.1f} cases/s)", cases, seconds, cases / std::max(1e-9, seconds));
+  if (inconclusive) out += fmt::format(", {} without a verdict", inconclusive);
+  for (const auto& [kind, n] : documented)
+    out += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources.at(kind));
+  for (const auto& [tag, n] : tags) out += fmt::format("\n  {}: {} case(s)", tag, n);
+  return out;
 }
 
-Target& PropertyTest::target() { return *target_; }
+PropertyRunner::PropertyRunner(std::string property, Target& target, SuiteParam suite, PropertySettings settings)
+    : property_(std::move(property)), target_(target), suite_(std::move(suite)), settings_(std::move(settings)) {}
 
-History PropertyTest::run(const TestCase& c) {
-  last_history_ = target().run(c);
+History PropertyRunner::run(const TestCase& c) {
+  last_history_ = target_.run(c);
   const History& h = last_history_;
   Verdict v;
   v.property = "run";
@@ -178,61 +179,54 @@ History PropertyTest::run(const TestCase& c) {
         f.kind = "invalid-statement";
         f.explanation = fmt::format(
             "the engine rejected T{}.{} as invalid, a generator (or scenario) defect: {}\n  {}\n", t, i,
-            render(h.test_case.transactions[t].step(i), target().dialect()), h.outcomes[t][i].error.message);
+            render(h.test_case.transactions[t].step(i), target_.dialect()), h.outcomes[t][i].error.message);
         v.findings.push_back(std::move(f));
       }
   if (judge(v, h)) RC_FAIL(v.explain());
   return last_history_;
 }
 
-void PropertyTest::remember_failure(const History& h, const Verdict& v) {
-  failure_ = Failure{h.test_case, h, v};
-  shrinking_ = true;
-}
-
-bool PropertyTest::judge(const Verdict& v, const History& h) {
+bool PropertyRunner::judge(const Verdict& v, const History& h) {
   if (v.fails()) {
-    remember_failure(h, v);
+    failing_history_ = h;
+    failing_verdict_ = v;
+    shrinking_ = true;
     return true;
   }
   if (!shrinking_) {
-    if (v.inconclusive) ++inconclusive_;
-    for (const std::string& tag : v.tags) ++tags_[tag];
+    if (v.inconclusive) ++result_.inconclusive;
+    for (const std::string& tag : v.tags) ++result_.tags[tag];
     std::set<std::string> kinds;
     for (const Finding& f : v.findings)
       if (f.documented && kinds.insert(f.kind).second) {
-        ++documented_[f.kind];
-        documented_sources_[f.kind] = f.source;
+        ++result_.documented[f.kind];
+        result_.documented_sources[f.kind] = f.source;
       }
   }
   return false;
 }
 
-void PropertyTest::check_property(const std::string& property, const std::function<void(const TestCase&)>& body) {
-  if (!target_) return;  // SetUp failed and said why
-  settings_ = settings_for(property, GetParam());
-  const std::string id = property + "/" + GetParam().name();
-
+PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>& body) {
+  const std::string id = property_ + "/" + suite_.name();
   rc::detail::TestParams params = rc::detail::configuration().testParams;
   params.maxSuccess = settings_.cases;
   params.maxSize = settings_.max_size;
   if (settings_.seed) params.seed = *settings_.seed;
 
-  int shrink_attempts = 0;
   Clock::time_point shrink_start;
-  bool budget_spent = false;
   const gen::Options options = settings_.generator;
   const auto prop = rc::detail::toProperty([&] {
     const TestCase c = *gen::test_case(options);
     if (shrinking_) {
-      if (shrink_attempts == 0) shrink_start = Clock::now();
+      if (result_.shrink_attempts == 0) shrink_start = Clock::now();
       // Past the budget every attempt passes, so RapidCheck accepts no further shrink and stops.
-      if (++shrink_attempts > settings_.shrink_attempts || Clock::now() - shrink_start > settings_.shrink_time) {
-        budget_spent = true;
+      if (++result_.shrink_attempts > settings_.shrink_attempts ||
+          Clock::now() - shrink_start > settings_.shrink_time) {
+        result_.shrink_budget_spent = true;
         return;
       }
     } else {
-      ++cases_run_;
+      ++result_.cases;
     }
     body(c);
   });
@@ -241,46 +235,60 @@ void PropertyTest::check_property(const std::string& property, const std::functi
   metadata.id = id;
   metadata.description = id;
   ProgressListener listener(id, settings_.cases);
-  const auto result = rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
+  const auto rc_result =
+      rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
+  result_.seconds = listener.seconds();
+  result_.seconds_to_first_finding = listener.seconds_to_first_finding();
+  result_.shrink_steps = listener.shrink_steps();
 
-  std::string documented;
-  for (const auto& [kind, n] : documented_)
-    documented += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources_[kind]);
-  for (const auto& [tag, n] : tags_) documented += fmt::format("\n  {}: {} case(s)", tag, n);
-  if (!documented_.empty()) RecordProperty("documented_cases", std::to_string(documented_.size()));
-  RecordProperty("cases", std::to_string(cases_run_));
+  if (rc_result.template is<rc::detail::SuccessResult>()) return result_;
+  result_.failed = true;
+  if (!rc_result.template is<rc::detail::FailureResult>() || !failing_history_) {
+    std::ostringstream msg;
+    rc::detail::printResultMessage(rc_result, msg);
+    result_.message = msg.str();
+    return result_;
+  }
+  const auto& f = rc_result.template get<rc::detail::FailureResult>();
+  report::Counterexample ce;
+  ce.property = property_;
+  ce.suite = suite_.name();
+  ce.target = suite_.config;
+  ce.level = suite_.level;
+  ce.history = *failing_history_;
+  ce.verdict = *failing_verdict_;
+  ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
+  result_.history = ce.history;
+  result_.verdict = ce.verdict;
+  result_.reproduce = ce.reproduce;
+  try {
+    result_.report_dir = report::write_report(ce, settings_.report_dir);
+  } catch (const std::exception& e) {
+    result_.report_dir.clear();
+    result_.message = std::string("(report not written: ") + e.what() + ")\n";
+  }
+  result_.message += fmt::format(
+      "{}\nfound after {} case(s) in {:.1f} s; shrunk in {} step(s) ({} attempts{}).\nreport: {}\nreplay: {}\n",
+      report::describe(ce), result_.cases, result_.seconds_to_first_finding, result_.shrink_steps,
+      result_.shrink_attempts, result_.shrink_budget_spent ? ", shrink budget spent" : "", result_.report_dir,
+      ce.reproduce);
+  return result_;
+}
 
-  if (result.template is<rc::detail::SuccessResult>()) {
-    std::cout << fmt::format("[txprop] {}: {} cases in {:.1f} s ({:.1f} cases/s) on {}, no violation{}{}\n", id,
-                             cases_run_, listener.seconds(), cases_run_ / std::max(1e-9, listener.seconds()),
-                             target().server_version(),
-                             inconclusive_ ? fmt::format(", {} inconclusive", inconclusive_) : "", documented);
-    return;
+void PropertyTest::check_property(const std::string& property, const std::function<void(const TestCase&)>& body) {
+  if (!GetParam().config_error.empty()) GTEST_FAIL() << GetParam().config_error;
+  Target* target = nullptr;
+  try {
+    target = &shared_target(GetParam().config);
+  } catch (const TargetError& e) {
+    GTEST_FAIL() << e.what();
   }
-  if (result.template is<rc::detail::FailureResult>() && failure_) {
-    const auto& f = result.template get<rc::detail::FailureResult>();
-    report::Counterexample ce;
-    ce.property = property;
-    ce.suite = GetParam().name();
-    ce.target = GetParam().config;
-    ce.level = GetParam().level;
-    ce.history = failure_->history;
-    ce.verdict = failure_->verdict;
-    ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
-    std::string where;
-    try {
-      where = report::write_report(ce, settings_.report_dir);
-    } catch (const std::exception& e) {
-      where = std::string("(report not written: ") + e.what() + ")";
-    }
-    GTEST_FAIL() << fmt::format(
-        "{}\nfound after {} case(s) in {:.1f} s; shrunk in {} step(s) ({} attempts{}).\nreport: {}\nreplay: {}{}\n",
-        report::describe(ce), f.numSuccess + 1, listener.seconds_to_first_finding(), listener.shrink_steps(),
-        listener.shrink_tries(), budget_spent ? ", shrink budget spent" : "", where, ce.reproduce, documented);
-  }
-  std::ostringstream msg;
-  rc::detail::printResultMessage(result, msg);
-  GTEST_FAIL() << msg.str();
+  runner_ = std::make_unique<PropertyRunner>(property, *target, GetParam(), settings_for(property, GetParam()));
+  const PropertyResult r = runner_->check(body);
+  RecordProperty("cases", std::to_string(r.cases));
+  if (r.failed) GTEST_FAIL() << r.message << r.summary();
+  std::cout << fmt::format("[txprop] {}/{}: {} on {}, no violation\n", property, GetParam().name(), r.summary(),
+                           target->server_version());
 }
 
 }  // namespace txprop

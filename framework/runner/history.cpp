@@ -46,6 +46,12 @@ bool History::any_blocked() const {
   return std::any_of(events.begin(), events.end(), [](const Event& e) { return e.kind == Event::Kind::Blocked; });
 }
 
+int History::completed_at(StepRef ref) const {
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (events[i].kind == Event::Kind::Completed && events[i].step == ref) return static_cast<int>(i);
+  return -1;
+}
+
 std::string describe(const History& h) {
   std::string out = fmt::format("-- actual order on {} ({}):\n", h.target, h.server_version);
   int n = 0;

@@ -31,6 +31,7 @@ struct TxnState {
   Clock::time_point next_probe;
   std::chrono::microseconds probe_interval{0};
   std::uint64_t blocked_seq = 0;  // when it was found blocked (SQLite deadlock victim choice)
+  bool begun = false;         // BEGIN was sent
   bool ended = false;
 };
 
@@ -40,11 +41,17 @@ class Scheduler {
             CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics)
       : c_(c), driver_(driver), signal_(signal), options_(options), metrics_(metrics), txns_(c.transactions.size()) {
     for (std::size_t i = 0; i < txns_.size(); ++i) txns_[i].worker = workers[i];
+    position_.resize(c.transactions.size());
+    for (std::size_t i = 0; i < c.transactions.size(); ++i) position_[i].resize(c.transactions[i].step_count());
+    int n = 0;
+    for (const StepRef& ref : c.submitted_steps())
+      position_[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] = n++;
     h_.test_case = c;
     h_.transactions.resize(c.transactions.size());
     for (const auto& t : c.transactions) {
       h_.outcomes.emplace_back(t.step_count());
       h_.was_blocked.emplace_back(t.step_count(), false);
+      h_.submitted_at.emplace_back(t.step_count(), -1);
     }
   }
 
@@ -52,6 +59,8 @@ class Scheduler {
     for (const StepRef& ref : c_.submitted_steps()) {
       if (h_.finding) break;
       TxnState& t = txns_[static_cast<std::size_t>(ref.txn)];
+      h_.submitted_at[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] =
+          static_cast<int>(h_.events.size());
       if (t.ended) {
         skip(ref);
         continue;
@@ -74,7 +83,7 @@ class Scheduler {
   TxnState& state(int t) { return txns_[static_cast<std::size_t>(t)]; }
 
   bool any_active() const {
-    return std::any_of(txns_.begin(), txns_.end(), [](const TxnState& t) { return t.current >= 0; });
+    return std::any_of(txns_.begin(), txns_.end(), [](const TxnState& t) { return t.current >= 0 || !t.pending.empty(); });
   }
 
   void skip(StepRef ref) {
@@ -100,6 +109,7 @@ class Scheduler {
       s.worker->isolation = tx.isolation;
     }
     s.current = index;
+    s.begun = true;
     s.running = true;
     s.waiting = false;
     s.busy_retry = false;
@@ -170,11 +180,7 @@ class Scheduler {
       end_transaction(t, aborts);
       return;
     }
-    if (!s.pending.empty()) {
-      const int next = s.pending.front();
-      s.pending.pop_front();
-      send(t, next);
-    }
+    // Its queued steps are sent by settle(), one at a time, once nothing else is undecided.
   }
 
   void end_transaction(int t, bool aborted) {
@@ -219,12 +225,18 @@ class Scheduler {
     s.worker->start(render(txn(t).step(static_cast<std::size_t>(s.current)), driver_.dialect()));
   }
 
-  // Collects finished statements; returns whether any finished.
+  // Collects finished statements; returns whether any finished. A statement that was waiting completes because
+  // something released it; when that was a COMMIT or ROLLBACK still in flight (engines release locks before the
+  // reply reaches us), the end is recorded first, so the actual order shows the cause before the effect.
   bool harvest() {
+    bool end_in_flight = false;
+    for (std::size_t i = 0; i < txns_.size(); ++i)
+      end_in_flight = end_in_flight || (txns_[i].running && !txns_[i].waiting &&
+                                        txn(static_cast<int>(i)).is_end_step(static_cast<std::size_t>(txns_[i].current)));
     bool any = false;
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
       TxnState& s = txns_[i];
-      if (!s.running) continue;
+      if (!s.running || (s.waiting && end_in_flight)) continue;
       if (auto o = s.worker->take()) {
         any = true;
         complete(static_cast<int>(i), std::move(*o));
@@ -336,6 +348,10 @@ class Scheduler {
           if (!s.blockers) waiters_unexplained = true;
         }
       }
+      if (!undecided && dispatch_queued()) {
+        all_waiting_since.reset();
+        continue;
+      }
       if (!undecided) {
         if (driver_.waits_are_errors() && std::none_of(txns_.begin(), txns_.end(), [](const TxnState& s) {
               return s.running;
@@ -375,6 +391,25 @@ class Scheduler {
       probe_running(false);
       check_hang();
     }
+  }
+
+  // With nothing undecided, sends the queued step that was submitted earliest among idle transactions, so that
+  // queued steps run one at a time in submitted order (two resumed transactions' next statements never race).
+  bool dispatch_queued() {
+    int best = -1;
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      const TxnState& s = txns_[i];
+      if (s.ended || s.current >= 0 || s.pending.empty()) continue;
+      if (best < 0 || position_[i][static_cast<std::size_t>(s.pending.front())] <
+                          position_[static_cast<std::size_t>(best)][static_cast<std::size_t>(state(best).pending.front())])
+        best = static_cast<int>(i);
+    }
+    if (best < 0) return false;
+    TxnState& s = state(best);
+    const int next = s.pending.front();
+    s.pending.pop_front();
+    send(best, next);
+    return true;
   }
 
   void check_hang() {
@@ -427,8 +462,9 @@ class Scheduler {
     }
     for (std::size_t i = 0; i < txns_.size(); ++i) {
       TxnState& s = txns_[i];
-      if (s.current >= 0 && !s.ended) {
-        for (int index : s.pending) skip(StepRef{static_cast<int>(i), index});
+      for (int index : s.pending) skip(StepRef{static_cast<int>(i), index});
+      s.pending.clear();
+      if (s.begun && !s.ended) {
         if (!s.worker->busy() && !s.worker->broken) {
           Outcome o = s.worker->run("ROLLBACK");
           if (o.failed() && o.error.cls == ErrorClass::LostConnection) s.worker->broken = true;
@@ -446,6 +482,7 @@ class Scheduler {
   RunMetrics& metrics_;
   std::vector<TxnState> txns_;
   std::uint64_t blocked_counter_ = 0;
+  std::vector<std::vector<int>> position_;  // [txn][step]: index in the submitted order
   History h_;
 };
 

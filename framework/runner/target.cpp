@@ -67,6 +67,8 @@ History Target::run(const TestCase& c) {
   }
   std::vector<runner::SessionWorker*> used;
   for (std::size_t i = 0; i < c.transactions.size(); ++i) used.push_back(workers[i].get());
+  if (const std::string refresh = driver_->session_refresh_sql(); !refresh.empty())
+    for (runner::SessionWorker* w : used) w->run(refresh);
   ++metrics_.runs;
   auto t1 = Clock::now();
   History h = runner::schedule(c, *driver_, used, sessions_->signal, options_, metrics_);

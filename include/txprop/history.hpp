@@ -57,6 +57,9 @@ struct History {
   std::vector<std::vector<Outcome>> outcomes;  // [transaction][step]
   std::vector<std::vector<bool>> was_blocked;  // [transaction][step]: waited on a lock before completing
   std::vector<Event> events;                   // the actual order
+  // [transaction][step]: how many events had been recorded when the step was submitted (sent or queued), so
+  // the events between a step's submission and its completion are those it waited through.
+  std::vector<std::vector<int>> submitted_at;
   std::vector<TxnResult> transactions;
   DatabaseState final_state;                   // empty if the run could not finish
   std::optional<RunFinding> finding;
@@ -70,6 +73,8 @@ struct History {
   std::vector<int> end_order() const;
   std::vector<int> committed() const;
   bool any_blocked() const;
+  // Index in `events` of the step's Completed event, or -1.
+  int completed_at(StepRef ref) const;
 };
 
 // The history as a person reads it: the actual order with blocked steps marked, outcomes, fates, final state.

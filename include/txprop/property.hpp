@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,44 +52,72 @@ struct SuiteParam {
 };
 std::ostream& operator<<(std::ostream& os, const SuiteParam& p);
 
-class PropertyTest : public ::testing::TestWithParam<SuiteParam> {
+// What checking a property found: the figures of the run and, on failure, the shrunk counterexample.
+struct PropertyResult {
+  bool failed = false;
+  int cases = 0;                          // generated cases run (not counting shrink attempts)
+  double seconds = 0;                     // whole run, shrinking included
+  double seconds_to_first_finding = -1;   // -1: nothing found
+  int shrink_steps = 0, shrink_attempts = 0;
+  bool shrink_budget_spent = false;
+  std::optional<History> history;         // the minimal failing case's history (holds the test case)
+  std::optional<Verdict> verdict;         // and its verdict
+  std::string report_dir;                 // the report folder written for it
+  std::string reproduce;                  // RC_PARAMS="reproduce=..."
+  std::string message;                    // the text a failing test prints
+  std::map<std::string, int> documented;  // documented-behaviour finding kind -> cases
+  std::map<std::string, std::string> documented_sources;
+  std::map<std::string, int> tags;        // verdict tag -> cases
+  int inconclusive = 0;
+  std::string summary() const;            // one line: cases, rate, documented behaviour, tags
+};
+
+// Runs one property on one target and level: generation, a fresh database per case and per shrink attempt,
+// the shrink budget, progress lines, and the report folder on failure.
+class PropertyRunner {
  public:
-  Target& target();
-  IsolationLevel level() const { return GetParam().level; }
+  PropertyRunner(std::string property, Target& target, SuiteParam suite, PropertySettings settings);
+
+  Target& target() { return target_; }
+  IsolationLevel level() const { return suite_.level; }
   const PropertySettings& settings() const { return settings_; }
 
-  // Runs the case on this suite's target, on a freshly reset database. A crash, a hang or a statement the
-  // engine rejects as invalid (a generator defect) fails the property with its own finding.
+  // Runs the case on the target, on a freshly reset database. A crash, a hang or a statement the engine rejects
+  // as invalid (a generator defect) fails the property with its own finding.
   History run(const TestCase& c);
-  // Records a verdict (RC_ASSERT_VERDICT calls this); returns whether it fails the property.
+  // Records a verdict; returns whether it fails the property (the caller then RC_FAILs).
   bool judge(const Verdict& v, const History& h);
-  // The history `run` returned last.
   const History& last_history() const { return last_history_; }
 
-  // Runs the property: `body` is called once per generated case (and per shrink attempt).
-  void check_property(const std::string& property, const std::function<void(const TestCase&)>& body);
-
- protected:
-  void SetUp() override;
+  // `body` is called once per generated case and per shrink attempt; it fails with RC_FAIL / RC_ASSERT*.
+  PropertyResult check(const std::function<void(const TestCase&)>& body);
 
  private:
-  struct Failure {
-    TestCase test_case;
-    History history;
-    Verdict verdict;
-  };
-  void remember_failure(const History& h, const Verdict& v);
-
+  std::string property_;
+  Target& target_;
+  SuiteParam suite_;
   PropertySettings settings_;
-  Target* target_ = nullptr;
   History last_history_;
-  std::optional<Failure> failure_;
   bool shrinking_ = false;
-  int cases_run_ = 0;
-  std::map<std::string, int> documented_;  // kind -> cases (outside shrinking)
-  std::map<std::string, std::string> documented_sources_;
-  std::map<std::string, int> tags_;  // verdict tags -> cases (outside shrinking)
-  int inconclusive_ = 0;
+  std::optional<History> failing_history_;
+  std::optional<Verdict> failing_verdict_;
+  PropertyResult result_;
+};
+
+class PropertyTest : public ::testing::TestWithParam<SuiteParam> {
+ public:
+  Target& target() { return runner_->target(); }
+  IsolationLevel level() const { return GetParam().level; }
+  const PropertySettings& settings() const { return runner_->settings(); }
+  History run(const TestCase& c) { return runner_->run(c); }
+  bool judge(const Verdict& v, const History& h) { return runner_->judge(v, h); }
+  const History& last_history() const { return runner_->last_history(); }
+
+  // Runs the property for this suite's target and level; fails the test with the counterexample.
+  void check_property(const std::string& property, const std::function<void(const TestCase&)>& body);
+
+ private:
+  std::unique_ptr<PropertyRunner> runner_;
 };
 
 // Every (configured target, level) the property runs on, honouring its registered settings.

@@ -181,3 +181,29 @@ TEST(RunnerSqlite, StaleReaderCannotWrite) {
   EXPECT_EQ(h.transactions[0].abort_reason.cls, ErrorClass::SerializationFailure);
   EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 100}, {2, 20}}));
 }
+
+// Sessions outlive test cases; after a reset to a different schema they must see the new table, not the one
+// they had cached (SQLite re-prepares a statement inside sqlite3_step when the schema changed).
+TEST(RunnerSqlite, SessionsSeeTheNewSchemaAfterReset) {
+  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  auto case_with_columns = [](int n) {
+    Table t;
+    t.name = "t";
+    Row row;
+    for (int i = 0; i < n; ++i) {
+      t.columns.push_back({"c" + std::to_string(i), ColumnType::Integer, i == 0});
+      row.emplace_back(i + 1);
+    }
+    t.primary_key = {"c0"};
+    t.rows = {row};
+    TestCase c;
+    c.schema.tables = {t};
+    c.transactions = {txn(IsolationLevel::Serializable, {Statement::select("t")})};
+    c.order = {0, 0, 0};
+    return c;
+  };
+  target->run(case_with_columns(4));
+  const History h = target->run(case_with_columns(3));
+  EXPECT_EQ(h.outcomes[0][1].rows, (std::vector<Row>{{1, 2, 3}}));
+  EXPECT_EQ(h.outcomes[0][1].columns.size(), 3u);
+}

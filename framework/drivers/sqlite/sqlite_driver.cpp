@@ -82,9 +82,12 @@ class SqliteSession final : public Session {
       if (!st) break;  // whitespace or comment only
       out.rows.clear();
       out.columns.clear();
+      // Column metadata is read after the first step: when the schema changed since the statement was prepared
+      // (another connection reset the database), sqlite3_step re-prepares it and the column count may change.
+      rc = sqlite3_step(st);
       const int ncol = sqlite3_column_count(st);
       for (int i = 0; i < ncol; ++i) out.columns.emplace_back(sqlite3_column_name(st, i));
-      while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      for (; rc == SQLITE_ROW; rc = sqlite3_step(st)) {
         Row row;
         row.reserve(static_cast<std::size_t>(ncol));
         for (int i = 0; i < ncol; ++i) row.push_back(column_value(st, i));
@@ -128,6 +131,10 @@ class SqliteDriver final : public Driver {
     return std::vector<WaitState>(sessions.size());
   }
   bool waits_are_errors() const override { return true; }
+  // Reading sqlite_master checks the schema cookie and reloads a stale cached schema. Without it, a statement
+  // prepared against the schema of the previous case can resolve a column to the wrong table (SQLite only retries
+  // a prepare after "no such table/column" errors).
+  std::string session_refresh_sql() const override { return "SELECT count(*) FROM sqlite_master"; }
   void cancel(const Session& session) override {
     sqlite3_interrupt(static_cast<const SqliteSession&>(session).handle());
   }

@@ -1,0 +1,16 @@
+// main() of scenario test programs (txprop_add_scenario_tests): registers one test per scenario file and
+// configured target, then runs GoogleTest. The directories come from the program that links this.
+#include <gtest/gtest.h>
+
+#include "txprop/scenario_runner.hpp"
+
+// Defined by the source txprop_add_scenario_tests generates: a NULL-terminated list of directories.
+extern const char* const txprop_scenario_directories[];
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  std::vector<std::string> dirs;
+  for (const char* const* d = txprop_scenario_directories; *d; ++d) dirs.emplace_back(*d);
+  txprop::register_scenario_tests(dirs);
+  return RUN_ALL_TESTS();
+}

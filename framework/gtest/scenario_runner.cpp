@@ -1,0 +1,180 @@
+#include "txprop/scenario_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "txprop/atomicity.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/targets.hpp"
+#include "txprop/wss.hpp"
+
+namespace txprop {
+
+namespace {
+
+std::map<std::string, ScenarioProperty>& registry() {
+  static std::map<std::string, ScenarioProperty> r = {
+      {"atomicity", {{}, [](Target& t, const History& h) { return check_atomicity(t, h); }}},
+      {"wss", {{}, [](Target& t, const History& h) { return check_wss(t, h); }}},
+  };
+  return r;
+}
+
+// The run itself must not crash, hang, or contain statements the engine rejects.
+std::string run_problems(const History& h) {
+  std::string out;
+  if (h.finding) out += fmt::format("{}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang", h.finding->detail);
+  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
+    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
+      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
+        out += fmt::format("T{}.{} rejected as invalid: {}\n", t, i, h.outcomes[t][i].error.message);
+  return out;
+}
+
+}  // namespace
+
+Verdict ScenarioProperty::operator()(Target& target, const TestCase& c) const {
+  return judge(target, target.run(prepare ? prepare(c) : c));
+}
+
+const ScenarioProperty* find_scenario_property(const std::string& name) {
+  auto it = registry().find(name);
+  return it == registry().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> scenario_property_names() {
+  std::vector<std::string> out;
+  for (const auto& [name, p] : registry()) out.push_back(name);
+  return out;
+}
+
+bool register_scenario_property(const std::string& name, ScenarioProperty property) {
+  registry()[name] = std::move(property);
+  return true;
+}
+
+std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run) {
+  const std::string kind = target_kind(target.config());
+  std::vector<IsolationLevel> levels = s.levels.empty() ? target.config().levels : s.levels;
+  std::erase_if(levels, [&](IsolationLevel l) {
+    const auto& supported = target.config().levels;
+    return std::find(supported.begin(), supported.end(), l) == supported.end();
+  });
+  std::string problems;
+  for (IsolationLevel level : levels) {
+    if (levels_run) levels_run->push_back(level);
+    const TestCase c = s.test_case(level);
+    // Group the expectations by property: each property judges its own run.
+    std::map<std::string, std::vector<Expectation>> by_property;
+    for (const Expectation& e : s.expectations)
+      if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) by_property[e.property].push_back(e);
+    if (by_property.empty()) {
+      // No expectation here: the scenario must at least replay cleanly.
+      if (auto p = run_problems(target.run(c)); !p.empty())
+        problems += fmt::format("at {}: {}", sql_name(level), p);
+      continue;
+    }
+    for (const auto& [property, expectations] : by_property) {
+      const ScenarioProperty* judge = find_scenario_property(property);
+      if (!judge) {
+        problems += fmt::format("{}:{}: unknown property '{}'\n", s.path, expectations.front().line, property);
+        continue;
+      }
+      const Verdict v = (*judge)(target, c);
+      for (const Expectation& e : expectations) {
+        const bool met = e.verdict == "ok" ? v.ok() : v.has(e.verdict);
+        if (met) continue;
+        problems += fmt::format("{}:{}: expected {} {} at {} on {}, got {}\n{}\n", s.path, e.line, property, e.verdict,
+                                sql_name(level), kind, v.summary(), v.explain());
+      }
+    }
+  }
+  return problems;
+}
+
+namespace {
+
+class ScenarioTest : public ::testing::Test {
+ public:
+  ScenarioTest(std::string path, TargetConfig config, std::string load_error)
+      : path_(std::move(path)), config_(std::move(config)), load_error_(std::move(load_error)) {}
+  void TestBody() override {
+    if (!load_error_.empty()) GTEST_FAIL() << load_error_;
+    Scenario s;
+    try {
+      s = load_scenario(path_);
+    } catch (const ScenarioError& e) {
+      GTEST_FAIL() << e.what();
+    }
+    Target* target = nullptr;
+    try {
+      target = &shared_target(config_);
+    } catch (const TargetError& e) {
+      GTEST_FAIL() << e.what();
+    }
+    std::vector<IsolationLevel> levels;
+    const std::string problems = replay_scenario(s, *target, &levels);
+    if (levels.empty()) GTEST_SKIP() << path_ << ": no level of the scenario is tested on " << config_.name;
+    EXPECT_EQ(problems, "") << path_;
+    std::string names;
+    for (auto l : levels) names += (names.empty() ? "" : ", ") + short_name(l);
+    RecordProperty("levels", names);
+  }
+
+ private:
+  std::string path_;
+  TargetConfig config_;
+  std::string load_error_;
+};
+
+std::string test_name(const std::filesystem::path& file) {
+  std::string out;
+  for (char c : file.stem().string()) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+}  // namespace
+
+void register_scenario_tests(const std::vector<std::string>& directories) {
+  std::vector<TargetConfig> targets;
+  std::string config_error;
+  try {
+    targets = configured_targets();
+  } catch (const TargetError& e) {
+    config_error = e.what();
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& dir : directories) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".txn") files.push_back(entry.path());
+    if (ec) config_error += fmt::format("txprop: cannot read scenario directory {}: {}\n", dir, ec.message());
+  }
+  std::sort(files.begin(), files.end());
+  auto add = [](const std::string& name, const std::string& path, const TargetConfig& config, const std::string& err) {
+    ::testing::RegisterTest("Scenario", name.c_str(), nullptr, nullptr, path.c_str(), 0,
+                            [=]() -> ::testing::Test* { return new ScenarioTest(path, config, err); });
+  };
+  if (!config_error.empty()) {
+    add("configuration", "", TargetConfig{}, config_error);
+    return;
+  }
+  for (const auto& file : files) {
+    std::optional<Scenario> s;
+    try {
+      s = load_scenario(file.string());
+    } catch (const ScenarioError& e) {
+      add(test_name(file) + "/invalid", file.string(), TargetConfig{}, e.what());
+      continue;
+    }
+    for (const TargetConfig& config : targets)
+      if (s->applies_to(target_kind(config))) add(test_name(file) + "/" + config.name, file.string(), config, "");
+  }
+}
+
+}  // namespace txprop
