@@ -1,1 +1,0 @@
-// Properties: one folder per oracle.
