@@ -8,7 +8,8 @@ function(txprop_add_property_tests name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 1500)
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT})
 endfunction()
 
 # txprop_add_scenario_tests(<name> DIRECTORIES <dir>...)
@@ -28,5 +29,6 @@ function(txprop_add_scenario_tests name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES
+    PROPERTIES TIMEOUT ${ARG_TIMEOUT})
 endfunction()

@@ -4,6 +4,7 @@
 #   scripts/servers.sh start [postgresql] [mariadb]   (both when none is named)
 #   scripts/servers.sh stop
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
+# Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
 # State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Ports: the first free one from 54329
 # (PostgreSQL) and 33069 (MariaDB). As root, PostgreSQL runs as the postgres user and MariaDB as mysql.
 set -euo pipefail
@@ -25,7 +26,7 @@ as_user() {  # run as $1 when root, else as ourselves
 start_postgresql() {
   [ -n "$PG_BIN" ] || { echo "servers.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
   if [ -f "$DIR/pg/port" ] && port_in_use "$(cat "$DIR/pg/port")"; then
-    echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")"; return 0
+    echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")" >&2; return 0
   fi
   rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"
   [ "$(id -u)" = 0 ] && chown postgres:postgres "$DIR/pg"
@@ -44,7 +45,7 @@ start_postgresql() {
   done
   echo "$port" >"$DIR/pg/port"
   as_user postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -qAt -c "CREATE DATABASE txtest" >/dev/null
-  echo "servers.sh: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
+  echo "servers.sh: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
 }
 
 start_mariadb() {
@@ -52,7 +53,7 @@ start_mariadb() {
     echo "servers.sh: MariaDB is not installed (apt-get install mariadb-server)" >&2; return 1; }
   local mariadbd=/usr/sbin/mariadbd
   if [ -f "$DIR/mariadb/port" ] && port_in_use "$(cat "$DIR/mariadb/port")"; then
-    echo "servers.sh: MariaDB already running on port $(cat "$DIR/mariadb/port")"; return 0
+    echo "servers.sh: MariaDB already running on port $(cat "$DIR/mariadb/port")" >&2; return 0
   fi
   rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"
   local user_opt=()
@@ -83,7 +84,7 @@ start_mariadb() {
     CREATE DATABASE txtest;
     CREATE USER 'txtest'@'127.0.0.1' IDENTIFIED BY 'txtest';
     GRANT ALL PRIVILEGES ON *.* TO 'txtest'@'127.0.0.1';"
-  echo "servers.sh: MariaDB $("$mariadbd" --version | awk '{print $3}') on 127.0.0.1:$port"
+  echo "servers.sh: MariaDB $("$mariadbd" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
 }
 
 stop_all() {

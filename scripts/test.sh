@@ -4,8 +4,9 @@
 # PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 scripts/setup.sh
-trap 'scripts/servers.sh stop' EXIT
+trap '"$root/scripts/servers.sh" stop' EXIT
 eval "$(scripts/servers.sh start)"
 export TXPROP_TARGETS
 export TXPROP_CASES=${TXPROP_CASES:-30}
