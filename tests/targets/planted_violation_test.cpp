@@ -1,0 +1,98 @@
+// Planted violations: a property told that something must hold where the engine documents that it does not is
+// caught from random generation, shrunk to a small case, and the scenario file it writes replays to the same
+// verdict. This is the end-to-end test of generation, shrinking, reporting and scenario replay.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "support/engine_targets.hpp"
+#include "txprop/atomicity.hpp"
+#include "txprop/property.hpp"
+#include "txprop/scenario.hpp"
+#include "txprop/scenario_runner.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/wss.hpp"
+
+using namespace txprop;
+
+namespace {
+
+struct Shape {
+  std::size_t transactions = 0, statements = 0;
+};
+
+Shape shape(const TestCase& c) {
+  Shape s{c.transactions.size(), 0};
+  for (const auto& t : c.transactions) s.statements += t.statements.size();
+  return s;
+}
+
+// Runs `judge` as a property on `target` at `level` and returns what it found.
+PropertyResult check_planted(Target& target, IsolationLevel level, const std::string& name,
+                             const std::function<Verdict(Target&, const History&)>& judge, double rollbacks) {
+  SuiteParam suite{target.config(), level, {}};
+  PropertySettings s = settings_for(name, suite);
+  s.cases = 3000;
+  if (!s.seed) s.seed = 20261125;
+  s.generator.rollback_probability = rollbacks;
+  PropertyRunner runner(name, target, suite, s);
+  return runner.check([&](const TestCase& c) {
+    const History h = runner.run(c);
+    const Verdict v = judge(runner.target(), h);
+    if (runner.judge(v, h)) RC_FAIL(v.explain());
+  });
+}
+
+// The written scenario replays to the verdict found (the property is registered for scenario files under the
+// name the report uses).
+void expect_scenario_reproduces(const PropertyResult& r, Target& target) {
+  ASSERT_FALSE(r.report_dir.empty()) << r.message;
+  const Scenario s = load_scenario(r.report_dir + "/scenario.txn");
+  ASSERT_EQ(s.expectations.size(), 1u);
+  EXPECT_EQ(s.expectations[0].verdict, r.verdict->findings.front().kind);
+  EXPECT_EQ(replay_scenario(s, target), "");
+}
+
+}  // namespace
+
+// Atomicity assumed at READ UNCOMMITTED on MariaDB, where dirty reads are documented: a committed transaction
+// that read an aborted one's write is caught and shrunk to at most 2 transactions and 6 statements.
+TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  const auto judge = [](Target& t, const History& h) { return check_atomicity(t, h, {.ignore_documentation = true}); };
+  register_scenario_property("plantedatomicity", {{}, judge});
+  const PropertyResult r = check_planted(*target, IsolationLevel::ReadUncommitted, "PlantedAtomicity", judge, 0.5);
+  ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
+  ASSERT_TRUE(r.history) << r.message;
+  const Shape sh = shape(r.history->test_case);
+  std::cout << fmt::format("[planted] atomicity at READ UNCOMMITTED: found after {} cases in {:.2f} s, shrunk in {} "
+                           "steps / {} attempts ({:.2f} s in all) to {} transactions, {} statements\n",
+                           r.cases, r.seconds_to_first_finding, r.shrink_steps, r.shrink_attempts, r.seconds,
+                           sh.transactions, sh.statements)
+            << describe(r.history->test_case);
+  EXPECT_EQ(r.verdict->findings.front().kind, "aborted-effect");
+  EXPECT_LE(sh.transactions, 2u);
+  EXPECT_LE(sh.statements, 6u);
+  expect_scenario_reproduces(r, *target);
+}
+
+// WSS told it must hold at MariaDB READ COMMITTED (semi-consistent reads, no gap locks): caught and shrunk to at
+// most 3 transactions and 8 statements.
+TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
+  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  WssProfile strict = wss_profile(Engine::MariaDb, IsolationLevel::RepeatableRead, target->configuration());
+  const auto judge = [strict](Target& t, const History& h) { return check_wss(t, h, {.profile = strict}); };
+  register_scenario_property("plantedwss", {{}, judge});
+  const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", judge, 0.3);
+  ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
+  ASSERT_TRUE(r.history) << r.message;
+  const Shape sh = shape(r.history->test_case);
+  std::cout << fmt::format("[planted] WSS at READ COMMITTED: found after {} cases in {:.2f} s, shrunk in {} steps / "
+                           "{} attempts ({:.2f} s in all) to {} transactions, {} statements\n",
+                           r.cases, r.seconds_to_first_finding, r.shrink_steps, r.shrink_attempts, r.seconds,
+                           sh.transactions, sh.statements)
+            << describe(r.history->test_case);
+  EXPECT_LE(sh.transactions, 3u);
+  EXPECT_LE(sh.statements, 8u);
+  expect_scenario_reproduces(r, *target);
+}
