@@ -32,15 +32,22 @@ std::vector<IsolationLevel> supported_levels(Engine e) {
   return {};
 }
 
-std::string TargetConfig::masked_uri() const {
-  if (password.empty()) return uri;
+namespace {
+// scheme://user:password@host... -> scheme://user:***@host..., from the text alone, so that a URI that fails to
+// parse is masked too.
+std::string mask_password(const std::string& uri) {
   const auto scheme_end = uri.find("://");
-  const auto at = uri.find('@', scheme_end == std::string::npos ? 0 : scheme_end);
-  if (scheme_end == std::string::npos || at == std::string::npos) return uri;
+  if (scheme_end == std::string::npos) return uri;
+  const auto authority_end = uri.find_first_of("/?", scheme_end + 3);
+  const auto at = uri.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
+  if (at == std::string::npos || at < scheme_end + 3) return uri;
   const auto colon = uri.find(':', scheme_end + 3);
   if (colon == std::string::npos || colon > at) return uri;
   return uri.substr(0, colon + 1) + "***" + uri.substr(at);
 }
+}  // namespace
+
+std::string TargetConfig::masked_uri() const { return mask_password(uri); }
 
 std::string TargetConfig::param(const std::string& key, const std::string& fallback) const {
   auto it = params.find(key);
@@ -122,7 +129,8 @@ TargetConfig parse_target_uri(std::string_view text) {
     }
     if (auto pc = authority.rfind(':'); pc != std::string_view::npos) {
       const std::string port(authority.substr(pc + 1));
-      if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5)
+      if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
+          std::stoi(port) < 1 || std::stoi(port) > 65535)
         throw fail(fmt::format("bad port '{}'", port));
       c.port = std::stoi(port);
       authority = authority.substr(0, pc);

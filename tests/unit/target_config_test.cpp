@@ -1,0 +1,71 @@
+// Target URIs: what is accepted, and one clear line for everything that is not.
+#include <gtest/gtest.h>
+
+#include "txprop/target_config.hpp"
+
+using namespace txprop;
+
+namespace {
+std::string error_of(const std::string& uri) {
+  try {
+    parse_target_uri(uri);
+  } catch (const TargetError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(TargetConfig, ParsesEachEngine) {
+  const TargetConfig pg = parse_target_uri("postgresql://postgres@127.0.0.1:54329/txtest?levels=rr,ser");
+  EXPECT_EQ(pg.engine, Engine::PostgreSql);
+  EXPECT_EQ(pg.host, "127.0.0.1");
+  EXPECT_EQ(pg.port, 54329);
+  EXPECT_EQ(pg.database, "txtest");
+  EXPECT_EQ(pg.levels, (std::vector<IsolationLevel>{IsolationLevel::RepeatableRead, IsolationLevel::Serializable}));
+  EXPECT_EQ(pg.name, "postgresql");
+
+  const TargetConfig m = parse_target_uri("mariadb://txtest:s%40cret@db.local/txtest?innodb_snapshot_isolation=ON");
+  EXPECT_EQ(m.engine, Engine::MariaDb);
+  EXPECT_EQ(m.password, "s@cret");
+  EXPECT_EQ(m.port, 3306);
+  EXPECT_EQ(m.name, "mariadb_si");
+  EXPECT_EQ(m.levels.size(), 4u);
+  EXPECT_EQ(m.masked_uri(), "mariadb://txtest:***@db.local/txtest?innodb_snapshot_isolation=ON");
+
+  const TargetConfig s = parse_target_uri("sqlite:");
+  EXPECT_EQ(s.engine, Engine::Sqlite);
+  EXPECT_EQ(s.levels, (std::vector<IsolationLevel>{IsolationLevel::Serializable}));
+}
+
+TEST(TargetConfig, RejectsBadInputWithOneClearLine) {
+  EXPECT_EQ(error_of("oracle://scott:tiger@host/db"),
+            "txprop: target oracle://scott:***@host/db: unknown scheme 'oracle' (known: sqlite, postgresql, mariadb, "
+            "mysql)");
+  EXPECT_EQ(error_of("sqlite:?levels=rc"),
+            "txprop: target sqlite:?levels=rc: isolation level READ COMMITTED is not supported by sqlite (supported: "
+            "SERIALIZABLE)");
+  EXPECT_EQ(error_of("postgresql://u@h/db?levels=snapshot"),
+            "txprop: target postgresql://u@h/db?levels=snapshot: unknown isolation level 'snapshot' (use ru, rc, rr, "
+            "ser)");
+  EXPECT_EQ(error_of("postgresql://u@h/db?levels=ru"),
+            "txprop: target postgresql://u@h/db?levels=ru: isolation level READ UNCOMMITTED is not supported by "
+            "postgresql (supported: READ COMMITTED, REPEATABLE READ, SERIALIZABLE)");
+  EXPECT_EQ(error_of("mariadb://u:pw@h:99999/db"), "txprop: target mariadb://u:***@h:99999/db: bad port '99999'");
+  EXPECT_EQ(error_of("mariadb://u@h"), "txprop: target mariadb://u@h: no database name (…/database)");
+  EXPECT_EQ(error_of("mariadb://h/db"), "txprop: target mariadb://h/db: no user (user@host)");
+  EXPECT_EQ(error_of("mariadb://u@h/db?snapshot=ON"),
+            "txprop: target mariadb://u@h/db?snapshot=ON: unknown parameter 'snapshot' for mariadb (known: "
+            "innodb_snapshot_isolation, levels, name)");
+  EXPECT_EQ(error_of("postgres"), "txprop: target postgres: not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
+  for (const std::string bad : {"", "x://", "mysql://u@h/db?name=a-b"})
+    EXPECT_NE(error_of(bad), "") << bad;
+}
+
+TEST(TargetConfig, ListGivesDistinctNamesAndDefaultsToSqlite) {
+  const auto list = parse_target_list("  sqlite:\n  mariadb://u@h/a mariadb://u@h/b  ");
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[1].name, "mariadb");
+  EXPECT_EQ(list[2].name, "mariadb_2");
+  EXPECT_TRUE(parse_target_list(" \n ").empty());
+}
