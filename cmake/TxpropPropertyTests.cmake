@@ -12,11 +12,12 @@ function(txprop_add_property_tests name)
     PROPERTIES TIMEOUT ${ARG_TIMEOUT})
 endfunction()
 
-# txprop_add_scenario_tests(<name> DIRECTORIES <dir>...)
+# txprop_add_scenario_tests(<name> DIRECTORIES <dir>... [NO_DISCOVERY])
 # A test program that replays every scenario file (*.txn) in the directories on every configured target it
-# applies to, one ctest case each (Scenario.<file>/<target>), checking the expected verdicts.
+# applies to, one ctest case each (Scenario.<file>/<target>), checking the expected verdicts. NO_DISCOVERY builds
+# the program without registering its cases (for tests that run it themselves).
 function(txprop_add_scenario_tests name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "DIRECTORIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_DISCOVERY" "TIMEOUT" "DIRECTORIES" ${ARGN})
   set(list "")
   foreach(dir IN LISTS ARG_DIRECTORIES)
     get_filename_component(abs "${dir}" ABSOLUTE)
@@ -29,6 +30,8 @@ function(txprop_add_scenario_tests name)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES
-    PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  if(NOT ARG_NO_DISCOVERY)
+    gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES
+      PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  endif()
 endfunction()

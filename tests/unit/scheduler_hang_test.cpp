@@ -1,0 +1,104 @@
+// The scheduler's hang limit, with an engine stand-in whose statement never returns and never waits on a lock
+// (a real engine cannot be made to hang on demand). The run must end with a hang finding, the statement
+// cancelled, and the other transaction rolled back.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "runner/scheduler.hpp"
+
+using namespace txprop;
+
+namespace {
+
+struct Stuck {
+  std::mutex m;
+  std::condition_variable cv;
+  bool cancelled = false;
+};
+
+class StuckSession final : public drivers::Session {
+ public:
+  StuckSession(Stuck& stuck, int id) : stuck_(stuck), id_(id) {}
+  Outcome execute(const std::string& sql) override {
+    executed.push_back(sql);
+    if (sql.find("DELETE") == std::string::npos) return Outcome{};
+    std::unique_lock lock(stuck_.m);
+    stuck_.cv.wait(lock, [&] { return stuck_.cancelled; });
+    return Outcome::failure(ErrorClass::Canceled, "57014", "canceling statement due to user request");
+  }
+  std::string server_id() const override { return std::to_string(id_); }
+  std::vector<std::string> executed;
+
+ private:
+  Stuck& stuck_;
+  int id_;
+};
+
+class StuckDriver final : public drivers::Driver {
+ public:
+  explicit StuckDriver(Stuck& stuck) : stuck_(stuck) {}
+  Engine engine() const override { return Engine::PostgreSql; }
+  Dialect dialect() const override { return Dialect::PostgreSql; }
+  std::string server_version() override { return "stand-in"; }
+  std::unique_ptr<drivers::Session> open_session() override { return nullptr; }
+  std::vector<drivers::WaitState> probe(const std::vector<const drivers::Session*>& s) override {
+    ++probes;
+    return std::vector<drivers::WaitState>(s.size());  // never waiting on a lock: it just does not return
+  }
+  void cancel(const drivers::Session&) override {
+    std::lock_guard lock(stuck_.m);
+    stuck_.cancelled = true;
+    stuck_.cv.notify_all();
+  }
+  ErrorEffect effect(const Error&) const override { return ErrorEffect::TransactionAborted; }
+  void reset(const Schema&) override {}
+  DatabaseState read_state(const Schema&) override { return {}; }
+  std::atomic<int> probes{0};
+
+ private:
+  Stuck& stuck_;
+};
+
+}  // namespace
+
+TEST(SchedulerHang, StatementThatNeverReturnsIsAHangFinding) {
+  Stuck stuck;
+  StuckDriver driver(stuck);
+  runner::CompletionSignal signal;
+  auto s0 = std::make_unique<StuckSession>(stuck, 1);
+  auto s1 = std::make_unique<StuckSession>(stuck, 2);
+  StuckSession* raw1 = s1.get();
+  runner::SessionWorker w0(std::move(s0), signal, false), w1(std::move(s1), signal, false);
+
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}};
+  TestCase c;
+  c.schema.tables = {t};
+  c.transactions = {Transaction{IsolationLevel::ReadCommitted, {Statement::delete_("t")}, TxnEnd::Commit},
+                    Transaction{IsolationLevel::ReadCommitted, {Statement::select("t")}, TxnEnd::Commit}};
+  c.order = {1, 1, 0, 0, 0, 1};  // T1 begins and reads; T0's DELETE hangs; T1 never gets to commit
+  RunOptions options;
+  options.hang_limit = std::chrono::milliseconds(300);
+  RunMetrics metrics;
+
+  const auto start = std::chrono::steady_clock::now();
+  const History h = runner::schedule(c, driver, {&w0, &w1}, signal, options, metrics);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  ASSERT_TRUE(h.finding);
+  EXPECT_EQ(h.finding->kind, RunFinding::Kind::Hang);
+  EXPECT_EQ(h.finding->step, (StepRef{0, 1}));
+  EXPECT_EQ(h.outcomes[0][1].status, Outcome::Status::Hang);
+  EXPECT_TRUE(stuck.cancelled);
+  EXPECT_GT(driver.probes.load(), 3);  // it kept asking the server, it did not guess from a timeout
+  EXPECT_LT(seconds, 5.0);
+  // T1, begun and never ended, was rolled back so its session is usable again.
+  ASSERT_FALSE(raw1->executed.empty());
+  EXPECT_EQ(raw1->executed.back(), "ROLLBACK");
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Unfinished);
+}
