@@ -97,29 +97,29 @@ class Explainer {
     const Edge& e = g_.edges()[ce.edge];
     const auto c = g_.version_order(e.row);
     const std::uint32_t m = static_cast<std::uint32_t>(c.size());
-    const std::string arrow = fmt::format("{} -{}-> {}", txn(ce.from), to_string(e.type), txn(ce.to));
-    switch (e.type) {
+    const std::string arrow = fmt::format("{} -{}-> {}", txn(ce.from), to_string(e.type()), txn(ce.to));
+    switch (e.type()) {
       case EdgeType::WR: {
-        const Observation& o = h_.observations()[e.evidence];
+        const Observation& o = h_.observations()[e.evidence()];
         return fmt::format("{} wrote {} at version {} ({}), and {} read that version ({}): {}", txn(ce.from), row(e.row),
-                           version(e.row, o.length), write_op(e.row, o.length - 1), txn(ce.to), op(e.evidence), arrow);
+                           version(e.row, o.length), write_op(e.row, o.length - 1), txn(ce.to), op(e.evidence()), arrow);
       }
       case EdgeType::RW: {
-        const Observation& o = h_.observations()[e.evidence];
+        const Observation& o = h_.observations()[e.evidence()];
         const std::uint32_t len = o.length;
         std::uint32_t q = len;
         while (q < m && (!g_.committed(c[q]) || c[q] == c[len - 1])) ++q;
         if (q < m && c[q] == ce.to)
           return fmt::format("{} read {} at version {} ({}), and {} wrote the next {}version {} ({}): {}", txn(ce.from),
-                             row(e.row), version(e.row, len), op(e.evidence), txn(ce.to), q == len ? "" : "committed ",
+                             row(e.row), version(e.row, len), op(e.evidence()), txn(ce.to), q == len ? "" : "committed ",
                              version(e.row, q + 1), write_op(e.row, q), arrow);
         const ObsIndex d = g_.delete_observation(e.row);
         return fmt::format("{} read {} at version {} ({}), and {} deleted {} ({}): {}", txn(ce.from), row(e.row),
-                           version(e.row, len), op(e.evidence), txn(ce.to), row(e.row),
+                           version(e.row, len), op(e.evidence()), txn(ce.to), row(e.row),
                            d == kNone ? std::string("?") : op(d), arrow);
       }
       case EdgeType::WW: {
-        if (e.evidence >= m) {  // to the deleter
+        if (e.evidence() >= m) {  // to the deleter
           const ObsIndex d = g_.delete_observation(e.row);
           const std::uint32_t len = d == kNone ? m : h_.observations()[d].length;
           std::uint32_t p = len;
@@ -128,7 +128,7 @@ class Explainer {
                              row(e.row), version(e.row, len), p > 0 ? write_op(e.row, p - 1) : "?", txn(ce.to),
                              d == kNone ? std::string("?") : op(d), arrow);
         }
-        const std::uint32_t q = e.evidence;
+        const std::uint32_t q = e.evidence();
         std::uint32_t p = q;
         while (p > 0 && c[p - 1] != ce.from) --p;
         return fmt::format("{} wrote {} at version {} ({}), and {} wrote the next {}version {} ({}): {}", txn(ce.from),
@@ -172,7 +172,7 @@ class Explainer {
         label = "start";
       } else {
         const Edge& ed = g_.edges()[e.edge];
-        label = fmt::format("{} {}", to_string(ed.type), row(ed.row));
+        label = fmt::format("{} {}", to_string(ed.type()), row(ed.row));
       }
       if (!note.empty()) label += " " + note;
       out += fmt::format("  t{} -> t{} [label={}];\n", e.from, e.to, quote(label));
@@ -379,23 +379,49 @@ SnapshotEdges snapshot_edges(const DependencyGraph& g, bool want_a, bool want_b)
   SnapshotEdges out;
   if (!want_a && !want_b) return out;
   const ObservedHistory& h = g.history();
-  std::vector<TxnId> seen_a(want_a ? g.node_count() : 0, kNone), seen_b(want_b ? g.node_count() : 0, kNone);
-  for (TxnId t = 1; t < g.node_count(); ++t) {  // T0 ended before everything: nothing to find from it
+  const std::size_t n = g.node_count();
+  // The target's positions are a random read per edge: a compact copy (start, end as 32-bit values when they fit)
+  // keeps those reads in cache far more often than the 32-byte TxnInfo records do.
+  constexpr std::uint32_t kUnknown32 = kNone;
+  bool narrow = true;
+  for (TxnId t = 1; t < n && narrow; ++t) {
+    const TxnInfo& i = h.txn(t);
+    narrow = (i.start == kUnknownPosition || i.start < kUnknown32) && (i.end == kUnknownPosition || i.end < kUnknown32);
+  }
+  std::vector<std::uint64_t> narrow_pos;
+  if (narrow) {
+    narrow_pos.resize(n);
+    for (TxnId t = 0; t < n; ++t) {
+      const TxnInfo& i = h.txn(t);
+      const std::uint64_t s = i.start == kUnknownPosition ? kUnknown32 : i.start;
+      const std::uint64_t e = i.end == kUnknownPosition ? kUnknown32 : i.end;
+      narrow_pos[t] = s << 32 | e;
+    }
+  }
+  auto positions = [&](TxnId t) -> std::pair<Position, Position> {  // (start, end)
+    if (!narrow) return {h.txn(t).start, h.txn(t).end};
+    const std::uint64_t v = narrow_pos[t];
+    const std::uint32_t s = static_cast<std::uint32_t>(v >> 32), e = static_cast<std::uint32_t>(v);
+    return {s == kUnknown32 ? kUnknownPosition : s, e == kUnknown32 ? kUnknownPosition : e};
+  };
+
+  std::vector<TxnId> seen_a(want_a ? n : 0, kNone), seen_b(want_b ? n : 0, kNone);
+  for (TxnId t = 1; t < n; ++t) {  // T0 ended before everything: nothing to find from it
     const auto es = g.out_edges(t);
     if (es.empty()) continue;
-    const Position start = h.txn(t).start, end = h.txn(t).end;
+    const auto [start, end] = positions(t);
     if (start == kUnknownPosition && end == kUnknownPosition) continue;
     for (std::uint32_t i = 0; i < es.size(); ++i) {
       const Edge& e = es[i];
       if (e.to == kInitialTxn) continue;
-      const TxnInfo& to = h.txn(e.to);
-      if (e.type == EdgeType::RW) {
-        if (want_b && to.end != kUnknownPosition && start != kUnknownPosition && to.end < start &&
+      const auto [to_start, to_end] = positions(e.to);
+      if (e.type() == EdgeType::RW) {
+        if (want_b && to_end != kUnknownPosition && start != kUnknownPosition && to_end < start &&
             seen_b[e.to] != t) {
           seen_b[e.to] = t;
           out.missed_effect.push_back({t, e.to, g.first_edge(t) + i});
         }
-      } else if (want_a && end != kUnknownPosition && to.start != kUnknownPosition && end >= to.start &&
+      } else if (want_a && end != kUnknownPosition && to_start != kUnknownPosition && end >= to_start &&
                  seen_a[e.to] != t) {
         seen_a[e.to] = t;
         out.interference.push_back({t, e.to, g.first_edge(t) + i});
@@ -417,7 +443,7 @@ void report_gsia(const DependencyGraph& g, Reporter& rep, const std::vector<Cycl
               "{}\n{} ended at position {}, not before {} started at position {}: {} {} a write of a transaction "
               "that had not committed when {} started: G-SIa (interference).",
               ex.edge_line(ce), ex.txn(ce.from), ex.position(h.txn(ce.from).end), ex.txn(ce.to),
-              ex.position(h.txn(ce.to).start), ex.txn(ce.to), e.type == EdgeType::WR ? "read" : "overwrote",
+              ex.position(h.txn(ce.to).start), ex.txn(ce.to), e.type() == EdgeType::WR ? "read" : "overwrote",
               ex.txn(ce.to));
         },
         [&] { return rep.ex().dot("G-SIa", {ce}); });
@@ -433,7 +459,7 @@ std::string cycle_kind(const DependencyGraph& g, const Cycle& cy) {
       if (cy.edges.size() == 2) {
         const Edge& rw = g.edges()[cy.edges[0].edge];
         const Edge& back = g.edges()[cy.edges[1].edge];
-        if (back.type == EdgeType::WW && back.row == rw.row) return "lost-update";
+        if (back.type() == EdgeType::WW && back.row == rw.row) return "lost-update";
         if (back.row != rw.row) return "read-skew";
       }
       return "G-single";
@@ -448,8 +474,8 @@ std::string cycle_kind(const DependencyGraph& g, const Cycle& cy) {
 std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const Cycle& cy, const std::string& kind) {
   std::size_t rw = 0, wr = 0;
   for (const CycleEdge& e : cy.edges) {
-    rw += g.edges()[e.edge].type == EdgeType::RW;
-    wr += g.edges()[e.edge].type == EdgeType::WR;
+    rw += g.edges()[e.edge].type() == EdgeType::RW;
+    wr += g.edges()[e.edge].type() == EdgeType::WR;
   }
   auto row_of = [&](std::size_t i) { return ex.row(g.edges()[cy.edges[i].edge].row); };
   switch (cy.cls) {
@@ -465,7 +491,7 @@ std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const C
       } else if (kind == "read-skew") {
         const Edge& back = g.edges()[cy.edges[1].edge];
         detail = fmt::format(" (read skew: the anti-dependency is on {}, the write-{} dependency on {})", row_of(0),
-                             back.type == EdgeType::WW ? "write" : "read", row_of(1));
+                             back.type() == EdgeType::WW ? "write" : "read", row_of(1));
       } else if (cy.edges.size() == 2) {
         detail = fmt::format(" (non-repeatable read: {} read {} before and after {} wrote it)", ex.txn(cy.edges[0].from),
                              row_of(0), ex.txn(cy.edges[0].to));

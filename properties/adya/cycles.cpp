@@ -126,7 +126,7 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     const auto es = g_.out_edges(a);
     spend(es.size());
     for (std::uint32_t i = 0; i < es.size(); ++i)
-      if (es[i].type == cr.first && comp_[es[i].to] == c) cands.push_back({es[i].to, a, es[i].row, base + i});
+      if (es[i].type() == cr.first && comp_[es[i].to] == c) cands.push_back({es[i].to, a, es[i].row, base + i});
   }
   if (cands.empty()) return std::nullopt;
   std::sort(cands.begin(), cands.end());
@@ -145,8 +145,8 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     if (!spend(es.size())) break;
     for (std::uint32_t j = 0; j < es.size() && best_score < cr.best_score; ++j) {
       const Edge& back = es[j];
-      if (comp_[back.to] != c || !(cr.way_back & edge_bit(back.type))) continue;
-      if (cr.need_rw && back.type != EdgeType::RW) continue;
+      if (comp_[back.to] != c || !(cr.way_back & edge_bit(back.type()))) continue;
+      if (cr.need_rw && back.type() != EdgeType::RW) continue;
       const auto lo = std::lower_bound(cands.begin() + gi, cands.begin() + ge, Candidate{b, back.to, 0, 0});
       const auto hi = std::lower_bound(lo, cands.begin() + ge, Candidate{b, back.to + 1, 0, 0});
       if (lo == hi) continue;
@@ -155,7 +155,7 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       const auto other_row = std::find_if(lo, hi, [&](const Candidate& x) { return x.row != back.row; });
       if (cls == CycleClass::GSingle) {
         const auto same_row = std::find_if(lo, hi, [&](const Candidate& x) { return x.row == back.row; });
-        if (back.type == EdgeType::WW && same_row != hi) {
+        if (back.type() == EdgeType::WW && same_row != hi) {
           score = 3;
           pick = same_row;
         } else if (other_row != hi) {
@@ -218,8 +218,8 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       if (!spend(es.size())) break;
       for (std::uint32_t j = 0; j < es.size(); ++j) {
         const Edge& e = es[j];
-        if (comp_[e.to] != c || !(cr.way_back & edge_bit(e.type))) continue;
-        const std::uint32_t v = e.to * 2 + ((u & 1) | (e.type == EdgeType::RW ? 1 : 0));
+        if (comp_[e.to] != c || !(cr.way_back & edge_bit(e.type()))) continue;
+        const std::uint32_t v = e.to * 2 + ((u & 1) | (e.type() == EdgeType::RW ? 1 : 0));
         if (mark_[v] == ep) continue;
         mark_[v] = ep;
         dist_[v] = dist_[u] + 1;

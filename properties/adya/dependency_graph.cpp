@@ -36,9 +36,6 @@ class GraphBuilder {
                                                    : kUnfinished;
     }
     group_by_row();
-    wrote_.assign(n, 0);
-    inserted_.assign(n, 0);
-    seen_.assign(n, 0);
     g_.offsets_.assign(n + 1, 0);
 
     const std::size_t rows = h_.row_count();
@@ -93,7 +90,7 @@ class GraphBuilder {
       g_.edges_[cursor_[from]++] = e;
     } else {
       ++g_.offsets_[from + 1];
-      ++g_.counts_[static_cast<unsigned>(e.type)];
+      ++g_.counts_[static_cast<unsigned>(e.type())];
     }
   }
 
@@ -161,6 +158,26 @@ class GraphBuilder {
         if (status(wl[p]) == kAborted) return anomaly<kFill>({DirectKind::AbortedRead, r, g.obs, kNone, p});
     };
 
+    // Small rows (the common case) answer "did t write / insert this row" and "does t repeat in the version order" by
+    // scanning their own few entries, which are in cache; large ones use per-transaction marks, which are random
+    // accesses into arrays of the history's size.
+    const bool small = m <= 16 && end - begin <= 64;
+    if (!small && seen_.empty()) {  // allocated on the first large row only
+      wrote_.assign(g_.status_.size(), 0);
+      inserted_.assign(g_.status_.size(), 0);
+      seen_.assign(g_.status_.size(), 0);
+    }
+    auto recorded = [&](TxnId t, bool insert) {
+      for (const Grouped* g = begin; g != end; ++g) {
+        if (g->txn != t) continue;
+        const OpKind kind = static_cast<OpKind>(g->packed & 3u);
+        if (insert ? kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert
+                   : kind != OpKind::Read)
+          return true;
+      }
+      return false;
+    };
+
     // Who wrote, inserted and (committed) deleted this row.
     const std::uint32_t ep = ++epoch_;
     TxnId del = kNone;
@@ -168,9 +185,11 @@ class GraphBuilder {
     for (const Grouped* g = begin; g != end; ++g) {
       const OpKind kind = static_cast<OpKind>(g->packed & 3u);
       if (kind == OpKind::Read) continue;
-      wrote_[g->txn] = ep;  // a delete is a write of the row too
-      if (kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert)
-        inserted_[g->txn] = ep;
+      if (!kFill && !small) {
+        wrote_[g->txn] = ep;  // a delete is a write of the row too
+        if (kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert)
+          inserted_[g->txn] = ep;
+      }
       if (kind == OpKind::DeleteRead && committed(g->txn)) {
         if (del == kNone) {
           del = g->txn;
@@ -192,18 +211,22 @@ class GraphBuilder {
         if (st == kUnregistered) {
           anomaly<kFill>({DirectKind::UnknownWriter, r, kNone, kNone, p});
         } else if (p == 0) {
-          if (t == kInitialTxn ? !h_.is_initial_row(r) : inserted_[t] != ep)
+          if (t == kInitialTxn ? !h_.is_initial_row(r) : !(small ? recorded(t, true) : inserted_[t] == ep))
             anomaly<kFill>({DirectKind::NotInserted, r, kNone, kNone, p});
         } else if (t == kInitialTxn) {
           anomaly<kFill>({DirectKind::InitialNotFirst, r, kNone, kNone, p});
-        } else if (wrote_[t] != ep) {
+        } else if (!(small ? recorded(t, false) : wrote_[t] == ep)) {
           anomaly<kFill>({DirectKind::NoWriteRecorded, r, kNone, kNone, p});
         }
       }
-      if (t >= seen_.size()) continue;
+      if (t >= g_.status_.size()) continue;
       if (st == kAborted && first_aborted == m) first_aborted = p;
-      if (seen_[t] == ep) has_dup = true;
-      seen_[t] = ep;
+      if (small) {
+        for (std::uint32_t q = 0; q < p && !has_dup; ++q) has_dup = c[q] == t;
+      } else {
+        if (seen_[t] == ep) has_dup = true;
+        seen_[t] = ep;
+      }
       if (st != kCommitted) continue;
       if (prev != kNone && c[prev] != t) emit<kFill>(c[prev], Edge{t, r, p, EdgeType::WW});
       prev = p;
@@ -220,7 +243,9 @@ class GraphBuilder {
     for (std::uint32_t p = m; p-- > 0;) {
       const TxnId t = c[p];
       next_[p] = next_committed == m ? m : c[next_committed] != t ? next_committed : next_[next_committed];
-      if (has_dup && t < seen_.size()) {
+      if (has_dup && small) {
+        for (std::uint32_t q = p + 1; q < m && !again_[p]; ++q) again_[p] = c[q] == t;
+      } else if (has_dup && t < g_.status_.size()) {
         again_[p] = seen_[t] == ep2;
         seen_[t] = ep2;
       }

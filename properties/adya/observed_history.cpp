@@ -11,6 +11,7 @@ namespace {
 // Ids index dense vectors; a wild id from a producer must not allocate gigabytes.
 constexpr TxnId kMaxTxnId = (1u << 31) - 1;
 constexpr std::uint32_t kMaxBranch = (1u << 28) - 1;
+constexpr std::size_t kMaxObservations = std::size_t{1} << 30;  // an edge keeps an observation index in 30 bits
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser: row ids are often sequential, spread them
   x ^= x >> 30;
@@ -180,7 +181,7 @@ RowIndex ObservedHistory::row_index(RowId id) {
 
 void ObservedHistory::add_observation(StmtIndex stmt, RowId row, std::span<const TxnId> wlist, OpKind kind) {
   if (stmt >= stmts_.size()) throw std::out_of_range("adya: unknown statement index");
-  if (obs_.size() >= kNone) throw std::length_error("adya: too many observations");
+  if (obs_.size() >= kMaxObservations) throw std::length_error("adya: too many observations");
   const RowIndex r = row_index(row);
   const ObsIndex self = static_cast<ObsIndex>(obs_.size());
   Observation o;
@@ -205,7 +206,8 @@ void ObservedHistory::add_observation(StmtIndex stmt, RowId row, std::span<const
     --pending_count_;
   }
   const std::size_t slot = (pending_head_ + pending_count_) % kPipeline;
-  std::copy(wlist.begin(), wlist.end(), &pending_pool_[slot * kPendingLength]);
+  TxnId* copy = &pending_pool_[slot * kPendingLength];
+  for (std::size_t i = 0; i < wlist.size(); ++i) copy[i] = wlist[i];  // a few writers: no memmove call
   pending_[slot] = Pending{self, r, static_cast<std::uint32_t>(wlist.size())};
   ++pending_count_;
   __builtin_prefetch(&rows_[r]);
@@ -269,7 +271,7 @@ void ObservedHistory::add_delete_read(StmtIndex stmt, RowId row, std::span<const
 
 void ObservedHistory::add_write(StmtIndex stmt, RowId row, WriteKind kind) {
   if (stmt >= stmts_.size()) throw std::out_of_range("adya: unknown statement index");
-  if (obs_.size() >= kNone) throw std::length_error("adya: too many observations");
+  if (obs_.size() >= kMaxObservations) throw std::length_error("adya: too many observations");
   Observation o;
   o.row = row_index(row);
   o.txn = stmts_[stmt].txn;
