@@ -318,10 +318,10 @@ void report_direct(const DependencyGraph& g, Reporter& rep) {
             case DirectKind::Divergent: {
               const Observation& o = h.observations()[a.obs];
               return fmt::format(
-                  "{} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first {} "
+                  "Row {} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first {} "
                   "entr{} only. A version was written on top of a version other than the latest, or a read returned a "
                   "version that never existed: impossible history.",
-                  ex.row(a.row), ex.version(h.wlist(o)), seen_by(a.obs), chain, a.pos, a.pos == 1 ? "y" : "ies");
+                  h.row_id(a.row), ex.version(h.wlist(o)), seen_by(a.obs), chain, a.pos, a.pos == 1 ? "y" : "ies");
             }
             case DirectKind::EmptyWList:
               return fmt::format("{} observed {} with an empty writer list ({}): every version has a writer: "
@@ -587,7 +587,7 @@ Verdict check(const ObservedHistory& history, const std::set<std::string>& prosc
   std::size_t committed = 0;
   for (TxnId t = 1; t < history.txn_count(); ++t) committed += history.committed(t);
   v.note = fmt::format("{} transactions ({} committed), {} rows; dependency edges: ww {}, wr {}, rw {}",
-                       history.txn_count() - 1, committed, history.row_count(), g.edge_count(EdgeType::WW),
+                       history.txn_count() - 1, committed, history.distinct_rows(), g.edge_count(EdgeType::WW),
                        g.edge_count(EdgeType::WR), g.edge_count(EdgeType::RW));
   return v;
 }

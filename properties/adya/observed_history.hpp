@@ -115,6 +115,7 @@ class ObservedHistory {
   }
 
   std::size_t row_count() const { return rows_.size(); }  // row indices 0..row_count()-1, some maybe unused
+  std::size_t distinct_rows() const { return present_rows_; }  // rows observed, written or initial
   RowId row_id(RowIndex r) const { return rows_[r].id; }
   std::optional<RowIndex> find_row(RowId id) const;
   bool is_initial_row(RowIndex r) const { return rows_[r].initial; }

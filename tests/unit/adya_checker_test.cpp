@@ -224,6 +224,23 @@ TEST(AdyaChecker, G0DirtyWrite) {
   EXPECT_NE(fs[0].graph_dot.find("t1 -> t2"), std::string::npos) << fs[0].graph_dot;
 }
 
+TEST(AdyaChecker, G0ThroughADelete) {
+  // T1 -ww(row 1)-> T2, and T1 deleted the version of row 2 that T2 wrote: T2 -ww(row 2)-> T1.
+  Builder b;
+  b.update(1, 1);
+  b.update(2, 1);
+  b.update(2, 2);
+  b.remove(1, 2, {0, 2});
+  b.commit(1).commit(2);
+  b.read(3, 1, {0, 1, 2}).commit(3);
+  const auto fs = findings(b.h, AdyaLevel::PL1);
+  ASSERT_EQ(kinds(fs), Kinds{"G0"});
+  EXPECT_NE(fs[0].explanation.find("T2 wrote row 2 at version [T0,T2] (T2.2 UPDATE t SET v = v + 1 WHERE id = 2), and "
+                                   "T1 deleted that version (T1.2 DELETE FROM t WHERE id = 2): T2 -ww-> T1"),
+            std::string::npos)
+      << fs[0].explanation;
+}
+
 TEST(AdyaChecker, G1aAbortedRead) {
   Builder b;
   b.update(1, 1);
