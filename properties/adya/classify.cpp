@@ -252,7 +252,7 @@ std::string join_words(const std::vector<std::string>& xs) {
   return out + " and " + xs.back();
 }
 
-void report_direct(const DependencyGraph& g, Reporter& rep) {
+void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& opt) {
   const ObservedHistory& h = g.history();
   std::set<std::pair<TxnId, TxnId>> g1a_seen, g1b_seen;
   for (const DirectAnomaly& a : g.direct_anomalies()) {
@@ -306,6 +306,10 @@ void report_direct(const DependencyGraph& g, Reporter& rep) {
         break;
       }
       default: {
+        // Unrecorded writes are not evidence when the producer could not record every write.
+        if (!opt.writes_complete && (a.kind == DirectKind::NoWriteRecorded ||
+                                     (a.kind == DirectKind::NotInserted && c[0] != kInitialTxn)))
+          break;
         rep.add("impossible-history", [&] {
           const Explainer& ex = rep.ex();
           const ObsIndex witness = h.branch_witness(a.row, g.version_branch(a.row));
@@ -571,7 +575,7 @@ void report_gsib_start(const DependencyGraph& g, Reporter& rep, const std::vecto
 std::vector<Finding> classify(const DependencyGraph& graph, const std::set<std::string>& proscribed,
                               const CheckOptions& options) {
   Reporter rep(graph, proscribed, options);
-  report_direct(graph, rep);
+  report_direct(graph, rep, options);
   const SnapshotEdges si = snapshot_edges(graph, rep.wants("G-SIa"), rep.wants("G-SIb"));
   report_gsia(graph, rep, si.interference);
   report_cycles(graph, rep, options);

@@ -27,6 +27,10 @@ struct CheckOptions {
   std::size_t max_findings_per_kind = 10;
   // Edge visits per cycle search in one component (see CycleFinder).
   std::uint64_t search_budget = 50'000'000;
+  // Every write was recorded with its row (e.g. UPDATE ... RETURNING rowId). When false (an engine without RETURNING
+  // on UPDATE, where an UPDATE's rows are not known), a wList naming a transaction that recorded no write of the row,
+  // or a first version whose writer recorded no insert, is not an impossible history: the write was just not seen.
+  bool writes_complete = true;
 };
 
 std::vector<Finding> classify(const DependencyGraph& graph, const std::set<std::string>& proscribed,

@@ -39,9 +39,7 @@ class GraphBuilder {
     g_.offsets_.assign(n + 1, 0);
 
     const std::size_t rows = h_.row_count();
-    bool divergent = false;
-    for (RowIndex r = 0; r < rows && !divergent; ++r) divergent = h_.branch_count(r) > 1;
-    if (divergent) g_.auth_.assign(rows, 0);
+    if (h_.any_divergent_row()) g_.auth_.assign(rows, 0);
 
     for (RowIndex r = 0; r < rows; ++r) process<false>(r);
     std::uint64_t total = 0;

@@ -142,10 +142,12 @@ StmtIndex ObservedHistory::add_statement(TxnId txn, std::string_view text) {
 
 RowIndex ObservedHistory::row_index(RowId id) {
   if (dense_ids_) {
-    // The presence bytes, not the 64-byte row states, answer the common case: they stay in cache.
-    if (id < dense_present_.size()) {
-      if (!dense_present_[id]) {
-        dense_present_[id] = 1;
+    // The presence bits, not the 64-byte row states, answer the common case: they stay in cache.
+    if (id < rows_.size()) {
+      std::uint64_t& word = dense_present_[id >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (id & 63);
+      if (!(word & bit)) {
+        word |= bit;
         rows_[id].present = true;
         rows_[id].id = id;
         ++present_rows_;
@@ -155,8 +157,8 @@ RowIndex ObservedHistory::row_index(RowId id) {
     if (id < 4 * (present_rows_ + 1) + 4096) {
       const std::size_t size = std::max<std::size_t>(static_cast<std::size_t>(id) + 1, rows_.size() * 2);
       rows_.resize(size);
-      dense_present_.resize(size, 0);
-      dense_present_[id] = 1;
+      dense_present_.resize((size + 63) / 64, 0);
+      dense_present_[id >> 6] |= std::uint64_t{1} << (id & 63);
       rows_[id].present = true;
       rows_[id].id = id;
       ++present_rows_;

@@ -9,7 +9,8 @@
 // observed wList would be quadratic. Instead each row keeps its longest observed wList (its "branch"); an observation
 // stores only (row, prefix length, branch). Observations are compared element-wise with the branch when they are
 // added (never as strings: "T0,T1" is a string prefix of "T0,T12"). A wList that is neither a prefix of a branch nor
-// extends one opens a new branch of that row: that is an engine finding (impossible history), kept with full evidence.
+// extends one opens a new branch of that row, kept in full: either a rollback (a version with uncommitted writers that
+// was then undone) or an engine finding (impossible history); the graph builder decides which.
 #pragma once
 
 #include <algorithm>
@@ -65,7 +66,7 @@ struct Statement {
 struct Observation {
   RowIndex row = 0;
   TxnId txn = 0;
-  StmtIndex stmt = kNone;    // kNone for T0's initial writes
+  StmtIndex stmt = kNone;
   std::uint32_t length = 0;  // wList length (reads); 0 for writes
   std::uint32_t packed = 0;  // kind (2 bits) | write kind (2 bits) | branch (28 bits)
 
@@ -91,7 +92,8 @@ class ObservedHistory {
   // Statements in program order per transaction. Registers the transaction if needed. The text is what explanations
   // quote, e.g. "T2.3 UPDATE t SET v = 5 WHERE k = 1".
   StmtIndex add_statement(TxnId txn, std::string_view text);
-  // One row returned by the statement: its rowId and its full wList, oldest writer first.
+  // One row returned by the statement: its rowId and its full wList, oldest writer first. The span is only read
+  // during the call (short lists are copied while their row's state is fetched; see settle()).
   void add_read(StmtIndex stmt, RowId row, std::span<const TxnId> wlist);
   // One row the statement is about to delete (or deleted, with RETURNING): the wList of the version deleted.
   void add_delete_read(StmtIndex stmt, RowId row, std::span<const TxnId> wlist);
@@ -120,8 +122,12 @@ class ObservedHistory {
   std::optional<RowIndex> find_row(RowId id) const;
   bool is_initial_row(RowIndex r) const { return rows_[r].initial; }
   bool is_row(RowIndex r) const { return rows_[r].present; }
-  // Branches of a row's version history. Normally one; more only if the engine produced divergent wLists.
+  // Branches of a row's version history. Normally one; more when reads diverged (rolled-back versions, or a bug).
   std::uint32_t branch_count(RowIndex r) const;
+  bool any_divergent_row() const {  // some row has more than one branch
+    settle();
+    return !extra_.empty();
+  }
   std::span<const TxnId> branch(RowIndex r, std::uint32_t b) const;
   // The observation that established the branch's current (longest) content.
   ObsIndex branch_witness(RowIndex r, std::uint32_t b) const;
@@ -141,8 +147,14 @@ class ObservedHistory {
    public:
     static constexpr std::uint32_t kInline = 8;
     SmallChain() = default;
-    SmallChain(const SmallChain&) = delete;
-    SmallChain& operator=(const SmallChain&) = delete;
+    SmallChain(const SmallChain& o) { append(o.data(), o.size_); }
+    SmallChain& operator=(const SmallChain& o) {
+      if (this != &o) {
+        size_ = 0;
+        append(o.data(), o.size_);
+      }
+      return *this;
+    }
     SmallChain(SmallChain&& o) noexcept : size_(o.size_), cap_(o.cap_) {
       if (o.cap_ == kInline) {
         std::copy(o.inline_, o.inline_ + o.size_, inline_);
@@ -234,7 +246,7 @@ class ObservedHistory {
   mutable TxnId pending_pool_[kPipeline * kPendingLength];
   mutable std::size_t pending_head_ = 0;
   mutable std::size_t pending_count_ = 0;
-  std::vector<std::uint8_t> dense_present_;  // dense ids: 1 if the row exists
+  std::vector<std::uint64_t> dense_present_;  // dense ids: bit set if the row exists
   // Row ids from a client-side counter (what the instrumentation should use) are dense: while they are, a row's
   // index IS its id and no map is consulted (one cache miss per observation instead of two). The first id that would
   // leave more than 3 of 4 slots unused switches to the hash map for good; existing rows keep their indices.

@@ -604,6 +604,22 @@ TEST(AdyaChecker, UnknownWriterNoWriteAndUninsertedRowAreImpossible) {
   }
 }
 
+TEST(AdyaChecker, UnrecordedWritesAreNotEvidenceWhenWritesAreIncomplete) {
+  // An engine without UPDATE ... RETURNING: the producer cannot say which rows an UPDATE wrote.
+  ObservedHistory h;
+  h.add_initial_row(1);
+  h.add_transaction(1, {}, 1);
+  h.add_statement(1, "T1.1 UPDATE t SET v = 1 WHERE v > 0");  // rows unknown: no add_write
+  h.finish_transaction(1, Fate::Committed, 2);
+  h.add_transaction(2, {}, 3);
+  h.add_read(h.add_statement(2, "T2.1 SELECT * FROM t"), 1, std::vector<TxnId>{0, 1});
+  h.finish_transaction(2, Fate::Committed, 4);
+  EXPECT_EQ(kinds(check(h, AdyaLevel::PL3).findings), Kinds{"impossible-history"});
+  CheckOptions incomplete;
+  incomplete.writes_complete = false;
+  EXPECT_TRUE(check(h, AdyaLevel::PL3, incomplete).ok()) << check(h, AdyaLevel::PL3, incomplete).explain();
+}
+
 TEST(AdyaChecker, DeletedRowsWrittenAgainOrTwiceAreImpossible) {
   {
     Builder b;
@@ -734,6 +750,17 @@ TEST(AdyaHistory, KeepsOneChainPerRow) {
             (std::vector<TxnId>{0, 1}));
   h.add_read(s, 5, std::vector<TxnId>{0, 3});
   EXPECT_EQ(h.branch_count(r), 2u);
+
+  // Long chains leave the row's inline storage; copies keep their own.
+  std::vector<TxnId> longer{0, 1, 2};
+  for (TxnId t = 10; t < 30; ++t) longer.push_back(t);
+  h.add_read(s, 5, longer);
+  const ObservedHistory copy = h;
+  h.add_read(s, 5, std::vector<TxnId>{0, 1, 2, 10, 11, 99});
+  EXPECT_EQ(copy.branch(r, 0).size(), longer.size());
+  EXPECT_TRUE(std::equal(longer.begin(), longer.end(), copy.branch(r, 0).begin()));
+  EXPECT_EQ(copy.branch_count(r), 2u);
+  EXPECT_EQ(h.branch_count(r), 3u);
 }
 
 }  // namespace
