@@ -286,6 +286,14 @@ void PropertyTest::check_property(const std::string& property, const std::functi
   runner_ = std::make_unique<PropertyRunner>(property, *target, GetParam(), settings_for(property, GetParam()));
   const PropertyResult r = runner_->check(body);
   RecordProperty("cases", std::to_string(r.cases));
+  if (r.failed && r.verdict && r.verdict->only_deviations()) {
+    // The engine departs from the level the property checks, as its documentation says: shown, not failed.
+    RecordProperty("documented_deviation", r.verdict->summary());
+    std::cout << fmt::format("[txprop] {}/{}: documented deviation {} from the claimed level, shown here shrunk "
+                             "({} cases before it):\n{}",
+                             property, GetParam().name(), r.verdict->summary(), r.cases, r.message);
+    return;
+  }
   if (r.failed) GTEST_FAIL() << r.message << r.summary();
   std::cout << fmt::format("[txprop] {}/{}: {} on {}, no violation\n", property, GetParam().name(), r.summary(),
                            target->server_version());

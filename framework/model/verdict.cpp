@@ -9,6 +9,10 @@ bool Verdict::fails() const {
   return std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return !f.documented; });
 }
 
+bool Verdict::only_deviations() const {
+  return fails() && std::all_of(findings.begin(), findings.end(), [](const Finding& f) { return f.documented || f.deviation; });
+}
+
 bool Verdict::has(std::string_view kind) const {
   return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.kind == kind; });
 }
@@ -25,10 +29,10 @@ std::string Verdict::explain() const {
   std::string out = property + ": " + summary() + "\n";
   if (!note.empty()) out += note + "\n";
   for (const Finding& f : findings) {
-    out += "* " + f.kind + (f.documented ? " (documented behaviour)" : "") + "\n";
+    out += "* " + f.kind + (f.documented ? " (documented behaviour)" : f.deviation ? " (documented deviation)" : "") + "\n";
     out += f.explanation;
     if (!f.explanation.empty() && f.explanation.back() != '\n') out += "\n";
-    if (f.documented && !f.source.empty()) out += "  documented by: " + f.source + "\n";
+    if ((f.documented || f.deviation) && !f.source.empty()) out += "  documented by: " + f.source + "\n";
   }
   return out;
 }

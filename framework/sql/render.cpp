@@ -57,7 +57,8 @@ std::string render_type(ColumnType type, Dialect d) {
       if (d == Dialect::MySql) return "DOUBLE";
       return "REAL";
     case ColumnType::Text:
-      return d == Dialect::MySql ? "VARCHAR(64)" : "TEXT";
+      // A length is needed to index a MySQL text column; 255 leaves room for writer lists (instrumentation).
+      return d == Dialect::MySql ? "VARCHAR(255)" : "TEXT";
   }
   return "?";
 }
@@ -208,7 +209,9 @@ std::string render(const Statement& s, Dialect d) {
         if (i) sets += ", ";
         sets += quote_identifier(s.assignments[i].column, d) + " = " + render_expr(s.assignments[i].value, d);
       }
-      return fmt::format("UPDATE {} SET {}{}", quote_identifier(s.table, d), sets, where);
+      std::string out = fmt::format("UPDATE {} SET {}{}", quote_identifier(s.table, d), sets, where);
+      if (!s.returning.empty()) out += " RETURNING " + column_list(s.returning, d);
+      return out;
     }
     case StatementKind::Delete: {
       std::string out = fmt::format("DELETE FROM {}{}", quote_identifier(s.table, d), where);

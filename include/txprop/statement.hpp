@@ -30,7 +30,7 @@ struct Statement {
   std::vector<Assignment> assignments;
   std::optional<Expr> where;
   LockMode lock = LockMode::None;
-  // DELETE: return the deleted rows' `returning` columns (DELETE ... RETURNING), used by instrumentation.
+  // DELETE / UPDATE ... RETURNING these columns of the rows deleted or written (instrumentation).
   std::vector<std::string> returning;
 
   static Statement begin();

@@ -1,0 +1,75 @@
+// IsoRel instrumentation as a model transform: what it adds, and that stripping it gives back the generated case.
+#include <gtest/gtest.h>
+
+#include "txprop/generators.hpp"
+#include "txprop/instrumentation.hpp"
+#include "txprop/sql.hpp"
+
+using namespace txprop;
+
+namespace {
+TestCase small_case() {
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}, {"v", ColumnType::Integer, false}};
+  t.primary_key = {"k"};
+  t.rows = {{1, 10}, {2, 20}};
+  TestCase c;
+  c.schema.tables = {t};
+  const Expr k1 = Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(1));
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::select("t", k1), Statement::update("t", {{"v", Expr::lit(11)}}, k1)}, TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::insert("t", {"k", "v"}, {Expr::lit(3), Expr::lit(30)}), Statement::delete_("t", k1)},
+                  TxnEnd::Rollback}};
+  c.order = {0, 1, 0, 1, 0, 1, 0, 1};
+  return c;
+}
+}  // namespace
+
+TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
+  const TestCase c = gen::instrument(small_case(), gen::instrumentation_options(Engine::PostgreSql));
+  ASSERT_EQ(c.validate(), "");
+  EXPECT_TRUE(gen::is_instrumented(c));
+  const Table& t = c.schema.tables[0];
+  EXPECT_EQ(t.column_names(), (std::vector<std::string>{"k", "v", "txp_rid", "txp_wl"}));
+  EXPECT_EQ(t.rows[0], (Row{1, 10, 1, "0"}));
+  EXPECT_EQ(t.rows[1], (Row{2, 20, 2, "0"}));
+  const auto& t0 = c.transactions[0].statements;
+  EXPECT_EQ(render(t0[1], Dialect::PostgreSql),
+            "UPDATE \"t\" SET \"v\" = 11, \"txp_wl\" = \"txp_wl\" || ',1' WHERE \"k\" = 1 RETURNING \"txp_rid\", \"txp_wl\"");
+  const auto& t1 = c.transactions[1].statements;
+  EXPECT_EQ(render(t1[0], Dialect::MySql),
+            "INSERT INTO `t` (`k`, `v`, `txp_rid`, `txp_wl`) VALUES (3, 30, 1000000, '2')");
+  EXPECT_EQ(render(t1[1], Dialect::Sqlite), "DELETE FROM \"t\" WHERE \"k\" = 1 RETURNING \"txp_rid\", \"txp_wl\"");
+  // The observer reads every table after everything else.
+  ASSERT_EQ(c.transactions.size(), 3u);
+  EXPECT_EQ(c.transactions[2].statements.size(), 1u);
+  EXPECT_EQ(c.order.back(), 2);
+  // MariaDB has no UPDATE ... RETURNING.
+  const TestCase m = gen::instrument(small_case(), gen::instrumentation_options(Engine::MariaDb));
+  EXPECT_TRUE(m.transactions[0].statements[1].returning.empty());
+  EXPECT_EQ(render(m.transactions[0].statements[1], Dialect::MySql),
+            "UPDATE `t` SET `v` = 11, `txp_wl` = CONCAT(`txp_wl`, ',1') WHERE `k` = 1");
+}
+
+TEST(Instrumentation, StrippingGivesBackTheGeneratedCase) {
+  EXPECT_EQ(gen::strip_instrumentation(gen::instrument(small_case(), {})), small_case());
+  gen::Options o;
+  rc::Random random(99);
+  const auto g = gen::test_case(o);
+  for (int i = 0; i < 300; ++i) {
+    const TestCase c = g(random.split(), 60).value();
+    const TestCase instrumented = gen::instrument(c, gen::instrumentation_options(Engine::Sqlite));
+    ASSERT_EQ(instrumented.validate(), "") << instrumented;
+    ASSERT_EQ(gen::strip_instrumentation(instrumented), c) << c;
+  }
+}
+
+TEST(Instrumentation, ParsesWriterLists) {
+  EXPECT_EQ(gen::parse_writer_list("0"), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(gen::parse_writer_list("0,12,3"), (std::vector<std::uint32_t>{0, 12, 3}));
+  for (const char* bad : {"", ",", "0,", ",1", "0,,1", "a", "1 2", "99999999999"})
+    EXPECT_FALSE(gen::parse_writer_list(bad)) << bad;
+}
