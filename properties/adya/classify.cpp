@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "cycles.hpp"
@@ -23,12 +24,12 @@ class Explainer {
     const auto& obs = h_.observations();
     write_offsets_.assign(h_.txn_count() + 1, 0);
     for (const Observation& o : obs)
-      if (o.kind() == OpKind::Write) ++write_offsets_[o.txn + 1];
+      if (o.kind() == OpKind::Write) ++write_offsets_[h_.txn_of(o) + 1];
     for (std::size_t t = 0; t < h_.txn_count(); ++t) write_offsets_[t + 1] += write_offsets_[t];
     writes_.resize(write_offsets_.back());
     std::vector<std::uint32_t> at(write_offsets_.begin(), write_offsets_.end() - 1);
     for (ObsIndex i = 0; i < obs.size(); ++i)  // stable: program order within a transaction
-      if (obs[i].kind() == OpKind::Write) writes_[at[obs[i].txn]++] = i;
+      if (obs[i].kind() == OpKind::Write) writes_[at[h_.txn_of(obs[i])]++] = i;
   }
 
   std::string txn(TxnId t) const { return t == kNone ? "?" : h_.label(t); }
@@ -262,7 +263,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
         const Observation& o = h.observations()[a.obs];
         const std::span<const TxnId> wl = h.wlist(o);
         const TxnId aborted = wl[a.pos];
-        if (!rep.wants("G1a") || !g1a_seen.emplace(o.txn, aborted).second) break;
+        if (!rep.wants("G1a") || !g1a_seen.emplace(h.txn_of(o), aborted).second) break;
         rep.add(
             "G1a",
             [&] {
@@ -272,13 +273,13 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               return fmt::format(
                   "{} {} {} at version {} ({}), which contains the write of {} ({}), and {} aborted (at position {}){}.\n"
                   "A committed transaction observed an aborted write: G1a (aborted read).",
-                  ex.txn(o.txn), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row), ex.version(wl),
+                  ex.txn(h.txn_of(o)), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row), ex.version(wl),
                   ex.op(a.obs), ex.txn(aborted), w ? ex.op(*w) : "no recorded write", ex.txn(aborted),
                   ex.position(h.txn(aborted).end),
                   last ? "" : "; the aborted write survived into the later versions written on top of it");
             },
             [&] {
-              return rep.ex().dot_edge("G1a", aborted, o.txn,
+              return rep.ex().dot_edge("G1a", aborted, h.txn_of(o),
                                        fmt::format("wr {} (aborted writer)", rep.ex().row(a.row)));
             });
         break;
@@ -286,7 +287,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
       case DirectKind::IntermediateRead: {
         const Observation& o = h.observations()[a.obs];
         const TxnId w = c[a.pos];
-        if (!rep.wants("G1b") || !g1b_seen.emplace(o.txn, w).second) break;
+        if (!rep.wants("G1b") || !g1b_seen.emplace(h.txn_of(o), w).second) break;
         rep.add("G1b", [&] {
           const Explainer& ex = rep.ex();
           std::uint32_t later = a.pos + 1;
@@ -301,7 +302,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
           return fmt::format(
               "{} read {} at version {} ({}), {}: {} read a version that is not {}'s final one: G1b (intermediate "
               "read).",
-              ex.txn(o.txn), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(o.txn), ex.txn(w));
+              ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)), ex.txn(w));
         });
         break;
       }
@@ -315,7 +316,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
           const ObsIndex witness = h.branch_witness(a.row, g.version_branch(a.row));
           auto seen_by = [&](ObsIndex o) {
             return o == kNone ? std::string("no observation")
-                              : fmt::format("seen by {}: {}", ex.txn(h.observations()[o].txn), ex.op(o));
+                              : fmt::format("seen by {}: {}", ex.txn(h.txn_of(h.observations()[o])), ex.op(o));
           };
           const std::string chain = fmt::format("{} ({})", ex.version(c), seen_by(witness));
           switch (a.kind) {
@@ -330,7 +331,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
             case DirectKind::EmptyWList:
               return fmt::format("{} observed {} with an empty writer list ({}): every version has a writer: "
                                  "impossible history.",
-                                 ex.txn(h.observations()[a.obs].txn), ex.row(a.row), ex.op(a.obs));
+                                 ex.txn(h.txn_of(h.observations()[a.obs])), ex.row(a.row), ex.op(a.obs));
             case DirectKind::UnknownWriter:
               return fmt::format("The writer list of {} {} names T{} at position {}, a transaction that does not exist "
                                  "in this history: impossible history.",
@@ -355,13 +356,13 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               const Observation& o = h.observations()[a.obs];
               return fmt::format("{} deleted {} at version {} ({}) and committed, but a later version {} was observed: "
                                  "a deleted row was written again: impossible history.",
-                                 ex.txn(o.txn), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
+                                 ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
             }
             case DirectKind::DeletedTwice: {
               const Observation& o = h.observations()[a.obs];
               const Observation& p = h.observations()[a.other];
               return fmt::format("{} ({}) and {} ({}) both deleted {} and both committed: impossible history.",
-                                 ex.txn(p.txn), ex.op(a.other), ex.txn(o.txn), ex.op(a.obs), ex.row(a.row));
+                                 ex.txn(h.txn_of(p)), ex.op(a.other), ex.txn(h.txn_of(o)), ex.op(a.obs), ex.row(a.row));
             }
             default: return std::string("impossible history");
           }
@@ -409,7 +410,6 @@ SnapshotEdges snapshot_edges(const DependencyGraph& g, bool want_a, bool want_b)
     return {s == kUnknown32 ? kUnknownPosition : s, e == kUnknown32 ? kUnknownPosition : e};
   };
 
-  std::vector<TxnId> seen_a(want_a ? n : 0, kNone), seen_b(want_b ? n : 0, kNone);
   for (TxnId t = 1; t < n; ++t) {  // T0 ended before everything: nothing to find from it
     const auto es = g.out_edges(t);
     if (es.empty()) continue;
@@ -420,17 +420,20 @@ SnapshotEdges snapshot_edges(const DependencyGraph& g, bool want_a, bool want_b)
       if (e.to == kInitialTxn) continue;
       const auto [to_start, to_end] = positions(e.to);
       if (e.type() == EdgeType::RW) {
-        if (want_b && to_end != kUnknownPosition && start != kUnknownPosition && to_end < start &&
-            seen_b[e.to] != t) {
-          seen_b[e.to] = t;
+        if (want_b && to_end != kUnknownPosition && start != kUnknownPosition && to_end < start)
           out.missed_effect.push_back({t, e.to, g.first_edge(t) + i});
-        }
-      } else if (want_a && end != kUnknownPosition && to_start != kUnknownPosition && end >= to_start &&
-                 seen_a[e.to] != t) {
-        seen_a[e.to] = t;
+      } else if (want_a && end != kUnknownPosition && to_start != kUnknownPosition && end >= to_start) {
         out.interference.push_back({t, e.to, g.first_edge(t) + i});
       }
     }
+  }
+  // One finding per (source, target) pair: the first edge in CSR order, which is already sorted by source.
+  for (auto* v : {&out.interference, &out.missed_effect}) {
+    std::stable_sort(v->begin(), v->end(),
+                     [](const CycleEdge& a, const CycleEdge& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+    v->erase(std::unique(v->begin(), v->end(),
+                         [](const CycleEdge& a, const CycleEdge& b) { return a.from == b.from && a.to == b.to; }),
+             v->end());
   }
   return out;
 }

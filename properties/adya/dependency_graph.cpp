@@ -48,11 +48,12 @@ class GraphBuilder {
       if (total >= kNone) throw std::length_error("adya: too many dependency edges");
       g_.offsets_[t] = static_cast<std::uint32_t>(total);
     }
-    g_.edges_.resize(total);
+    g_.edges_ = std::make_unique_for_overwrite<Edge[]>(total);
+    g_.edge_total_ = total;
     cursor_.assign(g_.offsets_.begin(), g_.offsets_.end() - 1);
     for (RowIndex r = 0; r < rows; ++r) process<true>(r);
     cursor_ = {};
-    grouped_ = {};
+    grouped_.reset();
     row_offsets_ = {};
   }
 
@@ -71,11 +72,12 @@ class GraphBuilder {
     row_offsets_.assign(h_.row_count() + 1, 0);
     for (const Observation& o : obs) ++row_offsets_[o.row + 1];
     for (std::size_t r = 0; r < h_.row_count(); ++r) row_offsets_[r + 1] += row_offsets_[r];
-    grouped_.resize(obs.size());
+    grouped_ = std::make_unique_for_overwrite<Grouped[]>(obs.size());
     std::vector<std::uint32_t> at(row_offsets_.begin(), row_offsets_.end() - 1);
+    const auto& stmts = h_.statements();  // observations come in statement order: sequential reads
     for (ObsIndex i = 0; i < obs.size(); ++i) {
       const Observation& o = obs[i];
-      grouped_[at[o.row]++] = Grouped{o.txn, o.length, o.packed, i};
+      grouped_[at[o.row]++] = Grouped{stmts[o.stmt].txn, o.length, o.packed, i};
     }
   }
 
@@ -99,8 +101,8 @@ class GraphBuilder {
 
   template <bool kFill>
   void process(RowIndex r) {
-    const Grouped* begin = grouped_.data() + row_offsets_[r];
-    const Grouped* end = grouped_.data() + row_offsets_[r + 1];
+    const Grouped* begin = grouped_.get() + row_offsets_[r];
+    const Grouped* end = grouped_.get() + row_offsets_[r + 1];
 
     // The version order. Normally the row's only branch. When reads diverged, a rollback explains it if one branch
     // continues with uncommitted writers only (an aborted transaction read its own write, or a dirty read of a write
@@ -295,7 +297,7 @@ class GraphBuilder {
   const ObservedHistory& h_;
   DependencyGraph& g_;
   std::vector<std::uint32_t> row_offsets_;
-  std::vector<Grouped> grouped_;
+  std::unique_ptr<Grouped[]> grouped_;
   std::vector<std::uint32_t> cursor_;
   // Per-transaction marks, valid when equal to the current epoch: no clearing between rows.
   std::vector<std::uint32_t> wrote_, inserted_, seen_;
@@ -316,7 +318,7 @@ TxnId DependencyGraph::source_of(std::uint32_t edge_index) const {
 
 TxnId DependencyGraph::deleter(RowIndex r) const {
   const ObsIndex o = delete_observation(r);
-  return o == kNone ? kNone : h_->observations()[o].txn;
+  return o == kNone ? kNone : h_->txn_of(h_->observations()[o]);
 }
 
 ObsIndex DependencyGraph::delete_observation(RowIndex r) const {
@@ -325,7 +327,7 @@ ObsIndex DependencyGraph::delete_observation(RowIndex r) const {
 }
 
 std::size_t DependencyGraph::memory_bytes() const {
-  return offsets_.capacity() * sizeof(std::uint32_t) + edges_.capacity() * sizeof(Edge) + status_.capacity() +
+  return offsets_.capacity() * sizeof(std::uint32_t) + edge_total_ * sizeof(Edge) + status_.capacity() +
          auth_.capacity() * sizeof(std::uint32_t) + deletes_.capacity() * sizeof(deletes_[0]) +
          direct_.capacity() * sizeof(DirectAnomaly);
 }

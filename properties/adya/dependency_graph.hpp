@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -31,11 +32,11 @@ const char* to_string(EdgeType t);  // "ww", "wr", "rw"
 //   WR, RW: the read observation (its row, version length, reader and statement)
 //   WW: the chain position of the target's write; == the version order's length for the edge to the deleter
 struct Edge {
-  TxnId to = 0;
-  RowIndex row = 0;
-  std::uint32_t bits = 0;  // evidence (30 bits) | type << 30
+  TxnId to;
+  RowIndex row;
+  std::uint32_t bits;  // evidence (30 bits) | type << 30
 
-  Edge() = default;
+  Edge() = default;  // trivial: the edge array is allocated without a zeroing pass, every slot is then written
   Edge(TxnId to_, RowIndex row_, std::uint32_t evidence, EdgeType type)
       : to(to_), row(row_), bits(evidence | (static_cast<std::uint32_t>(type) << 30)) {}
   EdgeType type() const { return static_cast<EdgeType>(bits >> 30); }
@@ -75,10 +76,10 @@ class DependencyGraph {
   const ObservedHistory& history() const { return *h_; }
   std::size_t node_count() const { return offsets_.size() - 1; }
   std::span<const Edge> out_edges(TxnId t) const {
-    return std::span<const Edge>(edges_).subspan(offsets_[t], offsets_[t + 1] - offsets_[t]);
+    return std::span<const Edge>(edges_.get() + offsets_[t], offsets_[t + 1] - offsets_[t]);
   }
   std::uint32_t first_edge(TxnId t) const { return offsets_[t]; }
-  std::span<const Edge> edges() const { return edges_; }
+  std::span<const Edge> edges() const { return {edges_.get(), edge_total_}; }
   TxnId source_of(std::uint32_t edge_index) const;  // O(log n)
   std::size_t edge_count(EdgeType t) const { return counts_[static_cast<unsigned>(t)]; }
 
@@ -113,7 +114,8 @@ class DependencyGraph {
  private:
   const ObservedHistory* h_ = nullptr;
   std::vector<std::uint32_t> offsets_;  // CSR by source, node_count()+1
-  std::vector<Edge> edges_;
+  std::unique_ptr<Edge[]> edges_;  // edge_total_ edges in CSR order
+  std::size_t edge_total_ = 0;
   std::vector<std::uint8_t> status_;  // 0 committed, 1 aborted, 2 unknown fate, 3 never registered
   std::vector<std::uint32_t> auth_;   // per row version branch; empty when no row has divergent wLists
   std::vector<std::pair<RowIndex, ObsIndex>> deletes_;  // sorted by row: committed deletes

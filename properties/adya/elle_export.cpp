@@ -45,12 +45,12 @@ void write_elle_history(std::ostream& os, const ObservedHistory& h) {
       if (obs[i].stmt != kNone) by_stmt[at[obs[i].stmt]++] = i;
   }
   std::vector<std::uint32_t> per_txn(n + 1, 0);
-  for (ObsIndex i : by_stmt) ++per_txn[obs[i].txn + 1];
+  for (ObsIndex i : by_stmt) ++per_txn[h.txn_of(obs[i]) + 1];
   for (std::size_t t = 0; t < n; ++t) per_txn[t + 1] += per_txn[t];
   std::vector<ObsIndex> by_txn(by_stmt.size());
   {
     std::vector<std::uint32_t> at(per_txn.begin(), per_txn.end() - 1);
-    for (ObsIndex i : by_stmt) by_txn[at[obs[i].txn]++] = i;
+    for (ObsIndex i : by_stmt) by_txn[at[h.txn_of(obs[i])]++] = i;
   }
 
   // One EDN vector of micro-operations; `filled` puts the observed lists in reads, otherwise nil (the invocation).

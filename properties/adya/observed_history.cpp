@@ -106,11 +106,7 @@ void ObservedHistory::add_transaction(TxnId id, std::string_view label, Position
   if (id == kInitialTxn) throw std::invalid_argument("adya: transaction 0 is the initial state");
   TxnInfo& t = ensure_txn(id);
   t.registered = true;
-  if (!label.empty()) {
-    t.label_offset = static_cast<std::uint32_t>(labels_.size());
-    t.label_length = static_cast<std::uint32_t>(label.size());
-    labels_.append(label);
-  }
+  if (!label.empty() && label != "T" + std::to_string(id)) labels_[id] = std::string(label);
   if (start != kUnknownPosition) t.start = start;
 }
 
@@ -131,12 +127,10 @@ StmtIndex ObservedHistory::add_statement(TxnId txn, std::string_view text) {
   if (txn == kInitialTxn) throw std::invalid_argument("adya: transaction 0 has no statements");
   ensure_txn(txn).registered = true;
   if (stmts_.size() >= kNone) throw std::length_error("adya: too many statements");
-  Statement s;
-  s.txn = txn;
-  s.text_offset = texts_.size();
-  s.text_length = static_cast<std::uint32_t>(text.size());
+  if (texts_.size() + text.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("adya: statement texts exceed 4 GiB");
   texts_.append(text);
-  stmts_.push_back(s);
+  stmts_.push_back(Statement{txn, static_cast<std::uint32_t>(texts_.size())});
   return static_cast<StmtIndex>(stmts_.size() - 1);
 }
 
@@ -155,9 +149,9 @@ RowIndex ObservedHistory::row_index(RowId id) {
       return static_cast<RowIndex>(id);
     }
     if (id < 4 * (present_rows_ + 1) + 4096) {
-      const std::size_t size = std::max<std::size_t>(static_cast<std::size_t>(id) + 1, rows_.size() * 2);
-      rows_.resize(size);
-      dense_present_.resize((size + 63) / 64, 0);
+      rows_.resize(static_cast<std::size_t>(id) + 1);
+      if (dense_present_.size() * 64 < rows_.size())
+        dense_present_.resize(std::max((rows_.size() + 63) / 64, dense_present_.size() * 2), 0);
       dense_present_[id >> 6] |= std::uint64_t{1} << (id & 63);
       rows_[id].present = true;
       rows_[id].id = id;
@@ -173,9 +167,9 @@ RowIndex ObservedHistory::row_index(RowId id) {
   const RowIndex r = row_map_.insert(id, next);
   if (r == next) {
     if (rows_.size() >= kNone) throw std::length_error("adya: too many rows");
-    rows_.emplace_back();
-    rows_.back().id = id;
-    rows_.back().present = true;
+    rows_.resize(rows_.size() + 1);
+    rows_[next].id = id;
+    rows_[next].present = true;
     ++present_rows_;
   }
   return r;
@@ -188,7 +182,6 @@ void ObservedHistory::add_observation(StmtIndex stmt, RowId row, std::span<const
   const ObsIndex self = static_cast<ObsIndex>(obs_.size());
   Observation o;
   o.row = r;
-  o.txn = stmts_[stmt].txn;
   o.stmt = stmt;
   o.length = static_cast<std::uint32_t>(wlist.size());
   o.packed = static_cast<std::uint32_t>(kind);  // branch 0 until placed
@@ -276,7 +269,6 @@ void ObservedHistory::add_write(StmtIndex stmt, RowId row, WriteKind kind) {
   if (obs_.size() >= kMaxObservations) throw std::length_error("adya: too many observations");
   Observation o;
   o.row = row_index(row);
-  o.txn = stmts_[stmt].txn;
   o.stmt = stmt;
   o.packed = static_cast<std::uint32_t>(OpKind::Write) | (static_cast<std::uint32_t>(kind) << 2);
   obs_.push_back(o);
@@ -291,14 +283,15 @@ void ObservedHistory::reserve(std::size_t transactions, std::size_t statements, 
 }
 
 std::string ObservedHistory::label(TxnId id) const {
-  if (id < txns_.size() && txns_[id].label_length != 0)
-    return labels_.substr(txns_[id].label_offset, txns_[id].label_length);
+  if (!labels_.empty())
+    if (const auto it = labels_.find(id); it != labels_.end()) return it->second;
   return "T" + std::to_string(id);
 }
 
 std::string_view ObservedHistory::statement_text(StmtIndex s) const {
   if (s >= stmts_.size()) return {};
-  return std::string_view(texts_).substr(stmts_[s].text_offset, stmts_[s].text_length);
+  const std::uint32_t begin = s == 0 ? 0 : stmts_[s - 1].text_end;
+  return std::string_view(texts_).substr(begin, stmts_[s].text_end - begin);
 }
 
 std::optional<RowIndex> ObservedHistory::find_row(RowId id) const {
@@ -333,10 +326,10 @@ ObsIndex ObservedHistory::branch_witness(RowIndex r, std::uint32_t b) const {
 std::size_t ObservedHistory::memory_bytes() const {
   settle();
   std::size_t n = txns_.capacity() * sizeof(TxnInfo) + stmts_.capacity() * sizeof(Statement) +
-                  obs_.capacity() * sizeof(Observation) + rows_.capacity() * sizeof(RowState) +
-                  extra_.capacity() * sizeof(Branch) + row_map_.memory_bytes() + labels_.capacity() +
+                  obs_.capacity() * sizeof(Observation) + rows_.memory_bytes() +
+                  extra_.capacity() * sizeof(Branch) + row_map_.memory_bytes() + labels_.size() * 64 +
                   texts_.capacity();
-  for (const RowState& r : rows_) n += r.chain.heap_bytes();
+  for (std::size_t r = 0; r < rows_.size(); ++r) n += rows_[r].chain.heap_bytes();
   for (const Branch& b : extra_) n += b.chain.capacity() * sizeof(TxnId);
   return n;
 }

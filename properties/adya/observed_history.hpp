@@ -14,12 +14,15 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <memory>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace txprop::adya {
@@ -47,25 +50,24 @@ enum class OpKind : std::uint8_t {
 
 enum class WriteKind : std::uint8_t { Insert, Update, Delete };
 
+// 24 bytes per transaction, 8 per statement and 16 per observation: at 10^6 transactions the memory the checker
+// touches is what its time goes to (every fresh page is a fault), so these stay small.
 struct TxnInfo {
   Position start = kUnknownPosition;  // position of its first statement in the actual order
   Position end = kUnknownPosition;    // position of its COMMIT / ROLLBACK (or of the error that ended it)
-  std::uint32_t label_offset = 0;     // into the label arena; length 0 means the default label "T<id>"
-  std::uint32_t label_length = 0;
   Fate fate = Fate::Unknown;
   bool registered = false;  // add_transaction (or add_statement) named this id
 };
 
 struct Statement {
   TxnId txn = 0;
-  std::uint32_t text_length = 0;
-  std::uint64_t text_offset = 0;  // into the text arena
+  std::uint32_t text_end = 0;  // end of its text in the text arena; it starts where the previous statement's ends
 };
 
-// 20 bytes. For Read/DeleteRead, the observed wList is the first `length` entries of branch `branch()` of `row`.
+// For Read/DeleteRead, the observed wList is the first `length` entries of branch `branch()` of `row`. The
+// transaction is the statement's (ObservedHistory::txn_of).
 struct Observation {
   RowIndex row = 0;
-  TxnId txn = 0;
   StmtIndex stmt = kNone;
   std::uint32_t length = 0;  // wList length (reads); 0 for writes
   std::uint32_t packed = 0;  // kind (2 bits) | write kind (2 bits) | branch (28 bits)
@@ -108,6 +110,7 @@ class ObservedHistory {
   const TxnInfo& txn(TxnId id) const { return txns_[id]; }
   bool committed(TxnId id) const { return id < txns_.size() && txns_[id].fate == Fate::Committed; }
   std::string label(TxnId id) const;
+  TxnId txn_of(const Observation& o) const { return stmts_[o.stmt].txn; }
 
   const std::vector<Statement>& statements() const { return stmts_; }
   std::string_view statement_text(StmtIndex s) const;
@@ -203,6 +206,37 @@ class ObservedHistory {
     bool present = false;  // false: an unused slot of the dense id range
   };
 
+  // Row states in fixed chunks: growing never moves a row (a vector's doubling would copy every row state and leave
+  // up to half its slots unused), and a row's address stays valid for the prefetch in add_observation.
+  class RowTable {
+   public:
+    static constexpr std::size_t kChunk = 1024;
+    RowTable() = default;
+    RowTable(const RowTable& o) : size_(o.size_) {
+      for (const auto& c : o.chunks_) chunks_.push_back(std::make_unique<Chunk>(*c));
+    }
+    RowTable& operator=(const RowTable& o) {
+      if (this != &o) *this = RowTable(o);
+      return *this;
+    }
+    RowTable(RowTable&&) noexcept = default;
+    RowTable& operator=(RowTable&&) noexcept = default;
+
+    std::size_t size() const { return size_; }
+    RowState& operator[](std::size_t i) { return (*chunks_[i / kChunk])[i % kChunk]; }
+    const RowState& operator[](std::size_t i) const { return (*chunks_[i / kChunk])[i % kChunk]; }
+    void resize(std::size_t n) {  // grows only
+      while (chunks_.size() * kChunk < n) chunks_.push_back(std::make_unique<Chunk>());
+      size_ = std::max(size_, n);
+    }
+    std::size_t memory_bytes() const { return chunks_.size() * sizeof(Chunk); }
+
+   private:
+    using Chunk = std::array<RowState, kChunk>;
+    std::vector<std::unique_ptr<Chunk>> chunks_;
+    std::size_t size_ = 0;
+  };
+
   // RowId -> RowIndex for row ids that are not dense (see row_index): open addressing. std::unordered_map would cost
   // a node allocation per row and a cache miss per probe, which dominates at 10^6 transactions.
   class RowMap {
@@ -230,7 +264,7 @@ class ObservedHistory {
   std::vector<Statement> stmts_;
   // Mutable: placing a pending observation (settle) completes the history's content, it does not change it.
   mutable std::vector<Observation> obs_;
-  mutable std::vector<RowState> rows_;
+  mutable RowTable rows_;
   mutable std::vector<Branch> extra_;
 
   // Observations whose wList still has to be placed in its row's branches: a FIFO of kPipeline entries whose wLists
@@ -253,7 +287,7 @@ class ObservedHistory {
   bool dense_ids_ = true;
   std::size_t present_rows_ = 0;
   RowMap row_map_;
-  std::string labels_;
+  std::unordered_map<TxnId, std::string> labels_;  // only labels other than the default "T<id>"
   std::string texts_;
 };
 
