@@ -102,8 +102,9 @@ class Explainer {
     switch (e.type()) {
       case EdgeType::WR: {
         const Observation& o = h_.observations()[e.evidence()];
-        return fmt::format("{} wrote {} at version {} ({}), and {} read that version ({}): {}", txn(ce.from), row(e.row),
-                           version(e.row, o.length), write_op(e.row, o.length - 1), txn(ce.to), op(e.evidence()), arrow);
+        return fmt::format("{} wrote {} at version {} ({}), and {} read that version ({}): {}", txn(ce.from),
+                           row(e.row), version(e.row, o.length), write_op(e.row, o.length - 1), txn(ce.to),
+                           op(e.evidence()), arrow);
       }
       case EdgeType::RW: {
         const Observation& o = h_.observations()[e.evidence()];
@@ -112,8 +113,8 @@ class Explainer {
         while (q < m && (!g_.committed(c[q]) || c[q] == c[len - 1])) ++q;
         if (q < m && c[q] == ce.to)
           return fmt::format("{} read {} at version {} ({}), and {} wrote the next {}version {} ({}): {}", txn(ce.from),
-                             row(e.row), version(e.row, len), op(e.evidence()), txn(ce.to), q == len ? "" : "committed ",
-                             version(e.row, q + 1), write_op(e.row, q), arrow);
+                             row(e.row), version(e.row, len), op(e.evidence()), txn(ce.to),
+                             q == len ? "" : "committed ", version(e.row, q + 1), write_op(e.row, q), arrow);
         const ObsIndex d = g_.delete_observation(e.row);
         return fmt::format("{} read {} at version {} ({}), and {} deleted {} ({}): {}", txn(ce.from), row(e.row),
                            version(e.row, len), op(e.evidence()), txn(ce.to), row(e.row),
@@ -157,8 +158,8 @@ class Explainer {
   }
 
   std::string dot(const std::string& name, const std::vector<CycleEdge>& edges, const std::string& note = {}) const {
-    std::string out = fmt::format("digraph {} {{\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
-                                  quote(name));
+    std::string out =
+        fmt::format("digraph {} {{\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n", quote(name));
     std::vector<TxnId> nodes;
     for (const CycleEdge& e : edges) {
       nodes.push_back(e.from);
@@ -229,9 +230,8 @@ class Reporter {
   std::vector<Finding> finish() {
     for (const auto& [kind, fc] : per_kind_) {
       if (fc.second <= opt_.max_findings_per_kind) continue;
-      findings_[fc.first].explanation +=
-          fmt::format("\n({} more {} findings in this history are not shown.)", fc.second - opt_.max_findings_per_kind,
-                      kind);
+      findings_[fc.first].explanation += fmt::format("\n({} more {} findings in this history are not shown.)",
+                                                     fc.second - opt_.max_findings_per_kind, kind);
     }
     return std::move(findings_);
   }
@@ -271,10 +271,11 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               const bool last = a.pos + 1 == o.length;
               const std::optional<ObsIndex> w = ex.write_of(aborted, a.row);
               return fmt::format(
-                  "{} {} {} at version {} ({}), which contains the write of {} ({}), and {} aborted (at position {}){}.\n"
+                  "{} {} {} at version {} ({}), which contains the write of {} ({}), and {} aborted (at position "
+                  "{}){}.\n"
                   "A committed transaction observed an aborted write: G1a (aborted read).",
-                  ex.txn(h.txn_of(o)), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row), ex.version(wl),
-                  ex.op(a.obs), ex.txn(aborted), w ? ex.op(*w) : "no recorded write", ex.txn(aborted),
+                  ex.txn(h.txn_of(o)), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row),
+                  ex.version(wl), ex.op(a.obs), ex.txn(aborted), w ? ex.op(*w) : "no recorded write", ex.txn(aborted),
                   ex.position(h.txn(aborted).end),
                   last ? "" : "; the aborted write survived into the later versions written on top of it");
             },
@@ -302,14 +303,15 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
           return fmt::format(
               "{} read {} at version {} ({}), {}: {} read a version that is not {}'s final one: G1b (intermediate "
               "read).",
-              ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)), ex.txn(w));
+              ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)),
+              ex.txn(w));
         });
         break;
       }
       default: {
         // Unrecorded writes are not evidence when the producer could not record every write.
-        if (!opt.writes_complete && (a.kind == DirectKind::NoWriteRecorded ||
-                                     (a.kind == DirectKind::NotInserted && c[0] != kInitialTxn)))
+        if (!opt.writes_complete &&
+            (a.kind == DirectKind::NoWriteRecorded || (a.kind == DirectKind::NotInserted && c[0] != kInitialTxn)))
           break;
         rep.add("impossible-history", [&] {
           const Explainer& ex = rep.ex();
@@ -323,40 +325,48 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
             case DirectKind::Divergent: {
               const Observation& o = h.observations()[a.obs];
               return fmt::format(
-                  "Row {} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first {} "
+                  "Row {} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first "
+                  "{} "
                   "entr{} only. A version was written on top of a version other than the latest, or a read returned a "
                   "version that never existed: impossible history.",
                   h.row_id(a.row), ex.version(h.wlist(o)), seen_by(a.obs), chain, a.pos, a.pos == 1 ? "y" : "ies");
             }
             case DirectKind::EmptyWList:
-              return fmt::format("{} observed {} with an empty writer list ({}): every version has a writer: "
-                                 "impossible history.",
-                                 ex.txn(h.txn_of(h.observations()[a.obs])), ex.row(a.row), ex.op(a.obs));
+              return fmt::format(
+                  "{} observed {} with an empty writer list ({}): every version has a writer: "
+                  "impossible history.",
+                  ex.txn(h.txn_of(h.observations()[a.obs])), ex.row(a.row), ex.op(a.obs));
             case DirectKind::UnknownWriter:
-              return fmt::format("The writer list of {} {} names T{} at position {}, a transaction that does not exist "
-                                 "in this history: impossible history.",
-                                 ex.row(a.row), chain, c[a.pos], a.pos + 1);
+              return fmt::format(
+                  "The writer list of {} {} names T{} at position {}, a transaction that does not exist "
+                  "in this history: impossible history.",
+                  ex.row(a.row), chain, c[a.pos], a.pos + 1);
             case DirectKind::NoWriteRecorded:
-              return fmt::format("The writer list of {} {} names {} at position {}, but {} recorded no write of {}: "
-                                 "impossible history.",
-                                 ex.row(a.row), chain, ex.txn(c[a.pos]), a.pos + 1, ex.txn(c[a.pos]), ex.row(a.row));
+              return fmt::format(
+                  "The writer list of {} {} names {} at position {}, but {} recorded no write of {}: "
+                  "impossible history.",
+                  ex.row(a.row), chain, ex.txn(c[a.pos]), a.pos + 1, ex.txn(c[a.pos]), ex.row(a.row));
             case DirectKind::NotInserted:
               if (c[0] == kInitialTxn)
-                return fmt::format("The first version of {} is T0's {}, but {} is not a row of the initial state and "
-                                   "no transaction inserted it: impossible history.",
-                                   ex.row(a.row), chain, ex.row(a.row));
-              return fmt::format("The first version of {} {} was written by {}, which recorded no insert of {} (and "
-                                 "it is not an initial row): impossible history.",
-                                 ex.row(a.row), chain, ex.txn(c[0]), ex.row(a.row));
+                return fmt::format(
+                    "The first version of {} is T0's {}, but {} is not a row of the initial state and "
+                    "no transaction inserted it: impossible history.",
+                    ex.row(a.row), chain, ex.row(a.row));
+              return fmt::format(
+                  "The first version of {} {} was written by {}, which recorded no insert of {} (and "
+                  "it is not an initial row): impossible history.",
+                  ex.row(a.row), chain, ex.txn(c[0]), ex.row(a.row));
             case DirectKind::InitialNotFirst:
-              return fmt::format("The writer list of {} {} names T0 at position {}; T0 only wrote the initial "
-                                 "versions: impossible history.",
-                                 ex.row(a.row), chain, a.pos + 1);
+              return fmt::format(
+                  "The writer list of {} {} names T0 at position {}; T0 only wrote the initial "
+                  "versions: impossible history.",
+                  ex.row(a.row), chain, a.pos + 1);
             case DirectKind::DeletedNotLast: {
               const Observation& o = h.observations()[a.obs];
-              return fmt::format("{} deleted {} at version {} ({}) and committed, but a later version {} was observed: "
-                                 "a deleted row was written again: impossible history.",
-                                 ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
+              return fmt::format(
+                  "{} deleted {} at version {} ({}) and committed, but a later version {} was observed: "
+                  "a deleted row was written again: impossible history.",
+                  ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
             }
             case DirectKind::DeletedTwice: {
               const Observation& o = h.observations()[a.obs];
@@ -429,8 +439,9 @@ SnapshotEdges snapshot_edges(const DependencyGraph& g, bool want_a, bool want_b)
   }
   // One finding per (source, target) pair: the first edge in CSR order, which is already sorted by source.
   for (auto* v : {&out.interference, &out.missed_effect}) {
-    std::stable_sort(v->begin(), v->end(),
-                     [](const CycleEdge& a, const CycleEdge& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+    std::stable_sort(v->begin(), v->end(), [](const CycleEdge& a, const CycleEdge& b) {
+      return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+    });
     v->erase(std::unique(v->begin(), v->end(),
                          [](const CycleEdge& a, const CycleEdge& b) { return a.from == b.from && a.to == b.to; }),
              v->end());
@@ -488,9 +499,10 @@ std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const C
   switch (cy.cls) {
     case CycleClass::G0: return "This cycle consists of write-write dependencies only: G0 (dirty write).";
     case CycleClass::G1c:
-      return fmt::format("This cycle consists of write-write and write-read dependencies, {} of them write-read: G1c "
-                         "(circular information flow).",
-                         wr);
+      return fmt::format(
+          "This cycle consists of write-write and write-read dependencies, {} of them write-read: G1c "
+          "(circular information flow).",
+          wr);
     case CycleClass::GSingle: {
       std::string detail;
       if (kind == "lost-update") {
@@ -500,8 +512,8 @@ std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const C
         detail = fmt::format(" (read skew: the anti-dependency is on {}, the write-{} dependency on {})", row_of(0),
                              back.type() == EdgeType::WW ? "write" : "read", row_of(1));
       } else if (cy.edges.size() == 2) {
-        detail = fmt::format(" (non-repeatable read: {} read {} before and after {} wrote it)", ex.txn(cy.edges[0].from),
-                             row_of(0), ex.txn(cy.edges[0].to));
+        detail = fmt::format(" (non-repeatable read: {} read {} before and after {} wrote it)",
+                             ex.txn(cy.edges[0].from), row_of(0), ex.txn(cy.edges[0].to));
       }
       return "This cycle has exactly one anti-dependency: G-single" + detail + ".";
     }
@@ -543,9 +555,10 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
             if (!also.empty()) out += " It is also " + join_words(also) + " in Adya's terms.";
             out += " Proscribed here as " + rep.proscribed_as(kind) + ".";
             if (cy->budget_exhausted)
-              out += fmt::format("\n(The search stopped at its budget in a component of {} transactions: a shorter "
-                                 "cycle of this kind may exist.)",
-                                 finder.component(c).size());
+              out += fmt::format(
+                  "\n(The search stopped at its budget in a component of {} transactions: a shorter "
+                  "cycle of this kind may exist.)",
+                  finder.component(c).size());
             return out;
           },
           [&] { return rep.ex().dot(kind, cy->edges); });
@@ -564,10 +577,11 @@ void report_gsib_start(const DependencyGraph& g, Reporter& rep, const std::vecto
         "G-SIb",
         [&] {
           const Explainer& ex = rep.ex();
-          return fmt::format("{}\n{}\nThis cycle has exactly one anti-dependency and a start-dependency: G-SIb "
-                             "(missed effects: {} started after {} ended, yet did not see its write of {}).",
-                             ex.edge_line(cycle[0]), ex.edge_line(cycle[1]), ex.txn(ce.from), ex.txn(ce.to),
-                             ex.row(g.edges()[ce.edge].row));
+          return fmt::format(
+              "{}\n{}\nThis cycle has exactly one anti-dependency and a start-dependency: G-SIb "
+              "(missed effects: {} started after {} ended, yet did not see its write of {}).",
+              ex.edge_line(cycle[0]), ex.edge_line(cycle[1]), ex.txn(ce.from), ex.txn(ce.to),
+              ex.row(g.edges()[ce.edge].row));
         },
         [&] { return rep.ex().dot("G-SIb", cycle); });
   }

@@ -4,8 +4,8 @@
 // under the rule documented there (most specific kind; reported when any class it belongs to is proscribed).
 //
 // Explanations are built only for reported findings: one line per edge in Elle's style, e.g.
-//   T1 read row 3 at version [T0] (T1.1 SELECT ...), and T2 wrote the next version [T0,T2] (T2.1 UPDATE ...): T1 -rw-> T2
-//   T2 wrote row 3 at version [T0,T2] (T2.1 UPDATE ...), and T1 wrote the next version [T0,T2,T1] (...): T2 -ww-> T1
+//   T1 read row 3 at version [T0] (T1.1 SELECT ...), and T2 wrote the next version [T0,T2] (T2.1 UPDATE ...): T1 -rw->
+//   T2 T2 wrote row 3 at version [T0,T2] (T2.1 UPDATE ...), and T1 wrote the next version [T0,T2,T1] (...): T2 -ww-> T1
 //   This cycle has exactly one anti-dependency: G-single (lost update: both wrote row 3).
 // and each cycle finding carries a Graphviz DOT of the cycle with labelled edges.
 #pragma once
@@ -38,6 +38,7 @@ std::vector<Finding> classify(const DependencyGraph& graph, const std::set<std::
 
 // Builds the graph and classifies: the Verdict of property "adya" for the claimed level.
 Verdict check(const ObservedHistory& history, AdyaLevel level, const CheckOptions& options = {});
-Verdict check(const ObservedHistory& history, const std::set<std::string>& proscribed, const CheckOptions& options = {});
+Verdict check(const ObservedHistory& history, const std::set<std::string>& proscribed,
+              const CheckOptions& options = {});
 
 }  // namespace txprop::adya

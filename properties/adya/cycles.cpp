@@ -86,16 +86,17 @@ void CycleFinder::tarjan() {
 namespace {
 
 struct ClassRule {
-  EdgeType first;          // the edge every cycle of the class contains; the search starts from it
-  std::uint8_t way_back;   // edge types allowed on the path back
-  bool need_rw;            // the path back must contain an rw edge
-  int best_score;          // the most specific two-transaction shape; finding it ends the search
+  EdgeType first;         // the edge every cycle of the class contains; the search starts from it
+  std::uint8_t way_back;  // edge types allowed on the path back
+  bool need_rw;           // the path back must contain an rw edge
+  int best_score;         // the most specific two-transaction shape; finding it ends the search
 };
 
 ClassRule rule(CycleClass c) {
   switch (c) {
     case CycleClass::G0: return {EdgeType::WW, edge_bit(EdgeType::WW), false, 1};
-    case CycleClass::G1c: return {EdgeType::WR, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 1};
+    case CycleClass::G1c:
+      return {EdgeType::WR, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 1};
     case CycleClass::GSingle:
       return {EdgeType::RW, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 3};
     case CycleClass::G2Item: return {EdgeType::RW, 7, true, 2};

@@ -31,8 +31,8 @@ struct CycleEdge {
 
 struct Cycle {
   CycleClass cls = CycleClass::G0;
-  std::vector<CycleEdge> edges;  // edges[i].to == edges[i+1].from, last.to == first.from
-  bool budget_exhausted = false; // the search stopped early: a shorter cycle of this class may exist
+  std::vector<CycleEdge> edges;   // edges[i].to == edges[i+1].from, last.to == first.from
+  bool budget_exhausted = false;  // the search stopped early: a shorter cycle of this class may exist
 };
 
 class CycleFinder {

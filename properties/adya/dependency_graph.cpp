@@ -30,10 +30,10 @@ class GraphBuilder {
     g_.status_.resize(n);
     for (TxnId t = 0; t < n; ++t) {
       const TxnInfo& i = h_.txn(t);
-      g_.status_[t] = !i.registered                ? kUnregistered
+      g_.status_[t] = !i.registered               ? kUnregistered
                       : i.fate == Fate::Committed ? kCommitted
                       : i.fate == Fate::Aborted   ? kAborted
-                                                   : kUnfinished;
+                                                  : kUnfinished;
     }
     group_by_row();
     g_.offsets_.assign(n + 1, 0);

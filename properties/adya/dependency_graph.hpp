@@ -63,9 +63,9 @@ enum class DirectKind : std::uint8_t {
 struct DirectAnomaly {
   DirectKind kind;
   RowIndex row = 0;
-  ObsIndex obs = kNone;     // the observation concerned (kNone: the version order itself)
-  ObsIndex other = kNone;   // a second observation, when the anomaly is a conflict between two
-  std::uint32_t pos = 0;    // position in the row's version order
+  ObsIndex obs = kNone;    // the observation concerned (kNone: the version order itself)
+  ObsIndex other = kNone;  // a second observation, when the anomaly is a conflict between two
+  std::uint32_t pos = 0;   // position in the row's version order
 };
 
 class DependencyGraph {
@@ -114,7 +114,7 @@ class DependencyGraph {
  private:
   const ObservedHistory* h_ = nullptr;
   std::vector<std::uint32_t> offsets_;  // CSR by source, node_count()+1
-  std::unique_ptr<Edge[]> edges_;  // edge_total_ edges in CSR order
+  std::unique_ptr<Edge[]> edges_;       // edge_total_ edges in CSR order
   std::size_t edge_total_ = 0;
   std::vector<std::uint8_t> status_;  // 0 committed, 1 aborted, 2 unknown fate, 3 never registered
   std::vector<std::uint32_t> auth_;   // per row version branch; empty when no row has divergent wLists

@@ -75,8 +75,7 @@ void write_elle_history(std::ostream& os, const ObservedHistory& h) {
 
   std::uint64_t index = 0;
   auto op = [&](const char* type, std::uint64_t process, const std::string& v) {
-    os << "{:type " << type << ", :f :txn, :value " << v << ", :process " << process << ", :index " << index++
-       << "}\n";
+    os << "{:type " << type << ", :f :txn, :value " << v << ", :process " << process << ", :index " << index++ << "}\n";
   };
 
   // T0: the initial state, as one committed transaction before everything else.

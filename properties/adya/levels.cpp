@@ -25,9 +25,9 @@ std::set<std::string> proscribed(AdyaLevel level) {
 }
 
 const std::set<std::string>& adya_kinds() {
-  static const std::set<std::string> kinds = {"G0",    "G1a",   "G1b",         "G1c",       "G-single",
-                                              "G2-item", "G2",  "G-SIa",       "G-SIb",     "lost-update",
-                                              "read-skew", "write-skew", "impossible-history"};
+  static const std::set<std::string> kinds = {
+      "G0",    "G1a",   "G1b",         "G1c",       "G-single",   "G2-item",           "G2",
+      "G-SIa", "G-SIb", "lost-update", "read-skew", "write-skew", "impossible-history"};
   return kinds;
 }
 

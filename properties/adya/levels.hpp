@@ -9,9 +9,9 @@
 //   PL-3     PL-2.99 + G2                     (this checker has no predicate edges, so G2 cycles are G2-item cycles)
 //
 // Reporting rule: every cycle is reported once, under its MOST SPECIFIC kind, and it is reported when ANY class it
-// belongs to is proscribed. A lost update is kind "lost-update"; it is also a G-single, and so a G-SIb (a DSG cycle with
-// exactly one anti-dependency is an SSG cycle with exactly one), a G2-item and a G2: it is reported at PL-2.99, SI and
-// PL-3, and its explanation names those classes. classes_of() is that membership table. "impossible-history" is not
+// belongs to is proscribed. A lost update is kind "lost-update"; it is also a G-single, and so a G-SIb (a DSG cycle
+// with exactly one anti-dependency is an SSG cycle with exactly one), a G2-item and a G2: it is reported at PL-2.99, SI
+// and PL-3, and its explanation names those classes. classes_of() is that membership table. "impossible-history" is not
 // an isolation phenomenon: no level allows it, and it is always reported.
 #pragma once
 

@@ -326,9 +326,8 @@ ObsIndex ObservedHistory::branch_witness(RowIndex r, std::uint32_t b) const {
 std::size_t ObservedHistory::memory_bytes() const {
   settle();
   std::size_t n = txns_.capacity() * sizeof(TxnInfo) + stmts_.capacity() * sizeof(Statement) +
-                  obs_.capacity() * sizeof(Observation) + rows_.memory_bytes() +
-                  extra_.capacity() * sizeof(Branch) + row_map_.memory_bytes() + labels_.size() * 64 +
-                  texts_.capacity();
+                  obs_.capacity() * sizeof(Observation) + rows_.memory_bytes() + extra_.capacity() * sizeof(Branch) +
+                  row_map_.memory_bytes() + labels_.size() * 64 + texts_.capacity();
   for (std::size_t r = 0; r < rows_.size(); ++r) n += rows_[r].chain.heap_bytes();
   for (const Branch& b : extra_) n += b.chain.capacity() * sizeof(TxnId);
   return n;

@@ -15,9 +15,9 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -102,8 +102,7 @@ class ObservedHistory {
   // The statement wrote the row. Reads reveal the version order; writes say who may appear in it.
   void add_write(StmtIndex stmt, RowId row, WriteKind kind);
 
-  void reserve(std::size_t transactions, std::size_t statements, std::size_t observations,
-               std::size_t text_bytes = 0);
+  void reserve(std::size_t transactions, std::size_t statements, std::size_t observations, std::size_t text_bytes = 0);
 
   // --- read access (for the graph builder, explanations and export) ---
   std::size_t txn_count() const { return txns_.size(); }  // ids 0..txn_count()-1; unregistered ids have !registered
@@ -119,7 +118,7 @@ class ObservedHistory {
     return obs_;
   }
 
-  std::size_t row_count() const { return rows_.size(); }  // row indices 0..row_count()-1, some maybe unused
+  std::size_t row_count() const { return rows_.size(); }       // row indices 0..row_count()-1, some maybe unused
   std::size_t distinct_rows() const { return present_rows_; }  // rows observed, written or initial
   RowId row_id(RowIndex r) const { return rows_[r].id; }
   std::optional<RowIndex> find_row(RowId id) const;
@@ -198,9 +197,9 @@ class ObservedHistory {
   };
   struct alignas(64) RowState {  // one cache line
     RowId id = 0;
-    SmallChain chain;                // branch 0
-    ObsIndex witness = kNone;        // of branch 0
-    std::uint32_t extra = kNone;     // first extra branch (index into extra_)
+    SmallChain chain;             // branch 0
+    ObsIndex witness = kNone;     // of branch 0
+    std::uint32_t extra = kNone;  // first extra branch (index into extra_)
     std::uint32_t extra_count = 0;
     bool initial = false;
     bool present = false;  // false: an unused slot of the dense id range

@@ -10,10 +10,9 @@
 // Anchor: Elle checks roughly 100-160 thousand transactions per second.
 //
 // Usage: txprop_adya_checker_bench [max_transactions [scaled|fixed|both [repeat]]]   (default 1000000 both 3)
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
@@ -354,9 +353,9 @@ double total_s(const Result& r) { return r.construct_s + r.graph_s + r.classify_
 
 void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scaled_rows, int repeat) {
   fmt::print("\n{}\n", title);
-  fmt::print("{:>8} {:>7} {:>5} {:>8} {:>8} {:>6} {:>7} {:>7} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {}\n", "txns",
-             "rows", "wList", "obs", "edges", "gen s", "ingest", "graph", "classif", "tx/s", "median", "tx/s chk",
-             "peak MiB", "B/txn", "struct", "planted -> found");
+  fmt::print("{:>8} {:>7} {:>5} {:>8} {:>8} {:>6} {:>7} {:>7} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {}\n",
+             "txns", "rows", "wList", "obs", "edges", "gen s", "ingest", "graph", "classif", "tx/s", "median",
+             "tx/s chk", "peak MiB", "B/txn", "struct", "planted -> found");
   std::vector<Result> rs;
   for (std::uint64_t n : sizes) {
     const std::uint64_t rows = scaled_rows ? std::max<std::uint64_t>(64, n / 4) : 4096;
@@ -377,15 +376,15 @@ void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scal
     const bool all_found = r.found_lost_updates == r.planted_lost_updates &&
                            r.found_write_skews == r.planted_write_skews && r.found_other == 0;
     const double peak_mib = static_cast<double>(r.peak_kb - r.base_kb) / 1024.0;
-    fmt::print("{:>8} {:>7} {:>5.1f} {:>8} {:>8} {:>6.2f} {:>7.3f} {:>7.3f} {:>7.3f} {:>10.0f} {:>10.0f} {:>10.0f} {:>8.1f} "
-               "{:>6.0f} {:>6.0f}M {}\n",
-               r.txns, r.rows, r.avg_wlist, r.observations, r.edges, r.generate_s, r.construct_s, r.graph_s,
-               r.classify_s, static_cast<double>(r.txns) / (r.construct_s + check), median_tps,
-               static_cast<double>(r.txns) / check,
-               peak_mib, peak_mib * 1024 * 1024 / static_cast<double>(r.txns),
-               static_cast<double>(r.history_bytes + r.graph_bytes) / 1e6,
-               fmt::format("{}LU {}WS -> {}LU {}WS {}", r.planted_lost_updates, r.planted_write_skews,
-                           r.found_lost_updates, r.found_write_skews, all_found ? "ok" : "MISMATCH"));
+    fmt::print(
+        "{:>8} {:>7} {:>5.1f} {:>8} {:>8} {:>6.2f} {:>7.3f} {:>7.3f} {:>7.3f} {:>10.0f} {:>10.0f} {:>10.0f} {:>8.1f} "
+        "{:>6.0f} {:>6.0f}M {}\n",
+        r.txns, r.rows, r.avg_wlist, r.observations, r.edges, r.generate_s, r.construct_s, r.graph_s, r.classify_s,
+        static_cast<double>(r.txns) / (r.construct_s + check), median_tps, static_cast<double>(r.txns) / check,
+        peak_mib, peak_mib * 1024 * 1024 / static_cast<double>(r.txns),
+        static_cast<double>(r.history_bytes + r.graph_bytes) / 1e6,
+        fmt::format("{}LU {}WS -> {}LU {}WS {}", r.planted_lost_updates, r.planted_write_skews, r.found_lost_updates,
+                    r.found_write_skews, all_found ? "ok" : "MISMATCH"));
     if (!all_found)
       fmt::print("          planted {} lost updates and {} write skews; found {} / {}, other findings {} (G-SIa {})\n",
                  r.planted_lost_updates, r.planted_write_skews, r.found_lost_updates, r.found_write_skews,
@@ -398,19 +397,21 @@ void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scal
     auto per_txn = [](const Result& r, double v) { return v / static_cast<double>(r.txns); };
     const double time_growth = per_txn(rs[i], rs[i].construct_s + rs[i].graph_s + rs[i].classify_s) /
                                per_txn(rs[i - 1], rs[i - 1].construct_s + rs[i - 1].graph_s + rs[i - 1].classify_s);
-    const double check_growth = per_txn(rs[i], rs[i].graph_s + rs[i].classify_s) /
-                                per_txn(rs[i - 1], rs[i - 1].graph_s + rs[i - 1].classify_s);
+    const double check_growth =
+        per_txn(rs[i], rs[i].graph_s + rs[i].classify_s) / per_txn(rs[i - 1], rs[i - 1].graph_s + rs[i - 1].classify_s);
     const double mem_growth = per_txn(rs[i], static_cast<double>(rs[i].peak_kb - rs[i].base_kb)) /
                               per_txn(rs[i - 1], static_cast<double>(rs[i - 1].peak_kb - rs[i - 1].base_kb));
-    const double struct_growth = per_txn(rs[i], static_cast<double>(rs[i].history_bytes + rs[i].graph_bytes)) /
-                                 per_txn(rs[i - 1], static_cast<double>(rs[i - 1].history_bytes + rs[i - 1].graph_bytes));
+    const double struct_growth =
+        per_txn(rs[i], static_cast<double>(rs[i].history_bytes + rs[i].graph_bytes)) /
+        per_txn(rs[i - 1], static_cast<double>(rs[i - 1].history_bytes + rs[i - 1].graph_bytes));
     // Per transaction, linear work keeps time and memory flat (x1); an n log n step would show about x1.2 and a
     // quadratic one x10. Time also rises when the data outgrows the caches, which is not more work.
     const bool linear = time_growth < 2.0 && mem_growth < 1.3 && struct_growth < 1.3;
-    fmt::print("  x{:.0f} transactions: per-transaction time x{:.2f} (check only x{:.2f}), peak memory x{:.2f}, "
-               "structures x{:.2f} -> {}\n",
-               size_ratio, time_growth, check_growth, mem_growth, struct_growth,
-               linear ? "linear (memory flat; time within cache effects)" : "NOT linear");
+    fmt::print(
+        "  x{:.0f} transactions: per-transaction time x{:.2f} (check only x{:.2f}), peak memory x{:.2f}, "
+        "structures x{:.2f} -> {}\n",
+        size_ratio, time_growth, check_growth, mem_growth, struct_growth,
+        linear ? "linear (memory flat; time within cache effects)" : "NOT linear");
   }
 }
 
@@ -434,8 +435,9 @@ int main(int argc, char** argv) {
   if (which != "fixed")
     table("Rows scale with the history (n/4 rows): the input per transaction is constant.", sizes, true, repeat);
   if (which != "scaled")
-    table("Fixed 4096 initial rows: writer lists grow with the history, so the input (sum of wList lengths) grows "
-          "faster than n.",
-          sizes, false, repeat);
+    table(
+        "Fixed 4096 initial rows: writer lists grow with the history, so the input (sum of wList lengths) grows "
+        "faster than n.",
+        sizes, false, repeat);
   return 0;
 }

@@ -512,7 +512,8 @@ TEST(AdyaChecker, LongVersionOrdersFollowTheSameRules) {
     b.read(32, 1, chain).commit(32);
     return std::move(b.h);
   };
-  EXPECT_TRUE(check(history(false, false), AdyaLevel::PL3).ok()) << check(history(false, false), AdyaLevel::PL3).explain();
+  EXPECT_TRUE(check(history(false, false), AdyaLevel::PL3).ok())
+      << check(history(false, false), AdyaLevel::PL3).explain();
   EXPECT_EQ(kinds(findings(history(true, false), AdyaLevel::PL3)), Kinds{"G1b"});
   const auto fs = findings(history(false, true), AdyaLevel::PL3);
   ASSERT_EQ(kinds(fs), Kinds{"impossible-history"});
