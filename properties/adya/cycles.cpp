@@ -184,15 +184,19 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
   }
 
   // Phase 2: BFS from each first-edge target b back to the candidate sources, level by level; the first source
-  // reached closes the shortest cycle through b. Depth is capped by the best cycle so far.
-  const std::size_t states = g_.node_count() * 2;
+  // reached closes the shortest cycle through b. Depth is capped by the best cycle so far. States are (position of
+  // the transaction in the component, "an rw edge was used"): scratch sized by the component, not the history.
+  const std::span<const TxnId> nodes = this->component(component);
+  auto local = [&](TxnId v) {
+    return static_cast<std::uint32_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
+  };
+  const std::size_t states = nodes.size() * 2;
   if (mark_.size() < states) {
     mark_.assign(states, 0);
     dist_.assign(states, 0);
     parent_state_.assign(states, 0);
     parent_edge_.assign(states, 0);
     target_mark_.assign(states, 0);
-    queue_.reserve(1024);
   }
   std::uint32_t best_len = std::numeric_limits<std::uint32_t>::max();
   const std::uint32_t target_bit = cr.need_rw ? 1 : 0;
@@ -202,9 +206,9 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     if (used_ > budget_) break;
     const TxnId b = cands[gi].b;
     const std::uint32_t ep = ++epoch_;
-    for (std::size_t k = gi; k < ge; ++k) target_mark_[cands[k].a * 2 + target_bit] = ep;
+    for (std::size_t k = gi; k < ge; ++k) target_mark_[local(cands[k].a) * 2 + target_bit] = ep;
     queue_.clear();
-    const std::uint32_t start = b * 2;
+    const std::uint32_t start = local(b) * 2;
     mark_[start] = ep;
     dist_[start] = 0;
     queue_.push_back(start);
@@ -213,14 +217,14 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       const std::uint32_t u = queue_[qi];
       // A path of length d closes a cycle of length d + 1: extending u only helps if dist+1 < best_len - 1.
       if (best_len != std::numeric_limits<std::uint32_t>::max() && dist_[u] + 2 >= best_len) break;
-      const TxnId node = u >> 1;
+      const TxnId node = nodes[u >> 1];
       const std::uint32_t base = g_.first_edge(node);
       const auto es = g_.out_edges(node);
       if (!spend(es.size())) break;
       for (std::uint32_t j = 0; j < es.size(); ++j) {
         const Edge& e = es[j];
         if (comp_[e.to] != c || !(cr.way_back & edge_bit(e.type()))) continue;
-        const std::uint32_t v = e.to * 2 + ((u & 1) | (e.type() == EdgeType::RW ? 1 : 0));
+        const std::uint32_t v = local(e.to) * 2 + ((u & 1) | (e.type() == EdgeType::RW ? 1 : 0));
         if (mark_[v] == ep) continue;
         mark_[v] = ep;
         dist_[v] = dist_[u] + 1;
@@ -234,18 +238,18 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       }
     }
     if (hit != kNone && dist_[hit] + 1 < best_len) {
-      const TxnId a = hit >> 1;
+      const TxnId a = nodes[hit >> 1];
       std::vector<CycleEdge> path;
       for (std::uint32_t s = hit; s != start; s = parent_state_[s])
-        path.push_back({parent_state_[s] >> 1, s >> 1, parent_edge_[s]});
+        path.push_back({nodes[parent_state_[s] >> 1], nodes[s >> 1], parent_edge_[s]});
       // With the "rw seen" bit a path may pass a transaction twice (once per bit): that walk is two G-single cycles
       // glued together, not a G2-item cycle. Only simple cycles are reported.
       bool simple = true;
       if (cr.need_rw) {
-        std::vector<TxnId> nodes{b};
-        for (const CycleEdge& e : path) nodes.push_back(e.to);
-        std::sort(nodes.begin(), nodes.end());
-        simple = std::adjacent_find(nodes.begin(), nodes.end()) == nodes.end();
+        std::vector<TxnId> visited{b};
+        for (const CycleEdge& e : path) visited.push_back(e.to);
+        std::sort(visited.begin(), visited.end());
+        simple = std::adjacent_find(visited.begin(), visited.end()) == visited.end();
       }
       if (simple) {
         best_len = dist_[hit] + 1;

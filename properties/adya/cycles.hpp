@@ -62,7 +62,7 @@ class CycleFinder {
   std::vector<std::uint32_t> comp_;  // per transaction: its non-trivial component, or kNone
   std::vector<TxnId> comp_nodes_;
   std::vector<std::uint32_t> comp_offsets_;
-  // BFS scratch over states (transaction * 2 + "an rw edge was used"), allocated on first use.
+  // BFS scratch over states (position in the component * 2 + "an rw edge was used"), sized by the largest component.
   std::vector<std::uint32_t> mark_, dist_, parent_state_, parent_edge_, target_mark_, queue_;
   std::uint32_t epoch_ = 0;
 };

@@ -451,6 +451,18 @@ TEST(AdyaChecker, G2ItemAcrossThreeTransactions) {
   EXPECT_TRUE(check(b.h, AdyaLevel::SI).ok());
 }
 
+TEST(AdyaChecker, TwoGSinglesSharingATransactionAreNotAG2Item) {
+  // T1 loses T2's update of row 1 and T3's update of row 2. The walk T1 -> T2 -> T1 -> T3 -> T1 has two
+  // anti-dependencies but passes T1 twice: it is two G-single cycles, not a G2-item cycle.
+  Builder b({1, 2});
+  b.read_rows(1, {{1, {0}}, {2, {0}}});
+  b.update(2, 1).commit(2);
+  b.update(3, 2).commit(3);
+  b.update(1, 1).update(1, 2).commit(1);
+  b.read_rows(4, {{1, {0, 2, 1}}, {2, {0, 3, 1}}}).commit(4);
+  EXPECT_EQ(kinds(findings(b.h, AdyaLevel::PL3)), Kinds{"lost-update"});
+}
+
 TEST(AdyaChecker, GSIaInterference) {
   // T1 commits a write after T2 started; T2 then reads it (read committed behaviour).
   Builder b;
