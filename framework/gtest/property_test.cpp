@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
+#include "txprop/instrumentation.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
 
@@ -256,6 +257,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   ce.target = suite_.config;
   ce.level = suite_.level;
   ce.history = *failing_history_;
+  ce.scenario_case = gen::strip_instrumentation(ce.history.test_case);
   ce.verdict = *failing_verdict_;
   ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
   result_.history = ce.history;

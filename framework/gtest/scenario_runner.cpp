@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "txprop/adya.hpp"
 #include "txprop/atomicity.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
@@ -17,10 +18,18 @@ namespace txprop {
 
 namespace {
 
+// Adya needs the case instrumented for the engine it runs on; the prepare step has no target, so the instrumentation
+// that works everywhere is used (no UPDATE ... RETURNING, which MariaDB lacks).
+TestCase adya_instrumented(const TestCase& c) { return instrument_for_adya(c, Engine::MariaDb); }
+
 std::map<std::string, ScenarioProperty>& registry() {
   static std::map<std::string, ScenarioProperty> r = {
       {"atomicity", {{}, [](Target& t, const History& h) { return check_atomicity(t, h); }}},
       {"wss", {{}, [](Target& t, const History& h) { return check_wss(t, h); }}},
+      {"adya", {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
+      {"adyadocumented",
+       {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
+      {"adyaclaimed", {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Claimed); }}},
   };
   return r;
 }

@@ -32,7 +32,8 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 std::string scenario_text(const Counterexample& c) {
-  Scenario s = scenario_from_test_case(c.history.test_case, c.property + "-" + c.suite);
+  Scenario s = scenario_from_test_case(c.scenario_case ? *c.scenario_case : c.history.test_case,
+                                       c.property + "-" + c.suite);
   s.source = fmt::format("txprop {} counterexample on {} ({}{})", c.property, c.suite, c.history.server_version,
                          c.reproduce.empty() ? "" : "; " + c.reproduce);
   s.applies = {target_kind(c.target)};

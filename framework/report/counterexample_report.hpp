@@ -3,6 +3,7 @@
 // paste into terminals, the whole schedule, a summary, and the dependency graph where the property drew one.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "txprop/history.hpp"
@@ -16,7 +17,10 @@ struct Counterexample {
   std::string suite;     // "mariadb_read_uncommitted"
   TargetConfig target;
   IsolationLevel level = IsolationLevel::Serializable;
-  History history;       // holds the test case
+  History history;       // holds the test case that ran
+  // The case the scenario file keeps: the one generated, before any instrumentation the property added (the
+  // scenario's property instruments it again on replay). Defaults to the history's.
+  std::optional<TestCase> scenario_case;
   Verdict verdict;
   std::string reproduce;  // RC_PARAMS="reproduce=..." or empty
 };
