@@ -1,6 +1,9 @@
 // From an instrumented run to the Adya checker: each returned row's (txp_rid, txp_wl) becomes a read observation,
 // DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes; then
 // the expectation table decides which findings fail.
+#include <map>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "properties/adya/adya.hpp"
@@ -32,10 +35,34 @@ struct Extracted {
   std::vector<std::string> malformed;  // rows whose instrumentation columns could not be read
 };
 
-Extracted extract(const History& h, Dialect dialect) {
+// Where UPDATE returns nothing (MariaDB), a write shows up only in later writer lists. It is attributed to the
+// writer's UPDATE of the row's table when the writer ran exactly one that changed rows, so that explanations can
+// quote it; otherwise it stays unrecorded (the checker is told writes are incomplete).
+struct UpdateAttribution {
+  std::map<std::pair<adya::TxnId, std::string>, std::vector<adya::StmtIndex>> updates;  // (txn, table) -> UPDATEs
+  std::map<adya::RowId, std::string> row_table;                                        // row -> table it was read in
+  std::set<std::pair<adya::TxnId, adya::RowId>> recorded;
+  std::vector<std::pair<adya::RowId, std::vector<std::uint32_t>>> lists;             // every writer list read
+
+  void apply(adya::ObservedHistory& o) const {
+    std::set<std::pair<adya::TxnId, adya::RowId>> done = recorded;
+    for (const auto& [row, list] : lists)
+      for (adya::TxnId writer : list) {
+        if (writer == adya::kInitialTxn || !done.insert({writer, row}).second) continue;
+        const auto table = row_table.find(row);
+        if (table == row_table.end()) continue;
+        const auto it = updates.find({writer, table->second});
+        if (it != updates.end() && it->second.size() == 1) o.add_write(it->second.front(), row, adya::WriteKind::Update);
+      }
+  }
+};
+
+Extracted extract(const History& h) {
   Extracted x;
   adya::ObservedHistory& o = x.observed;
+  UpdateAttribution attribution;
   const TestCase& c = h.test_case;
+  o.set_label(adya::kInitialTxn, "init");  // txprop numbers transactions from T0
   for (const Table& t : c.schema.tables) {
     const auto rid = t.column_index(gen::kRowIdColumn);
     for (const Row& r : t.rows) o.add_initial_row(static_cast<adya::RowId>(r[*rid].as_int()));
@@ -50,7 +77,7 @@ Extracted extract(const History& h, Dialect dialect) {
       const Outcome& out = h.outcomes[t][i];
       const Statement& s = tx.statements[i - 1];
       const adya::StmtIndex stmt =
-          o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, i, render(gen::strip_instrumentation_of(s), dialect)));
+          o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, i, render(gen::strip_instrumentation_of(s), Dialect::Portable)));
       if (!out.ok()) continue;  // a failed statement changed nothing and returned nothing
       const Columns cols = find_columns(out);
       auto each_row = [&](auto&& f) {
@@ -77,7 +104,11 @@ Extracted extract(const History& h, Dialect dialect) {
       };
       switch (s.kind) {
         case StatementKind::Select:
-          each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) { o.add_read(stmt, row, list); });
+          each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+            o.add_read(stmt, row, list);
+            attribution.row_table.emplace(row, s.table);
+            attribution.lists.emplace_back(row, list);
+          });
           break;
         case StatementKind::Delete:
           each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
@@ -86,8 +117,10 @@ Extracted extract(const History& h, Dialect dialect) {
           });
           break;
         case StatementKind::Update:
+          if (out.affected > 0) attribution.updates[{txn_id(t), s.table}].push_back(stmt);
           each_row([&](adya::RowId row, const std::vector<std::uint32_t>&) {
             o.add_write(stmt, row, adya::WriteKind::Update);
+            attribution.recorded.insert({txn_id(t), row});
           });
           break;
         case StatementKind::Insert: {
@@ -108,6 +141,7 @@ Extracted extract(const History& h, Dialect dialect) {
     o.finish_transaction(txn_id(t), fate,
                          r.end_event < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(r.end_event));
   }
+  attribution.apply(o);
   return x;
 }
 
@@ -127,7 +161,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
                                                                  : h.test_case.transactions.front().isolation;
   const AdyaExpectation e = adya_expectation(target.engine(), level, target.configuration());
-  Extracted x = extract(h, target.dialect());
+  Extracted x = extract(h);
   // Everything the claimed level or the engine's promise proscribes is looked for; the expectation decides.
   std::set<std::string> wanted = e.claimed;
   wanted.insert(e.promised.begin(), e.promised.end());

@@ -110,6 +110,11 @@ void ObservedHistory::add_transaction(TxnId id, std::string_view label, Position
   if (start != kUnknownPosition) t.start = start;
 }
 
+void ObservedHistory::set_label(TxnId id, std::string_view label) {
+  ensure_txn(id);
+  labels_[id] = std::string(label);
+}
+
 void ObservedHistory::set_start(TxnId id, Position start) {
   if (id == kInitialTxn) throw std::invalid_argument("adya: transaction 0 is the initial state");
   ensure_txn(id).start = start;

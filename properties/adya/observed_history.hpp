@@ -89,6 +89,9 @@ class ObservedHistory {
   // Registers transaction `id` (>= 1). Its fate is Unknown until finish_transaction.
   void add_transaction(TxnId id, std::string_view label = {}, Position start = kUnknownPosition);
   void set_start(TxnId id, Position start);
+  // How explanations name a transaction, the initial state included (default "T<id>"; a producer whose own
+  // transaction numbers start at 0 calls the initial state something else, e.g. "init").
+  void set_label(TxnId id, std::string_view label);
   void finish_transaction(TxnId id, Fate fate, Position end);
 
   // Statements in program order per transaction. Registers the transaction if needed. The text is what explanations
