@@ -82,9 +82,16 @@ std::string timestamp() {
 }  // namespace
 
 std::string describe(const Counterexample& c) {
-  std::string out = fmt::format("{} failed on {} at {} ({})\n", c.property, c.target.masked_uri(), sql_name(c.level),
-                                c.history.server_version);
-  out += "-- the case (portable SQL):\n" + txprop::describe(c.history.test_case);
+  std::string out = fmt::format("{} {} on {} at {} ({})\n", c.property,
+                                c.verdict.only_deviations() ? "found a documented deviation" : "failed",
+                                c.target.masked_uri(), sql_name(c.level), c.history.server_version);
+  if (c.scenario_case && *c.scenario_case != c.history.test_case) {
+    out += "-- the case as generated (portable SQL):\n" + txprop::describe(*c.scenario_case);
+    out += fmt::format("-- it ran instrumented for the property (extra columns; T{} reads every table at the end):\n",
+                       c.history.test_case.transactions.size() - 1);
+  } else {
+    out += "-- the case (portable SQL):\n" + txprop::describe(c.history.test_case);
+  }
   out += txprop::describe(c.history);
   out += c.verdict.explain();
   return out;

@@ -114,6 +114,8 @@ Extracted extract(const History& h) {
           each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
             o.add_delete_read(stmt, row, list);
             o.add_write(stmt, row, adya::WriteKind::Delete);
+            attribution.row_table.emplace(row, s.table);
+            attribution.lists.emplace_back(row, list);
           });
           break;
         case StatementKind::Update:
@@ -181,6 +183,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
       f.documented = true;
     } else {
       f.deviation = true;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
+      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
       f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n",
                                    e.claimed_level, e.promised_level);
     }
