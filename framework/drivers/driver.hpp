@@ -65,6 +65,12 @@ class Driver {
   virtual DatabaseState read_state(const Schema& schema) = 0;
 };
 
+// What every driver's reset and read_state share. The script drops the tables of the previous reset and creates
+// `schema` with its rows, one statement per line, in one round trip where the engine allows several statements.
+std::string reset_script(const std::vector<std::string>& previous_tables, const Schema& schema, Dialect d);
+// Every table of `schema` read through `control`, each table's rows sorted; throws DriverError.
+DatabaseState read_tables(Session& control, const Schema& schema, Dialect d);
+
 // Connects to the target and creates this process's test database; throws TargetError with a one-line message.
 std::unique_ptr<Driver> open_driver(const TargetConfig& config);
 

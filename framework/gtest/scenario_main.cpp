@@ -2,6 +2,7 @@
 // configured target, then runs GoogleTest. The directories come from the program that links this.
 #include <gtest/gtest.h>
 
+#include "txprop/property.hpp"  // closes the shared targets when the tests end
 #include "txprop/scenario_runner.hpp"
 
 // Defined by the source txprop_add_scenario_tests generates: a NULL-terminated list of directories.

@@ -329,12 +329,13 @@ class Scheduler {
   // Returns once every sent statement has completed or is known to wait (and, with `drain`, once nothing is left
   // in flight). Waiting never decides blocking; only the hang limit ends a wait without the server's answer.
   void settle(bool drain) {
-    std::optional<Clock::time_point> all_waiting_since;
+    // Since when everything in flight has been waiting (max: not all waiting).
+    Clock::time_point all_waiting_since = Clock::time_point::max();
     for (;;) {
       if (h_.finding) return;
       const std::uint64_t gen = signal_.generation();
       if (harvest()) {
-        all_waiting_since.reset();
+        all_waiting_since = Clock::time_point::max();
         continue;
       }
       const auto now = Clock::now();
@@ -349,7 +350,7 @@ class Scheduler {
         }
       }
       if (!undecided && dispatch_queued()) {
-        all_waiting_since.reset();
+        all_waiting_since = Clock::time_point::max();
         continue;
       }
       if (!undecided) {
@@ -365,17 +366,17 @@ class Scheduler {
         const bool must_wait = drain ? any_active() : known_deadlock();
         if (!must_wait) {
           if (waiters >= 2 && waiters_unexplained) {
-            if (!all_waiting_since) all_waiting_since = now;
-            if (now - *all_waiting_since < kSettleGrace) {
-              signal_.wait_for(gen, kSettleGrace - (now - *all_waiting_since));
+            all_waiting_since = std::min(all_waiting_since, now);
+            if (now - all_waiting_since < kSettleGrace) {
+              signal_.wait_for(gen, kSettleGrace - (now - all_waiting_since));
               continue;
             }
           }
           return;
         }
         // Waiting for the engine to break a deadlock; bounded by the hang limit.
-        if (!all_waiting_since) all_waiting_since = now;
-        if (now - *all_waiting_since > options_.hang_limit) {
+        all_waiting_since = std::min(all_waiting_since, now);
+        if (now - all_waiting_since > options_.hang_limit) {
           hang_all_waiting();
           return;
         }

@@ -12,9 +12,11 @@ struct Registry {
   std::mutex mutex;
   std::map<std::string, std::unique_ptr<Target>> targets;  // by URI
 };
+// Never destroyed: closing a target talks to its engine, which must not happen from a static destructor (the
+// client libraries' own statics may be gone by then). close_shared_targets() runs when GoogleTest tears down.
 Registry& registry() {
-  static Registry r;
-  return r;
+  static Registry* r = new Registry;
+  return *r;
 }
 }  // namespace
 

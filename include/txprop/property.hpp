@@ -28,6 +28,7 @@
 #include "txprop/history.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
+#include "txprop/targets.hpp"
 #include "txprop/verdict.hpp"
 
 namespace txprop {
@@ -119,6 +120,16 @@ class PropertyTest : public ::testing::TestWithParam<SuiteParam> {
  private:
   std::unique_ptr<PropertyRunner> runner_;
 };
+
+namespace detail {
+// Closes the shared targets (dropping their test databases) when GoogleTest finishes, before static destructors.
+class SharedTargetsEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { close_shared_targets(); }
+};
+inline const bool shared_targets_closed_at_teardown =
+    (::testing::AddGlobalTestEnvironment(new SharedTargetsEnvironment), true);
+}  // namespace detail
 
 // Every (configured target, level) the property runs on, honouring its registered settings.
 std::vector<SuiteParam> property_suites(const std::string& property);

@@ -15,7 +15,8 @@ std::optional<TargetConfig> find_configured_target(const std::function<bool(cons
 // The live Target for `config`, opened on first use and kept for the rest of the process. Throws TargetError.
 Target& shared_target(const TargetConfig& config);
 
-// Closes every shared target (drops their test databases); also done at process exit.
+// Closes every shared target (drops their test databases). Test programs that include txprop/property.hpp do this
+// when GoogleTest tears down; a target never closed leaves its test database behind.
 void close_shared_targets();
 
 // True when the environment says this is CI (CI is set and not "0"/"false"): a test that needs an engine must

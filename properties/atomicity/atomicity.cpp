@@ -1,5 +1,7 @@
 #include "txprop/atomicity.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "txprop/comparison.hpp"
@@ -22,24 +24,52 @@ std::string documented_dirty_read_source(Engine e, IsolationLevel level) {
   return {};
 }
 
-// Empty unless some step of a committed transaction waited through the end of a committed transaction and the
-// end of one that is left out.
-std::string ambiguous_wait(const History& h) {
-  std::vector<int> ended_at(h.transactions.size(), -1);
-  for (std::size_t t = 0; t < h.transactions.size(); ++t) ended_at[t] = h.transactions[t].end_event;
-  for (std::size_t t = 0; t < h.transactions.size(); ++t) {
+// The replay sends the committed transactions' steps in their submitted order. A step that waited only for
+// committed transactions waits for them again and starts when it started (a PostgreSQL statement's snapshot, an
+// InnoDB scan's position, are taken when it starts, not when it resumes), so it sees what it saw. A step that
+// waited through the end of a transaction that is left out has no faithful place: submitted where it was, it no
+// longer waits, and what ran meanwhile now runs after it; placed where it completed, it starts later than it did.
+// Then a difference is not evidence: `ambiguity` says which step.
+struct ReplayOrder {
+  std::vector<int> order;  // original transaction indexes, one per step
+  std::string ambiguity;
+};
+
+ReplayOrder replay_order(const History& h) {
+  ReplayOrder r;
+  for (int t : h.test_case.order)
+    if (h.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) r.order.push_back(t);
+  for (std::size_t t = 0; t < h.transactions.size() && r.ambiguity.empty(); ++t) {
     if (h.transactions[t].fate != TxnFate::Committed) continue;
-    for (std::size_t i = 0; i < h.submitted_at[t].size(); ++i) {
+    for (std::size_t i = 0; i < h.submitted_at[t].size() && r.ambiguity.empty(); ++i) {
       const int from = h.submitted_at[t][i];
       const int to = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(i)});
-      bool committed_end = false, left_out_end = false;
       for (std::size_t o = 0; o < h.transactions.size(); ++o) {
-        if (o == t || ended_at[o] < from || ended_at[o] > to) continue;
-        (h.transactions[o].fate == TxnFate::Committed ? committed_end : left_out_end) = true;
+        const int end = h.transactions[o].end_event;
+        if (h.transactions[o].fate == TxnFate::Committed || end < from || end > to) continue;
+        r.ambiguity = fmt::format("T{}.{} waited until T{}, which is left out, had ended", t, i, o);
+        break;
       }
-      if (committed_end && left_out_end)
-        return fmt::format("T{}.{} waited through the end of a committed and of an aborted transaction", t, i);
     }
+  }
+  return r;
+}
+
+// Empty unless, when some transaction ended, statements of two or more other transactions were waiting: they
+// resume together and the engine decides which runs first, so a replay may order them differently.
+std::string concurrent_resumption(const History& h) {
+  std::set<StepRef> waiting;
+  for (const Event& e : h.events) {
+    if (e.kind == Event::Kind::Blocked) waiting.insert(e.step);
+    if (e.kind != Event::Kind::Completed) continue;
+    waiting.erase(e.step);
+    const TxnResult& r = h.transactions[static_cast<std::size_t>(e.step.txn)];
+    const bool ends = r.end_event >= 0 && &h.events[static_cast<std::size_t>(r.end_event)] == &e;
+    if (!ends) continue;
+    std::set<int> txns;
+    for (const StepRef& w : waiting) txns.insert(w.txn);
+    if (txns.size() >= 2)
+      return fmt::format("when T{} ended, {} transactions were waiting and resumed together", e.step.txn, txns.size());
   }
   return {};
 }
@@ -69,16 +99,13 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
     v.note = "every transaction committed: nothing to leave out";
     return v;
   }
-  // The replay submits the committed transactions' steps in their submitted order: a statement that waited for a
-  // committed transaction waits for it again and sees what it saw (PostgreSQL takes its snapshot when the
-  // statement starts, not when it resumes); one that waited only for transactions now left out runs at once, which
-  // is equivalent because no committed transaction ended while it waited. If a statement waited through the end of
-  // both kinds, neither order reproduces its circumstances: a difference then gives no verdict.
+  // The committed transactions alone, in submitted order (replay_order). When a step waited for a left-out
+  // transaction, or statements resumed together and may race differently, a difference gives no verdict.
+  const ReplayOrder order = replay_order(h);
   TestCase replay;
   replay.schema = c.schema;
   for (int t : kept) replay.transactions.push_back(c.transactions[static_cast<std::size_t>(t)]);
-  for (int t : c.order)
-    if (renumber[static_cast<std::size_t>(t)] >= 0) replay.order.push_back(renumber[static_cast<std::size_t>(t)]);
+  for (int t : order.order) replay.order.push_back(renumber[static_cast<std::size_t>(t)]);
   const History r = target.run(replay);
   if (r.finding) {
     v.inconclusive = true;
@@ -103,7 +130,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
     v.note = "left out " + left_out;
     return v;
   }
-  if (auto why = ambiguous_wait(h); !why.empty()) {
+  if (auto why = order.ambiguity.empty() ? concurrent_resumption(h) : order.ambiguity; !why.empty()) {
     v.inconclusive = true;
     v.note = "the replay differs, but " + why + ", so no replay order is faithful";
     return v;
@@ -111,7 +138,8 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   Finding f;
   f.kind = "aborted-effect";
   f.explanation = fmt::format(
-      "Left out {}; replayed the committed transactions in their submitted order on a fresh database.\n", left_out);
+      "Left out {}; replayed the committed transactions alone, in their submitted order, on a fresh database.\n",
+      left_out);
   if (!diff.empty()) f.explanation += "Statements whose outcome changed:\n" + diff;
   if (!state.empty()) f.explanation += "Final state differs:\n  " + state;
   if (!options.ignore_documentation) {

@@ -14,13 +14,14 @@
 
 #include <fmt/format.h>
 
+#include "bench_support.hpp"
 #include "drivers/driver.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
 
 using namespace txprop;
-using Clock = std::chrono::steady_clock;
+using namespace txprop::bench;
 
 namespace {
 
@@ -47,20 +48,7 @@ TestCase blocked_update_case(IsolationLevel level) {
   return c;
 }
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// The same statements in one session: reset, every transaction's steps one transaction after the other, the
-// final state. Returns seconds.
-double raw_cost(drivers::Driver& driver, drivers::Session& session, const TestCase& c) {
-  const auto start = Clock::now();
-  driver.reset(c.schema);
-  for (const Transaction& t : c.transactions)
-    for (std::size_t i = 0; i < t.step_count(); ++i) session.execute(render(t.step(i), driver.dialect()));
-  driver.read_state(c.schema);
-  return seconds_since(start);
-}
-
-void bench(const TargetConfig& config, int cases) {
+void run_bench(const TargetConfig& config, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   const IsolationLevel level = config.levels.back();
   fmt::print("== {} ({}) at {}\n", config.name, target->server_version(), sql_name(level));
@@ -119,7 +107,7 @@ void bench(const TargetConfig& config, int cases) {
 int main(int argc, char** argv) {
   const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
   try {
-    for (const TargetConfig& config : configured_targets()) bench(config, cases);
+    for (const TargetConfig& config : configured_targets()) run_bench(config, cases);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "txprop/property.hpp"  // closes the shared targets when the tests end
 #include "txprop/targets.hpp"
 
 namespace txprop::test {

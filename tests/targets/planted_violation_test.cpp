@@ -43,6 +43,15 @@ PropertyResult check_planted(Target& target, IsolationLevel level, const std::st
   });
 }
 
+void print_found(const std::string& what, const PropertyResult& r) {
+  const Shape sh = shape(r.history->test_case);
+  std::cout << fmt::format("[planted] {}: found after {} cases in {:.2f} s, shrunk in {} steps / {} attempts ({:.2f} s "
+                           "in all) to {} transactions, {} statements\n",
+                           what, r.cases, r.seconds_to_first_finding, r.shrink_steps, r.shrink_attempts, r.seconds,
+                           sh.transactions, sh.statements)
+            << describe(r.history->test_case);
+}
+
 // The written scenario replays to the verdict found (the property is registered for scenario files under the
 // name the report uses).
 void expect_scenario_reproduces(const PropertyResult& r, Target& target) {
@@ -64,12 +73,8 @@ TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
   const PropertyResult r = check_planted(*target, IsolationLevel::ReadUncommitted, "PlantedAtomicity", judge, 0.5);
   ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
   ASSERT_TRUE(r.history) << r.message;
+  print_found("atomicity at READ UNCOMMITTED", r);
   const Shape sh = shape(r.history->test_case);
-  std::cout << fmt::format("[planted] atomicity at READ UNCOMMITTED: found after {} cases in {:.2f} s, shrunk in {} "
-                           "steps / {} attempts ({:.2f} s in all) to {} transactions, {} statements\n",
-                           r.cases, r.seconds_to_first_finding, r.shrink_steps, r.shrink_attempts, r.seconds,
-                           sh.transactions, sh.statements)
-            << describe(r.history->test_case);
   EXPECT_EQ(r.verdict->findings.front().kind, "aborted-effect");
   EXPECT_LE(sh.transactions, 2u);
   EXPECT_LE(sh.statements, 6u);
@@ -86,12 +91,8 @@ TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
   const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", judge, 0.3);
   ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
   ASSERT_TRUE(r.history) << r.message;
+  print_found("WSS at READ COMMITTED", r);
   const Shape sh = shape(r.history->test_case);
-  std::cout << fmt::format("[planted] WSS at READ COMMITTED: found after {} cases in {:.2f} s, shrunk in {} steps / "
-                           "{} attempts ({:.2f} s in all) to {} transactions, {} statements\n",
-                           r.cases, r.seconds_to_first_finding, r.shrink_steps, r.shrink_attempts, r.seconds,
-                           sh.transactions, sh.statements)
-            << describe(r.history->test_case);
   EXPECT_LE(sh.transactions, 3u);
   EXPECT_LE(sh.statements, 8u);
   expect_scenario_reproduces(r, *target);

@@ -213,28 +213,13 @@ class MyDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    std::string script;
-    if (!created_.empty()) {
-      script = "DROP TABLE IF EXISTS ";
-      for (std::size_t i = 0; i < created_.size(); ++i)
-        script += (i ? ", " : "") + quote_identifier(created_[i], Dialect::MySql);
-      script += ";";
-    }
-    for (const auto& s : render_setup(schema, Dialect::MySql)) script += s + ";";
+    const std::string script = reset_script(created_, schema, Dialect::MySql);
     created_.clear();
     run(*control_, script);
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
-  DatabaseState read_state(const Schema& schema) override {
-    DatabaseState state;
-    for (const auto& t : schema.tables) {
-      Outcome o = control_->execute("SELECT * FROM " + quote_identifier(t.name, Dialect::MySql));
-      if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message);
-      state[t.name] = sorted_rows(std::move(o.rows));
-    }
-    return state;
-  }
+  DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::MySql); }
 
  private:
   void run(MySession& s, const std::string& sql) {

@@ -149,10 +149,7 @@ class SqliteDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    std::string script = "BEGIN;";
-    for (const auto& t : created_) script += "DROP TABLE IF EXISTS " + quote_identifier(t, Dialect::Sqlite) + ";";
-    for (const auto& s : render_setup(schema, Dialect::Sqlite)) script += s + ";";
-    script += "COMMIT;";
+    const std::string script = "BEGIN;\n" + reset_script(created_, schema, Dialect::Sqlite) + "COMMIT;";
     char* err = nullptr;
     if (sqlite3_exec(control_->handle(), script.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
       const std::string msg = err ? err : "unknown error";
@@ -164,15 +161,7 @@ class SqliteDriver final : public Driver {
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
-  DatabaseState read_state(const Schema& schema) override {
-    DatabaseState state;
-    for (const auto& t : schema.tables) {
-      Outcome o = control_->execute("SELECT * FROM " + quote_identifier(t.name, Dialect::Sqlite));
-      if (!o.ok()) throw DriverError("txprop: SQLite cannot read table " + t.name + ": " + o.error.message);
-      state[t.name] = sorted_rows(std::move(o.rows));
-    }
-    return state;
-  }
+  DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::Sqlite); }
 
  private:
   std::string journal_mode_;

@@ -1,0 +1,82 @@
+// Property-harness benchmark: the atomicity property's cases per second per configured engine (generation, run
+// on a fresh database, replay, comparison), and on MariaDB the time to find and to shrink a planted failure
+// (atomicity assumed at READ UNCOMMITTED) over several seeds, median and range.
+// Usage: txprop_harness_bench [cases=300] [seeds=5]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "txprop/atomicity.hpp"
+#include "txprop/property.hpp"
+#include "txprop/sql.hpp"
+
+using namespace txprop;
+
+namespace {
+
+PropertyResult run_atomicity(Target& target, IsolationLevel level, int cases, std::uint64_t seed, bool strict) {
+  SuiteParam suite{target.config(), level, {}};
+  PropertySettings s;
+  s.generator.engine = target.engine();
+  s.generator.isolation = level;
+  s.generator.rollback_probability = 0.5;
+  s.cases = cases;
+  s.seed = seed;
+  s.report_dir = "txprop-reports/bench";
+  PropertyRunner runner("BenchAtomicity", target, suite, s);
+  return runner.check([&](const TestCase& c) {
+    const History h = runner.run(c);
+    const Verdict v = check_atomicity(runner.target(), h, {.ignore_documentation = strict});
+    if (runner.judge(v, h)) RC_FAIL(v.explain());
+  });
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
+  const int seeds = argc > 2 ? std::atoi(argv[2]) : 5;
+  try {
+    for (const TargetConfig& config : configured_targets()) {
+      auto target = Target::open(config);
+      const IsolationLevel level = config.levels.back();
+      const PropertyResult r = run_atomicity(*target, level, cases, 1, false);
+      fmt::print("== {} at {}: atomicity {} cases in {:.1f} s = {:.1f} cases/s{}\n", config.name, sql_name(level),
+                 r.cases, r.seconds, r.cases / r.seconds, r.failed ? " (FAILED)" : "");
+      if (config.engine != Engine::MariaDb || config.param("innodb_snapshot_isolation") != "") continue;
+      std::vector<double> find, shrink;
+      std::vector<std::size_t> statements;
+      for (int seed = 1; seed <= seeds; ++seed) {
+        const PropertyResult p = run_atomicity(*target, IsolationLevel::ReadUncommitted, 3000, 100 + seed, true);
+        if (!p.failed || !p.history) continue;
+        find.push_back(p.seconds_to_first_finding);
+        shrink.push_back(p.seconds - p.seconds_to_first_finding);
+        std::size_t n = 0;
+        for (const auto& t : p.history->test_case.transactions) n += t.statements.size();
+        statements.push_back(n);
+      }
+      if (find.empty()) {
+        fmt::print("   planted failure not found in {} seeds\n", seeds);
+        continue;
+      }
+      fmt::print("   planted failure (atomicity assumed at READ UNCOMMITTED), {} seeds: found in median {:.2f} s "
+                 "({:.2f}..{:.2f}), shrunk in median {:.2f} s ({:.2f}..{:.2f}), to {}..{} statements\n",
+                 find.size(), median(find), *std::min_element(find.begin(), find.end()),
+                 *std::max_element(find.begin(), find.end()), median(shrink),
+                 *std::min_element(shrink.begin(), shrink.end()), *std::max_element(shrink.begin(), shrink.end()),
+                 *std::min_element(statements.begin(), statements.end()),
+                 *std::max_element(statements.begin(), statements.end()));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
