@@ -51,6 +51,12 @@ class Driver {
   virtual std::unique_ptr<Session> open_session() = 0;
   // Which of these sessions wait on a lock right now, asked of the server in one round trip where possible.
   virtual std::vector<WaitState> probe(const std::vector<const Session*>& sessions) = 0;
+  // Whether the statement can wait on a lock at all at this level (engine knowledge). The runner asks the server
+  // about a slow statement only if it can; others are asked about late, as a safety net.
+  virtual bool may_wait(const Statement& s, IsolationLevel level) const {
+    (void)level;
+    return !s.is_transaction_control();
+  }
   // Whether a statement that returned without waiting can still be blocked (SQLite reports waits as errors).
   virtual bool waits_are_errors() const { return false; }
   // A statement each session runs after a reset, before its transaction begins, so that it does not compile

@@ -115,13 +115,15 @@ class Scheduler {
     s.busy_retry = false;
     s.blockers.reset();
     s.sent_at = Clock::now();
+    // A statement that cannot wait on a lock is only asked about late, in case it hangs.
+    s.probe_interval = driver_.may_wait(tx.step(static_cast<std::size_t>(index)), tx.isolation) ? options_.first_probe_after
+                                                                                                 : kMaxProbeInterval;
+    s.next_probe = s.sent_at + s.probe_interval;
     if (tx.autocommit && (index == 0 || tx.is_end_step(static_cast<std::size_t>(index)))) {
       // Nothing is sent for BEGIN and the end of an autocommit transaction.
       s.worker->start("");
       return;
     }
-    s.probe_interval = options_.first_probe_after;
-    s.next_probe = s.sent_at + s.probe_interval;
     ++metrics_.statements;
     s.worker->start(render(tx.step(static_cast<std::size_t>(index)), driver_.dialect()));
   }

@@ -50,6 +50,7 @@ TestCase blocked_update_case(IsolationLevel level) {
 
 void run_bench(const TargetConfig& config, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
+  if (const char* us = std::getenv("TXPROP_FIRST_PROBE_US")) target->options().first_probe_after = std::chrono::microseconds(std::atoi(us));
   const IsolationLevel level = config.levels.back();
   fmt::print("== {} ({}) at {}\n", config.name, target->server_version(), sql_name(level));
 
@@ -96,10 +97,10 @@ void run_bench(const TargetConfig& config, int cases) {
              cases, blocked_cases, 1000 * runner_total / cases, 1000 * raw_total / cases, runner_total / raw_total,
              percentile(ratios, 0.5), percentile(ratios, 0.95), runner_clean / raw_clean);
   const RunMetrics& m = target->metrics();
-  fmt::print("      runner time: reset {:.2f} ms, schedule {:.2f} ms, final state {:.2f} ms per case; {:.1f} statements "
-             "and {:.2f} probes per case\n",
+  fmt::print("      runner time: reset {:.2f} ms, schedule {:.2f} ms, final state {:.2f} ms per case; {:.1f} statements, "
+             "{:.2f} probes and {:.2f} blocked statements per case\n",
              1000 * m.reset_seconds / cases, 1000 * m.schedule_seconds / cases, 1000 * m.state_seconds / cases,
-             1.0 * m.statements / cases, 1.0 * m.probes / cases);
+             1.0 * m.statements / cases, 1.0 * m.probes / cases, 1.0 * m.blocked / cases);
 }
 
 }  // namespace

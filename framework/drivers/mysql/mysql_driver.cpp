@@ -200,6 +200,12 @@ class MyDriver final : public Driver {
     return out;
   }
 
+  // Plain SELECTs are consistent (non-locking) reads except at SERIALIZABLE, where they take shared locks.
+  bool may_wait(const Statement& s, IsolationLevel level) const override {
+    if (s.is_transaction_control()) return false;
+    return !(s.kind == StatementKind::Select && s.lock == LockMode::None && level != IsolationLevel::Serializable);
+  }
+
   void cancel(const Session& session) override { control_->execute("KILL QUERY " + session.server_id()); }
 
   ErrorEffect effect(const Error& e) const override {

@@ -145,7 +145,7 @@ class PgDriver final : public Driver {
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
     // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it.
-    if (superuser_) setup += "; SET deadlock_timeout = '" + config_.param("deadlock_timeout", "50ms") + "'";
+    if (superuser_) setup += "; SET deadlock_timeout = '" + config_.param("deadlock_timeout", "20ms") + "'";
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;
@@ -176,6 +176,11 @@ class PgDriver final : public Driver {
       out[i].blockers = std::move(known);
     }
     return out;
+  }
+
+  // BEGIN, COMMIT, ROLLBACK and plain SELECTs take no lock a transaction could wait on (no DDL runs concurrently).
+  bool may_wait(const Statement& s, IsolationLevel) const override {
+    return !s.is_transaction_control() && !(s.kind == StatementKind::Select && s.lock == LockMode::None);
   }
 
   void cancel(const Session& session) override {
