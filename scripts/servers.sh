@@ -105,7 +105,7 @@ print_env() {
     local m="mariadb://txtest:txtest@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
     targets="$targets $m $m?innodb_snapshot_isolation=ON"
   fi
-  echo "export TXPROP_TARGETS=\"sqlite: ${targets# }\""
+  echo "export TXPROP_TARGETS=\"sqlite: sqlite:?journal_mode=delete ${targets# }\""
 }
 
 cmd=${1:-}; shift || true

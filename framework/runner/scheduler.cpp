@@ -307,16 +307,21 @@ class Scheduler {
     return false;
   }
 
-  // SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for a
-  // reader that waits to write). When every unfinished transaction is busy, the one blocked last rolls back,
-  // which is what SQLite's documentation asks of the application.
+  // SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for
+  // readers, one of which waits to write). When every unfinished transaction is busy, one rolls back: as SQLite's
+  // documentation of sqlite3_busy_handler asks, a transaction trying to write gives way to one trying to commit;
+  // among several, the one blocked last.
   bool break_busy_cycle() {
     int victim = -1;
+    auto committing = [&](int t) { return txn(t).is_end_step(static_cast<std::size_t>(state(t).current)); };
     for (std::size_t i = 0; i < txns_.size(); ++i) {
       const TxnState& s = txns_[i];
       if (s.current < 0) continue;
       if (!s.busy_retry) return false;
-      if (victim < 0 || s.blocked_seq > state(victim).blocked_seq) victim = static_cast<int>(i);
+      const int t = static_cast<int>(i);
+      if (victim < 0 || (committing(victim) && !committing(t)) ||
+          (committing(victim) == committing(t) && s.blocked_seq > state(victim).blocked_seq))
+        victim = t;
     }
     if (victim < 0) return false;
     TxnState& s = state(victim);

@@ -207,3 +207,22 @@ TEST(RunnerSqlite, SessionsSeeTheNewSchemaAfterReset) {
   EXPECT_EQ(h.outcomes[0][1].rows, (std::vector<Row>{{1, 2, 3}}));
   EXPECT_EQ(h.outcomes[0][1].columns.size(), 3u);
 }
+
+// SQLite in rollback-journal mode: T1 reads (SHARED), T0's COMMIT waits for T1 to finish reading, and T1's write
+// waits for T0's RESERVED lock. SQLite breaks no such cycle itself; txprop rolls back the transaction that tried
+// to write (as sqlite3_busy_handler's documentation asks), and the committer goes on.
+TEST(RunnerSqliteJournal, BusyCycleRollsBackTheWriterNotTheCommitter) {
+  auto target = Target::open(parse_target_uri("sqlite:?journal_mode=delete"));
+  TestCase c;
+  c.schema = two_rows();
+  const auto ser = IsolationLevel::Serializable;
+  c.transactions = {txn(ser, {set_v(1, 11)}), txn(ser, {Statement::select("t"), set_v(2, 22)})};
+  c.order = {0, 0, 1, 1, 1, 0, 1};  // T0 writes; T1 reads and tries to write; T0 commits; T1 commits
+  const History h = target->run(c);
+  SCOPED_TRACE(describe(h));
+  ASSERT_FALSE(h.finding);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Aborted);
+  EXPECT_EQ(h.transactions[1].abort_reason.cls, ErrorClass::Deadlock);
+  EXPECT_EQ(h.final_state.at("t"), (std::vector<Row>{{1, 11}, {2, 20}}));
+}

@@ -143,7 +143,9 @@ class SqliteDriver final : public Driver {
     switch (e.cls) {
       case ErrorClass::Busy: return ErrorEffect::Blocked;
       // A WAL reader whose snapshot is stale can never write: the transaction has to roll back.
-      case ErrorClass::SerializationFailure: return ErrorEffect::TransactionAborted;
+      case ErrorClass::SerializationFailure:
+      // The runner broke a cycle of SQLITE_BUSY waits by choosing this transaction: it rolls back.
+      case ErrorClass::Deadlock: return ErrorEffect::TransactionAborted;
       default: return ErrorEffect::StatementOnly;
     }
   }
