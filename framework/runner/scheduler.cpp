@@ -115,17 +115,17 @@ class Scheduler {
     s.busy_retry = false;
     s.blockers.reset();
     s.sent_at = Clock::now();
+    const Statement step = tx.step(static_cast<std::size_t>(index));
     // A statement that cannot wait on a lock is only asked about late, in case it hangs.
-    s.probe_interval = driver_.may_wait(tx.step(static_cast<std::size_t>(index)), tx.isolation) ? options_.first_probe_after
-                                                                                                 : kMaxProbeInterval;
+    s.probe_interval = driver_.may_wait(step, tx.isolation) ? options_.first_probe_after : kMaxProbeInterval;
     s.next_probe = s.sent_at + s.probe_interval;
-    if (tx.autocommit && (index == 0 || tx.is_end_step(static_cast<std::size_t>(index)))) {
+    if (tx.autocommit && step.is_transaction_control()) {
       // Nothing is sent for BEGIN and the end of an autocommit transaction.
       s.worker->start("");
       return;
     }
     ++metrics_.statements;
-    s.worker->start(render(tx.step(static_cast<std::size_t>(index)), driver_.dialect()));
+    s.worker->start(render(step, driver_.dialect()));
   }
 
   void mark_blocked(int t) {
@@ -247,12 +247,13 @@ class Scheduler {
     return any;
   }
 
-  void probe_running(bool force) {
+  // Asks the server about the running statements whose probe is due (and, for blockers, about all running ones).
+  void probe_running() {
     const auto now = Clock::now();
-    std::vector<int> who;
-    for (std::size_t i = 0; i < txns_.size(); ++i)
-      if (txns_[i].running && !txns_[i].waiting && (force || now >= txns_[i].next_probe)) who.push_back(static_cast<int>(i));
-    if (who.empty()) return;
+    const bool due = std::any_of(txns_.begin(), txns_.end(), [&](const TxnState& s) {
+      return s.running && !s.waiting && now >= s.next_probe;
+    });
+    if (!due) return;
     // Ask about every running statement at once: blockers are only meaningful among them.
     std::vector<int> all;
     std::vector<const drivers::Session*> sessions;
@@ -396,7 +397,7 @@ class Scheduler {
         if (s.running && !s.waiting) due = std::min(due, s.next_probe);
       if (due > now && signal_.wait_for(gen, due - now)) continue;
       if (harvest()) continue;
-      probe_running(false);
+      probe_running();
       check_hang();
     }
   }
