@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
+#include <exception>
 
 #include "drivers/driver.hpp"
 #include "txprop/sql.hpp"
@@ -21,6 +23,19 @@ inline double raw_cost(drivers::Driver& driver, drivers::Session& session, const
     for (std::size_t i = 0; i < t.step_count(); ++i) session.execute(render(t.step(i), driver.dialect()));
   driver.read_state(c.schema);
   return seconds_since(start);
+}
+
+// Runs `bench` for every configured target (TXPROP_TARGETS); a target that cannot be used ends the program with
+// its one-line error. The exit code for main().
+template <typename Bench>
+int for_each_configured_target(Bench&& bench) {
+  try {
+    for (const TargetConfig& config : configured_targets()) bench(config);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace txprop::bench

@@ -61,11 +61,5 @@ void run_bench(const TargetConfig& config, int cases) {
 
 int main(int argc, char** argv) {
   const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
-  try {
-    for (const TargetConfig& config : configured_targets()) run_bench(config, cases);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return for_each_configured_target([&](const TargetConfig& config) { run_bench(config, cases); });
 }
