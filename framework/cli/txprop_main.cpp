@@ -71,7 +71,7 @@ int replay(const std::vector<std::string>& args) {
       if (!property.empty()) {
         const ScenarioProperty* p = find_scenario_property(property);
         if (!p) throw std::invalid_argument("unknown property '" + property + "'");
-        const History h = target->run(p->prepare ? p->prepare(c) : c);
+        const History h = target->run(p->prepared(c, target->engine()));
         const Verdict v = p->judge(*target, h);
         const std::string key = fmt::format("{} {}", short_name(l), v.summary());
         // Show the history and verdict of the first run of each kind of outcome.

@@ -178,21 +178,21 @@ TargetConfig parse_target_uri(std::string_view text) {
     c.levels = supported;
   }
 
-  if (c.engine == Engine::MariaDb || c.engine == Engine::MySql) {
-    const std::string si = lower(c.param("innodb_snapshot_isolation", "off"));
-    if (si != "on" && si != "off" && si != "1" && si != "0")
-      throw fail("innodb_snapshot_isolation must be ON or OFF");
+  if (auto si = c.param("innodb_snapshot_isolation"); !si.empty()) {
+    si = lower(si);
+    if (si != "on" && si != "off" && si != "1" && si != "0") throw fail("innodb_snapshot_isolation must be ON or OFF");
+    c.snapshot_isolation = si == "on" || si == "1";
   }
-  if (c.engine == Engine::Sqlite) {
-    const std::string jm = lower(c.param("journal_mode", "wal"));
+  if (auto jm = c.param("journal_mode"); !jm.empty()) {
+    jm = lower(jm);
     if (jm != "wal" && jm != "delete") throw fail("journal_mode must be wal or delete");
+    c.journal_mode_delete = jm == "delete";
   }
   c.name = c.param("name");
   if (c.name.empty()) {
     c.name = to_string(c.engine);
-    const std::string si = lower(c.param("innodb_snapshot_isolation", "off"));
-    if (si == "on" || si == "1") c.name += "_si";
-    if (c.engine == Engine::Sqlite && lower(c.param("journal_mode", "wal")) == "delete") c.name += "_journal";
+    if (c.snapshot_isolation.value_or(false)) c.name += "_si";
+    if (c.journal_mode_delete) c.name += "_journal";
   }
   for (char ch : c.name)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')

@@ -18,18 +18,14 @@ namespace txprop {
 
 namespace {
 
-// Adya needs the case instrumented for the engine it runs on; the prepare step has no target, so the instrumentation
-// that works everywhere is used (no UPDATE ... RETURNING, which MariaDB lacks).
-TestCase adya_instrumented(const TestCase& c) { return instrument_for_adya(c, Engine::MariaDb); }
-
 std::map<std::string, ScenarioProperty>& registry() {
   static std::map<std::string, ScenarioProperty> r = {
       {"atomicity", {{}, [](Target& t, const History& h) { return check_atomicity(t, h); }}},
       {"wss", {{}, [](Target& t, const History& h) { return check_wss(t, h); }}},
-      {"adya", {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
+      {"adya", {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
       {"adyadocumented",
-       {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
-      {"adyaclaimed", {adya_instrumented, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Claimed); }}},
+       {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
+      {"adyaclaimed", {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Claimed); }}},
   };
   return r;
 }
@@ -48,7 +44,7 @@ std::string run_problems(const History& h) {
 }  // namespace
 
 Verdict ScenarioProperty::operator()(Target& target, const TestCase& c) const {
-  return judge(target, target.run(prepare ? prepare(c) : c));
+  return judge(target, target.run(prepared(c, target.engine())));
 }
 
 const ScenarioProperty* find_scenario_property(const std::string& name) {

@@ -448,11 +448,8 @@ std::vector<Expectation> Scenario::expectations_for(const std::string& property,
 
 std::string target_kind(const TargetConfig& config) {
   std::string kind = to_string(config.engine);
-  if (config.engine == Engine::MariaDb || config.engine == Engine::MySql) {
-    const std::string si = lower(config.param("innodb_snapshot_isolation", "off"));
-    if (si == "on" || si == "1") kind += "_si";
-  }
-  if (config.engine == Engine::Sqlite && lower(config.param("journal_mode", "wal")) == "delete") kind += "_journal";
+  if (config.snapshot_isolation.value_or(false)) kind += "_si";
+  if (config.journal_mode_delete) kind += "_journal";
   return kind;
 }
 

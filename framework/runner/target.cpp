@@ -38,11 +38,9 @@ std::unique_ptr<Target> Target::open(const TargetConfig& config, RunOptions opti
 Dialect Target::dialect() const { return driver_->dialect(); }
 
 std::string Target::configuration() const {
-  if (config_.engine == Engine::MariaDb || config_.engine == Engine::MySql) {
-    const std::string si = config_.param("innodb_snapshot_isolation", "OFF");
-    return "innodb_snapshot_isolation=" + std::string(si == "1" || si == "on" || si == "ON" ? "ON" : "OFF");
-  }
-  if (config_.engine == Engine::Sqlite) return "journal_mode=" + config_.param("journal_mode", "wal");
+  if (config_.engine == Engine::MariaDb || config_.engine == Engine::MySql)
+    return std::string("innodb_snapshot_isolation=") + (config_.snapshot_isolation.value_or(false) ? "ON" : "OFF");
+  if (config_.engine == Engine::Sqlite) return config_.journal_mode_delete ? "journal_mode=delete" : "journal_mode=wal";
   return {};
 }
 

@@ -34,7 +34,7 @@ struct AdyaExpectation {
   bool tested = true;                      // false for profiles no server here could check (MySQL)
 };
 
-AdyaExpectation adya_expectation(Engine engine, IsolationLevel level, const std::string& configuration);
+AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level);
 
 // The case with IsoRel's instrumentation for this engine (run this, then check_adya the history).
 TestCase instrument_for_adya(const TestCase& c, Engine engine);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ struct TargetConfig {
   std::map<std::string, std::string> params;  // query parameters, keys lower-case
   std::string name;                           // label for test names, e.g. "mariadb_si"
   std::vector<IsolationLevel> levels;         // the levels to test (the engine's supported ones by default)
+  // Settings that change an engine's behaviour, parsed once from the parameters.
+  std::optional<bool> snapshot_isolation;     // MariaDB/MySQL innodb_snapshot_isolation; nullopt: server default
+  bool journal_mode_delete = false;           // SQLite: rollback journal instead of WAL
 
   // The URI with the password replaced by ***, for messages.
   std::string masked_uri() const;

@@ -27,7 +27,7 @@ struct WssProfile {
   std::string source;             // documentation behind the above
 };
 
-WssProfile wss_profile(Engine engine, IsolationLevel level, const std::string& configuration);
+WssProfile wss_profile(const TargetConfig& target, IsolationLevel level);
 
 struct WssOptions {
   std::optional<WssProfile> profile;  // instead of the target's (planted-violation tests)

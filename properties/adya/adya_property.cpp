@@ -162,7 +162,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   }
   const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
                                                                  : h.test_case.transactions.front().isolation;
-  const AdyaExpectation e = adya_expectation(target.engine(), level, target.configuration());
+  const AdyaExpectation e = adya_expectation(target.config(), level);
   Extracted x = extract(h);
   // Everything the claimed level or the engine's promise proscribes is looked for; the expectation decides.
   std::set<std::string> wanted = e.claimed;

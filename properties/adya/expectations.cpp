@@ -26,7 +26,8 @@ void promise(AdyaExpectation& e, adya::AdyaLevel level, std::string source) {
 
 }  // namespace
 
-AdyaExpectation adya_expectation(Engine engine, IsolationLevel level, const std::string& configuration) {
+AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level) {
+  const Engine engine = target.engine;
   AdyaExpectation e;
   e.claimed_level = std::string(adya::to_string(claimed_level(level)));
   e.claimed = adya::proscribed(claimed_level(level));
@@ -59,7 +60,7 @@ AdyaExpectation adya_expectation(Engine engine, IsolationLevel level, const std:
     case Engine::MariaDb:
     case Engine::MySql: {
       e.tested = engine == Engine::MariaDb;
-      const bool snapshot_isolation = configuration.find("innodb_snapshot_isolation=ON") != std::string::npos;
+      const bool snapshot_isolation = target.snapshot_isolation.value_or(false);
       switch (level) {
         case IsolationLevel::ReadUncommitted:
           promise(e, adya::AdyaLevel::PL1,

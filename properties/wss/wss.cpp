@@ -115,7 +115,7 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
                                                                  : h.test_case.transactions[0].isolation;
   const WssProfile profile = options.profile ? *options.profile
-                                             : wss_profile(target.engine(), level, target.configuration());
+                                             : wss_profile(target.config(), level);
   const std::vector<int> ended = h.end_order();
   if (ended.size() != h.test_case.transactions.size()) {
     v.inconclusive = true;

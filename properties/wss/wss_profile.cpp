@@ -4,15 +4,15 @@
 
 namespace txprop {
 
-WssProfile wss_profile(Engine engine, IsolationLevel level, const std::string& configuration) {
+WssProfile wss_profile(const TargetConfig& target, IsolationLevel level) {
   WssProfile p;
-  switch (engine) {
+  switch (target.engine) {
     case Engine::Sqlite:
       // One writer at a time: every write-write conflict waits (SQLITE_BUSY) or aborts (BUSY_SNAPSHOT). In WAL
       // mode a reader keeps the snapshot of its first read, so a read-only transaction is serialized where it
       // started, not where it ended.
       p.compare_reads = true;
-      p.any_serial_order = configuration.find("journal_mode=delete") == std::string::npos;
+      p.any_serial_order = !target.journal_mode_delete;
       p.source = "SQLite isolation: https://www.sqlite.org/isolation.html (\"SQLite implements serializable "
                  "transactions\"; WAL readers see a snapshot from the start of their read transaction)";
       return p;
@@ -43,7 +43,7 @@ WssProfile wss_profile(Engine engine, IsolationLevel level, const std::string& c
       return p;
     case Engine::MariaDb:
     case Engine::MySql:
-      p.tested = engine == Engine::MariaDb;
+      p.tested = target.engine == Engine::MariaDb;
       switch (level) {
         case IsolationLevel::ReadUncommitted:
         case IsolationLevel::ReadCommitted:

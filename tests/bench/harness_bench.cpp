@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       const PropertyResult r = run_atomicity(*target, level, cases, 1, false);
       fmt::print("== {} at {}: atomicity {} cases in {:.1f} s = {:.1f} cases/s{}\n", config.name, sql_name(level),
                  r.cases, r.seconds, r.cases / r.seconds, r.failed ? " (FAILED)" : "");
-      if (config.engine != Engine::MariaDb || config.param("innodb_snapshot_isolation") != "") continue;
+      if (config.engine != Engine::MariaDb || config.snapshot_isolation.value_or(false)) continue;
       std::vector<double> find, shrink;
       std::vector<std::size_t> statements;
       for (int seed = 1; seed <= seeds; ++seed) {

@@ -9,10 +9,7 @@
 
 namespace txprop::test {
 
-inline bool snapshot_isolation_on(const TargetConfig& c) {
-  const std::string v = c.param("innodb_snapshot_isolation");
-  return v == "ON" || v == "on" || v == "1";
-}
+inline bool snapshot_isolation_on(const TargetConfig& c) { return c.snapshot_isolation.value_or(false); }
 
 // Sets `out` to the shared target of `engine` (with innodb_snapshot_isolation as asked, for MariaDB).
 #define TXPROP_USE_ENGINE(out, wanted_engine, wanted_si)                                                     \

@@ -85,7 +85,7 @@ TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
 // most 3 transactions and 8 statements.
 TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
   TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
-  WssProfile strict = wss_profile(Engine::MariaDb, IsolationLevel::RepeatableRead, target->configuration());
+  WssProfile strict = wss_profile(target->config(), IsolationLevel::RepeatableRead);
   const auto judge = [strict](Target& t, const History& h) { return check_wss(t, h, {.profile = strict}); };
   register_scenario_property("plantedwss", {{}, judge});
   const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", judge, 0.3);

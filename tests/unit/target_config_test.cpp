@@ -69,3 +69,17 @@ TEST(TargetConfig, ListGivesDistinctNamesAndDefaultsToSqlite) {
   EXPECT_EQ(list[2].name, "mariadb_2");
   EXPECT_TRUE(parse_target_list(" \n ").empty());
 }
+
+TEST(TargetConfig, BehaviourSettingsAreParsedOnce) {
+  const TargetConfig off = parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=OFF");
+  ASSERT_TRUE(off.snapshot_isolation.has_value());
+  EXPECT_FALSE(*off.snapshot_isolation);
+  EXPECT_EQ(off.name, "mariadb");
+  EXPECT_TRUE(*parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=On").snapshot_isolation);
+  EXPECT_TRUE(*parse_target_uri("mysql://u@h/db?innodb_snapshot_isolation=1").snapshot_isolation);
+  EXPECT_FALSE(parse_target_uri("mariadb://u@h/db").snapshot_isolation.has_value());
+  const TargetConfig journal = parse_target_uri("sqlite:?journal_mode=DELETE");
+  EXPECT_TRUE(journal.journal_mode_delete);
+  EXPECT_EQ(journal.name, "sqlite_journal");
+  EXPECT_FALSE(parse_target_uri("sqlite:").journal_mode_delete);
+}

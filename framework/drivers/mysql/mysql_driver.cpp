@@ -143,10 +143,9 @@ class MyDriver final : public Driver {
       run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
     }
     control_ = std::make_unique<MySession>(config_, database_, true);
-    const std::string si = config_.param("innodb_snapshot_isolation");
-    if (!si.empty()) {
+    if (config_.snapshot_isolation) {
       // Checked once here so a server without the variable fails with one clear line, not in every session.
-      Outcome o = control_->execute("SET SESSION innodb_snapshot_isolation = " + si);
+      Outcome o = control_->execute("SET SESSION innodb_snapshot_isolation = " + snapshot_isolation_value());
       if (!o.ok())
         throw TargetError(fmt::format("txprop: target {}: this server has no innodb_snapshot_isolation ({})",
                                       config_.masked_uri(), o.error.message));
@@ -168,8 +167,7 @@ class MyDriver final : public Driver {
     auto s = std::make_unique<MySession>(config_, database_, false);
     // Lock waits are detected by asking the server; the lock wait timeout only has to outlast the hang limit.
     std::string setup = "SET SESSION innodb_lock_wait_timeout = 3600";
-    if (auto si = config_.param("innodb_snapshot_isolation"); !si.empty())
-      setup += ", SESSION innodb_snapshot_isolation = " + si;
+    if (config_.snapshot_isolation) setup += ", SESSION innodb_snapshot_isolation = " + snapshot_isolation_value();
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;
@@ -228,6 +226,8 @@ class MyDriver final : public Driver {
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::MySql); }
 
  private:
+  std::string snapshot_isolation_value() const { return *config_.snapshot_isolation ? "ON" : "OFF"; }
+
   void run(MySession& s, const std::string& sql) {
     Outcome o = s.execute(sql);
     if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));

@@ -113,7 +113,7 @@ class SqliteSession final : public Session {
 
 class SqliteDriver final : public Driver {
  public:
-  explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.param("journal_mode", "wal")) {
+  explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.journal_mode_delete ? "delete" : "wal") {
     const char* tmp = std::getenv("TMPDIR");
     path_ = (std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / (unique_database_name() + ".db")).string();
     control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
