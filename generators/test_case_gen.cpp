@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "generators/draw.hpp"
+#include "draw.hpp"
 #include "txprop/generators.hpp"
 
 namespace txprop::gen {
@@ -88,7 +88,7 @@ class StatementMaker {
   Statement make() {
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
                                 o_.weight_insert, o_.weight_update, o_.weight_delete};
-    if (o_.engine == Engine::Sqlite) weights[1] = weights[2] = 0;  // SQLite has no locking reads
+    if (!o_.locking_reads) weights[1] = weights[2] = 0;
     const Table& t = d_.pick(schema_.tables);
     switch (d_.weighted(weights)) {
       case 0: return Statement::select(t.name, maybe_predicate(t));

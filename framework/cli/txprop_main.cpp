@@ -47,14 +47,14 @@ int replay(const std::vector<std::string>& args) {
     else throw std::invalid_argument("unexpected argument '" + args[i] + "'");
   }
   if (file.empty()) return usage();
-  const Scenario s = load_scenario(file);
+  const Scenario s = load_scenario(file, registered_vocabulary());
   TargetConfig config;
   if (!uri.empty()) {
     config = parse_target_uri(uri);
   } else {
     bool found = false;
     for (const auto& c : configured_targets())
-      if (s.applies_to(target_kind(c))) {
+      if (s.applies_to(c.kind)) {
         config = c;
         found = true;
         break;
@@ -94,9 +94,9 @@ int replay(const std::vector<std::string>& args) {
 int check(const std::vector<std::string>& files) {
   int failures = 0;
   for (const auto& file : files) {
-    const Scenario s = load_scenario(file);
+    const Scenario s = load_scenario(file, registered_vocabulary());
     for (const auto& config : configured_targets()) {
-      if (!s.applies_to(target_kind(config))) continue;
+      if (!s.applies_to(config.kind)) continue;
       auto target = Target::open(config);
       const std::string problems = replay_scenario(s, *target);
       std::cout << fmt::format("{} on {}: {}\n", file, config.name, problems.empty() ? "as expected" : "MISMATCH");

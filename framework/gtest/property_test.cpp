@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
-#include "txprop/instrumentation.hpp"
+#include "properties/adya/instrumentation.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
 
@@ -125,7 +125,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_number("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
-  s.generator.engine = param.config.engine;
+  s.generator.locking_reads = param.config.engine != Engine::Sqlite;
   s.generator.isolation = param.level;
   return s;
 }

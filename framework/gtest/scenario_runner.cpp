@@ -63,8 +63,15 @@ bool register_scenario_property(const std::string& name, ScenarioProperty proper
   return true;
 }
 
+ScenarioVocabulary registered_vocabulary() {
+  ScenarioVocabulary v;
+  v.target_kinds = known_target_kinds();
+  for (const std::string& name : scenario_property_names()) v.findings[name] = known_finding_kinds();
+  return v;
+}
+
 std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run) {
-  const std::string kind = target_kind(target.config());
+  const std::string kind = target.config().kind;
   std::vector<IsolationLevel> levels = s.levels.empty() ? target.config().levels : s.levels;
   std::erase_if(levels, [&](IsolationLevel l) {
     const auto& supported = target.config().levels;
@@ -112,7 +119,7 @@ class ScenarioTest : public ::testing::Test {
     if (!load_error_.empty()) GTEST_FAIL() << load_error_;
     Scenario s;
     try {
-      s = load_scenario(path_);
+      s = load_scenario(path_, registered_vocabulary());
     } catch (const ScenarioError& e) {
       GTEST_FAIL() << e.what();
     }
@@ -172,13 +179,13 @@ void register_scenario_tests(const std::vector<std::string>& directories) {
   for (const auto& file : files) {
     std::optional<Scenario> s;
     try {
-      s = load_scenario(file.string());
+      s = load_scenario(file.string(), registered_vocabulary());
     } catch (const ScenarioError& e) {
       add(test_name(file) + "/invalid", file.string(), TargetConfig{}, e.what());
       continue;
     }
     for (const TargetConfig& config : targets)
-      if (s->applies_to(target_kind(config))) add(test_name(file) + "/" + config.name, file.string(), config, "");
+      if (s->applies_to(config.kind)) add(test_name(file) + "/" + config.name, file.string(), config, "");
   }
 }
 

@@ -1,4 +1,4 @@
-#include "report/counterexample_report.hpp"
+#include "counterexample_report.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -36,7 +36,7 @@ std::string scenario_text(const Counterexample& c) {
                                        c.property + "-" + c.suite);
   s.source = fmt::format("txprop {} counterexample on {} ({}{})", c.property, c.suite, c.history.server_version,
                          c.reproduce.empty() ? "" : "; " + c.reproduce);
-  s.applies = {target_kind(c.target)};
+  s.applies = {c.target.kind};
   const std::string property = [&] {
     std::string p;
     for (char ch : c.property) p += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -44,7 +44,7 @@ std::string scenario_text(const Counterexample& c) {
   }();
   for (const Finding& f : c.verdict.findings)
     if (!f.documented) {
-      s.expectations.push_back(Expectation{property, target_kind(c.target), c.level, f.kind, 0});
+      s.expectations.push_back(Expectation{property, c.target.kind, c.level, f.kind, 0});
       break;
     }
   return write_scenario(s);

@@ -1,4 +1,4 @@
-#include "runner/scheduler.hpp"
+#include "scheduler.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "drivers/driver.hpp"
-#include "runner/session_worker.hpp"
+#include "txprop/driver.hpp"
+#include "session_worker.hpp"
 #include "txprop/target.hpp"
 
 namespace txprop::runner {

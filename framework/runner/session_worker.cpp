@@ -1,4 +1,4 @@
-#include "runner/session_worker.hpp"
+#include "session_worker.hpp"
 
 namespace txprop::runner {
 

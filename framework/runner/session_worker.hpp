@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 
 namespace txprop::runner {
 

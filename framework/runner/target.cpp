@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "drivers/driver.hpp"
-#include "runner/scheduler.hpp"
-#include "runner/session_worker.hpp"
+#include "txprop/driver.hpp"
+#include "scheduler.hpp"
+#include "session_worker.hpp"
 
 namespace txprop {
 

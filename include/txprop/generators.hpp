@@ -8,14 +8,14 @@
 #include <rapidcheck.h>
 
 #include "txprop/isolation.hpp"
-#include "txprop/target_config.hpp"
 #include "txprop/test_case.hpp"
 
 namespace txprop::gen {
 
 struct Options {
-  // Restricts features to what the engine accepts (SQLite has no FOR UPDATE / FOR SHARE).
-  Engine engine = Engine::Sqlite;
+  // Whether the engine has locking reads (SELECT ... FOR UPDATE / FOR SHARE); SQLite has none. The harness sets it
+  // from the engine profile's capabilities.
+  bool locking_reads = true;
   // Every generated transaction runs at this level.
   IsolationLevel isolation = IsolationLevel::Serializable;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "txprop/database_state.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/test_case.hpp"
 
@@ -47,8 +48,6 @@ struct RunFinding {
   StepRef step;
   std::string detail;
 };
-
-using DatabaseState = std::map<std::string, std::vector<Row>>;  // table -> rows, sorted (a multiset)
 
 struct History {
   TestCase test_case;

@@ -43,22 +43,13 @@
 #include <vector>
 
 #include "txprop/isolation.hpp"
-#include "txprop/target_config.hpp"
+#include "txprop/sql_parser.hpp"
 #include "txprop/test_case.hpp"
 
 namespace txprop {
 
-// A malformed scenario file. what() is "<path>:<line>: <what is wrong>".
-class ScenarioError : public std::runtime_error {
- public:
-  ScenarioError(const std::string& path, int line, const std::string& message);
-  const std::string& path() const { return path_; }
-  int line() const { return line_; }
-
- private:
-  std::string path_;
-  int line_;
-};
+// A malformed scenario file. what() is "<path>:<line>: <what is wrong>" (the SQL parser's error type).
+using ScenarioError = SyntaxError;
 
 struct Expectation {
   std::string property;                // "wss", "adya", "atomicity", ...
@@ -91,20 +82,22 @@ struct Scenario {
                                             IsolationLevel level) const;
 };
 
-// The target kind a scenario names: the engine, plus _si for MariaDB/MySQL with innodb_snapshot_isolation=ON,
-// plus _journal for SQLite in rollback-journal mode.
-std::string target_kind(const TargetConfig& config);
-const std::vector<std::string>& known_target_kinds();
+// The names a scenario may use that the format itself does not know: target kinds (from the engine registry), and
+// properties with the finding kinds each may report (from the oracle registry). An empty list accepts any name;
+// scenario tests and the txprop command pass what is registered (registered_vocabulary() in scenario_runner.hpp).
+struct ScenarioVocabulary {
+  std::vector<std::string> target_kinds;
+  std::map<std::string, std::vector<std::string>> findings;  // property -> the finding kinds it may report
+};
 
 // Throws ScenarioError with the path and line of the first problem.
-Scenario parse_scenario(std::string_view text, const std::string& path = "<scenario>");
-Scenario load_scenario(const std::string& path);
+Scenario parse_scenario(std::string_view text, const std::string& path = "<scenario>",
+                        const ScenarioVocabulary& vocabulary = {});
+Scenario load_scenario(const std::string& path, const ScenarioVocabulary& vocabulary = {});
 // The scenario as text that parse_scenario reads back to an equal scenario.
 std::string write_scenario(const Scenario& s);
 // A scenario holding one test case (e.g. a shrunk counterexample), for write_scenario.
 Scenario scenario_from_test_case(const TestCase& c, std::string name);
 
-// Parses one statement or expression of the portable dialect (also used by tests); throws ScenarioError.
-Statement parse_statement(std::string_view sql, const std::string& path = "<sql>", int line = 1);
 
 }  // namespace txprop

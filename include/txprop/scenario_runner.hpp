@@ -25,6 +25,9 @@ const ScenarioProperty* find_scenario_property(const std::string& name);
 std::vector<std::string> scenario_property_names();
 bool register_scenario_property(const std::string& name, ScenarioProperty property);
 
+// What scenario files may name: the registered target kinds, properties and their finding kinds.
+ScenarioVocabulary registered_vocabulary();
+
 // One scenario on one target, at every level it names that the target supports: each matching expectation is
 // checked. Returns an empty string when everything matched, else what did not (with the verdicts and histories).
 // `levels_run` receives the levels it ran at.

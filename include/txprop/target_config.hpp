@@ -29,6 +29,9 @@ struct TargetConfig {
   int port = 0;
   std::map<std::string, std::string> params;  // query parameters, keys lower-case
   std::string name;                           // label for test names, e.g. "mariadb_si"
+  // What scenario files call this kind of target: the engine, plus _si for MariaDB/MySQL with
+  // innodb_snapshot_isolation=ON, plus _journal for SQLite in rollback-journal mode.
+  std::string kind;
   std::vector<IsolationLevel> levels;         // the levels to test (the engine's supported ones by default)
   // Settings that change an engine's behaviour, parsed once from the parameters.
   std::optional<bool> snapshot_isolation;     // MariaDB/MySQL innodb_snapshot_isolation; nullopt: server default
@@ -48,6 +51,9 @@ class TargetError : public std::runtime_error {
 
 // The levels an engine supports (PostgreSQL's READ UNCOMMITTED is READ COMMITTED, so it is not listed).
 std::vector<IsolationLevel> supported_levels(Engine e);
+
+// Every target kind a configuration can have (for validating scenario files).
+std::vector<std::string> known_target_kinds();
 
 // Throws TargetError on a malformed URI, an unknown scheme or parameter, or an unsupported level.
 TargetConfig parse_target_uri(std::string_view uri);

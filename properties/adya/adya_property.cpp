@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "properties/adya/adya.hpp"
+#include "adya.hpp"
 #include "txprop/adya.hpp"
-#include "txprop/instrumentation.hpp"
+#include "instrumentation.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop {

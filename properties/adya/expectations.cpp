@@ -1,7 +1,7 @@
 // What each engine, level and configuration claims and promises, in Adya's terms, with sources. Checked against
 // MariaDB 10.11.19, PostgreSQL 15.18 and SQLite 3.40.1 (shared/notes/seed-isorel.md 9.2,
 // shared/notes/seed-txcheck-thesis.md 7.1); MySQL's profile follows its manual and is untested here.
-#include "properties/adya/levels.hpp"
+#include "levels.hpp"
 #include "txprop/adya.hpp"
 
 namespace txprop {

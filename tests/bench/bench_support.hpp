@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop::bench {

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "bench_support.hpp"
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
@@ -64,7 +64,7 @@ void run_bench(const TargetConfig& config, int cases) {
 
   // (b) cost ratio on generated cases
   gen::Options o;
-  o.engine = config.engine;
+  o.locking_reads = config.engine != Engine::Sqlite;
   o.isolation = level;
   rc::Random random(20261125);
   const auto g = gen::test_case(o);

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "bench_support.hpp"
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
@@ -27,7 +27,7 @@ void run_bench(const TargetConfig& config, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   const IsolationLevel level = config.levels.back();
   gen::Options o;
-  o.engine = config.engine;
+  o.locking_reads = config.engine != Engine::Sqlite;
   o.isolation = level;
   rc::Random random(777);
   const auto g = gen::test_case(o);

@@ -56,7 +56,7 @@ void print_found(const std::string& what, const PropertyResult& r) {
 // name the report uses).
 void expect_scenario_reproduces(const PropertyResult& r, Target& target) {
   ASSERT_FALSE(r.report_dir.empty()) << r.message;
-  const Scenario s = load_scenario(r.report_dir + "/scenario.txn");
+  const Scenario s = load_scenario(r.report_dir + "/scenario.txn", registered_vocabulary());
   ASSERT_EQ(s.expectations.size(), 1u);
   EXPECT_EQ(s.expectations[0].verdict, r.verdict->findings.front().kind);
   EXPECT_EQ(replay_scenario(s, target), "");

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "txprop/scenario.hpp"
+#include "txprop/scenario_runner.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target_config.hpp"
 
@@ -88,7 +89,7 @@ void expect_same_scenario(const Scenario& a, const Scenario& b) {
 // parse_scenario's error message for `text` read as file "bad.txn", or "" if it parses.
 std::string scenario_error(const std::string& text) {
   try {
-    parse_scenario(text, "tests/scenarios/bad.txn");
+    parse_scenario(text, "tests/scenarios/bad.txn", registered_vocabulary());
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.path(), "tests/scenarios/bad.txn");
     EXPECT_TRUE(std::string(e.what()).starts_with("tests/scenarios/bad.txn:" + std::to_string(e.line()) + ": "))
@@ -271,15 +272,15 @@ TEST(Scenario, ReadsLenientSpellings) {
 TEST(Scenario, TargetKinds) {
   EXPECT_EQ(known_target_kinds(),
             (std::vector<std::string>{"sqlite", "sqlite_journal", "postgresql", "mariadb", "mariadb_si", "mysql"}));
-  EXPECT_EQ(target_kind(parse_target_uri("sqlite:")), "sqlite");
-  EXPECT_EQ(target_kind(parse_target_uri("sqlite:?journal_mode=delete")), "sqlite_journal");
-  EXPECT_EQ(target_kind(parse_target_uri("sqlite:?journal_mode=wal")), "sqlite");
-  EXPECT_EQ(target_kind(parse_target_uri("postgresql://u@h/db?name=pg15")), "postgresql");
-  EXPECT_EQ(target_kind(parse_target_uri("mariadb://u@h/db")), "mariadb");
-  EXPECT_EQ(target_kind(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=ON")), "mariadb_si");
-  EXPECT_EQ(target_kind(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=1&name=x")), "mariadb_si");
-  EXPECT_EQ(target_kind(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=off")), "mariadb");
-  EXPECT_EQ(target_kind(parse_target_uri("mysql://u@h/db")), "mysql");
+  EXPECT_EQ(parse_target_uri("sqlite:").kind, "sqlite");
+  EXPECT_EQ(parse_target_uri("sqlite:?journal_mode=delete").kind, "sqlite_journal");
+  EXPECT_EQ(parse_target_uri("sqlite:?journal_mode=wal").kind, "sqlite");
+  EXPECT_EQ(parse_target_uri("postgresql://u@h/db?name=pg15").kind, "postgresql");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h/db").kind, "mariadb");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=ON").kind, "mariadb_si");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=1&name=x").kind, "mariadb_si");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=off").kind, "mariadb");
+  EXPECT_EQ(parse_target_uri("mysql://u@h/db").kind, "mysql");
 }
 
 TEST(Scenario, LoadsFiles) {
@@ -396,8 +397,8 @@ TEST(Scenario, ExpectErrors) {
             "committed, repeatable read, serializable)");
   const std::string unknown_verdict = scenario_error(body + "adya mariadb rr lost-updates\n");
   EXPECT_TRUE(
-      unknown_verdict.starts_with("tests/scenarios/bad.txn:8: unknown verdict 'lost-updates' (use ok or a "
-                                  "finding kind: G0, G1a, "))
+      unknown_verdict.starts_with("tests/scenarios/bad.txn:8: unknown verdict 'lost-updates' for adya (use "
+                                  "ok or a finding kind: "))
       << unknown_verdict;
   EXPECT_EQ(scenario_error(body + "adya mariadb ok\n"),
             "tests/scenarios/bad.txn:8: expected '<property> <target kind or *> <level or *> <verdict>', e.g. 'adya "

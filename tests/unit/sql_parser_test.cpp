@@ -4,7 +4,7 @@
 #include <limits>
 #include <random>
 
-#include "report/sql_parser.hpp"
+#include "txprop/sql_parser.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/sql.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 
 namespace txprop::drivers {
 std::unique_ptr<Driver> open_sqlite_driver(const TargetConfig& config);

@@ -1,4 +1,4 @@
-#include "txprop/instrumentation.hpp"
+#include "instrumentation.hpp"
 
 #include <algorithm>
 

@@ -2,16 +2,21 @@
 // gives back the same tree: the same binding strengths (OR < AND < NOT < comparison, IS, IN, BETWEEN < || < + - < *
 // < unary minus), left-associative arithmetic and logic, non-associative comparisons (the renderer parenthesises
 // equal-strength comparison operands, and PostgreSQL rejects a = b = c too).
-#include "report/sql_parser.hpp"
+#include "txprop/sql_parser.hpp"
 
 #include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
 
-#include "txprop/scenario.hpp"
 
 namespace txprop {
+
+SyntaxError::SyntaxError(const std::string& path, int line, const std::string& message)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", path, line, message)
+                                  : fmt::format("{}: {}", path, message)),
+      path_(path),
+      line_(line) {}
 
 namespace {
 
@@ -92,7 +97,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
         text += s[j];
       }
       if (!closed)
-        throw ScenarioError(path, start_line,
+        throw SyntaxError(path, start_line,
                             c == '\'' ? "unterminated string literal (missing closing ')"
                                       : fmt::format("unterminated quoted identifier (missing closing {})", c));
       out.push_back({c == '\'' ? Token::Kind::String : Token::Kind::QuotedIdentifier, std::move(text), start_line});
@@ -104,7 +109,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       for (auto sym : two_char)
         if (rest.starts_with(sym)) len = 2;
       if (len == 0 && one_char.find(c) != std::string_view::npos) len = 1;
-      if (len == 0) throw ScenarioError(path, line, fmt::format("unexpected character '{}'", c));
+      if (len == 0) throw SyntaxError(path, line, fmt::format("unexpected character '{}'", c));
       out.push_back({Token::Kind::Symbol, std::string(rest.substr(0, len)), line});
       j = i + len;
     }
@@ -154,7 +159,7 @@ class Parser {
     const bool previous_line = pos_ > 0 && (t.kind == Token::Kind::End || t.line > tokens_[pos_ - 1].line);
     fail(previous_line ? tokens_[pos_ - 1].line : t.line, fmt::format("expected {}, found {}", what, describe(t)));
   }
-  [[noreturn]] void fail(int line, const std::string& message) const { throw ScenarioError(path_, line, message); }
+  [[noreturn]] void fail(int line, const std::string& message) const { throw SyntaxError(path_, line, message); }
 
   Statement statement() {
     if (accept_keyword("SELECT")) return select();

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "txprop/history.hpp"
+#include "txprop/database_state.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/schema.hpp"
 #include "txprop/sql.hpp"

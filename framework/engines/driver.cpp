@@ -1,4 +1,4 @@
-#include "drivers/driver.hpp"
+#include "txprop/driver.hpp"
 
 #include <unistd.h>
 
@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "drivers/mysql/mysql_driver.hpp"
-#include "drivers/postgresql/postgresql_driver.hpp"
-#include "drivers/sqlite/sqlite_driver.hpp"
+#include "mariadb/mariadb_driver.hpp"
+#include "postgresql/postgresql_driver.hpp"
+#include "sqlite/sqlite_driver.hpp"
 
 namespace txprop::drivers {
 

@@ -32,6 +32,10 @@ std::vector<IsolationLevel> supported_levels(Engine e) {
   return {};
 }
 
+std::vector<std::string> known_target_kinds() {
+  return {"sqlite", "sqlite_journal", "postgresql", "mariadb", "mariadb_si", "mysql"};
+}
+
 namespace {
 // scheme://user:password@host... -> scheme://user:***@host..., from the text alone, so that a URI that fails to
 // parse is masked too.
@@ -188,12 +192,11 @@ TargetConfig parse_target_uri(std::string_view text) {
     if (jm != "wal" && jm != "delete") throw fail("journal_mode must be wal or delete");
     c.journal_mode_delete = jm == "delete";
   }
+  c.kind = to_string(c.engine);
+  if (c.snapshot_isolation.value_or(false)) c.kind += "_si";
+  if (c.journal_mode_delete) c.kind += "_journal";
   c.name = c.param("name");
-  if (c.name.empty()) {
-    c.name = to_string(c.engine);
-    if (c.snapshot_isolation.value_or(false)) c.name += "_si";
-    if (c.journal_mode_delete) c.name += "_journal";
-  }
+  if (c.name.empty()) c.name = c.kind;
   for (char ch : c.name)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
       throw fail(fmt::format("name '{}' may only contain letters, digits and _", c.name));

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "drivers/driver.hpp"
-#include "drivers/sqlite/sqlite_driver.hpp"
+#include "txprop/driver.hpp"
+#include "sqlite_driver.hpp"
 
 namespace txprop::drivers {
 

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "drivers/driver.hpp"
-#include "drivers/postgresql/postgresql_driver.hpp"
+#include "txprop/driver.hpp"
+#include "postgresql_driver.hpp"
 
 namespace txprop::drivers {
 

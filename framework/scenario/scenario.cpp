@@ -12,24 +12,10 @@
 
 #include <fmt/format.h>
 
-#include "report/sql_parser.hpp"
+#include "txprop/sql_parser.hpp"
 #include "txprop/sql.hpp"
-#include "txprop/verdict.hpp"
 
 namespace txprop {
-
-// A problem with no line (the file cannot be read) is reported as "<path>: <message>".
-ScenarioError::ScenarioError(const std::string& path, int line, const std::string& message)
-    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", path, line, message)
-                                  : fmt::format("{}: {}", path, message)),
-      path_(path),
-      line_(line) {}
-
-const std::vector<std::string>& known_target_kinds() {
-  static const std::vector<std::string> kinds = {"sqlite",  "sqlite_journal", "postgresql",
-                                                 "mariadb", "mariadb_si",     "mysql"};
-  return kinds;
-}
 
 namespace {
 
@@ -72,11 +58,6 @@ bool is_identifier(std::string_view s) {
 // "read committed" as scenario files spell levels.
 std::string level_text(IsolationLevel level) { return lower(sql_name(level)); }
 
-bool is_known_target_kind(std::string_view kind) {
-  const auto& k = known_target_kinds();
-  return std::find(k.begin(), k.end(), kind) != k.end();
-}
-
 // A literal of a setup INSERT: a literal, or minus a numeric literal.
 std::optional<Value> literal_value(const Expr& e) {
   if (e.kind == Expr::Kind::Literal) return e.literal;
@@ -108,7 +89,8 @@ struct Section {
 
 class Reader {
  public:
-  Reader(std::string_view text, const std::string& path) : path_(path) {
+  Reader(std::string_view text, const std::string& path, const ScenarioVocabulary& vocabulary)
+      : path_(path), vocabulary_(vocabulary) {
     s_.path = path;
     int number = 0;
     std::size_t start = 0;
@@ -196,7 +178,7 @@ class Reader {
       else if (key == "link") s_.link = value;
       else if (key == "applies") {
         for (auto& kind : split(value, ", \t")) {
-          if (!is_known_target_kind(kind)) fail(l.number, unknown_target_message(kind));
+          check_target_kind(l.number, kind);
           s_.applies.push_back(std::move(kind));
         }
       } else if (key == "levels") {
@@ -214,8 +196,23 @@ class Reader {
                            text));
   }
 
-  static std::string unknown_target_message(std::string_view kind) {
-    return fmt::format("unknown target kind '{}' (known: {})", kind, join(known_target_kinds(), ", "));
+  void check_target_kind(int line, const std::string& kind) const {
+    const auto& known = vocabulary_.target_kinds;
+    if (!is_identifier(kind) || (!known.empty() && std::find(known.begin(), known.end(), kind) == known.end()))
+      fail(line, fmt::format("unknown target kind '{}' (known: {})", kind, join(known, ", ")));
+  }
+
+  void check_expectation(int line, const Expectation& e) const {
+    if (vocabulary_.findings.empty()) return;
+    const auto it = vocabulary_.findings.find(e.property);
+    if (it == vocabulary_.findings.end()) {
+      std::vector<std::string> names;
+      for (const auto& [name, kinds] : vocabulary_.findings) names.push_back(name);
+      fail(line, fmt::format("unknown property '{}' (known: {})", e.property, join(names, ", ")));
+    }
+    if (e.verdict != "ok" && std::find(it->second.begin(), it->second.end(), e.verdict) == it->second.end())
+      fail(line, fmt::format("unknown verdict '{}' for {} (use ok or a finding kind: {})", e.verdict, e.property,
+                             join(it->second, ", ")));
   }
 
   void read_setup() {
@@ -394,13 +391,11 @@ class Reader {
       e.line = l.number;
       e.property = words[0];
       e.target = words[1];
-      if (e.target != "*" && !is_known_target_kind(e.target)) fail(l.number, unknown_target_message(e.target));
+      if (e.target != "*") check_target_kind(l.number, e.target);
       const std::string level_words = join(std::vector<std::string>(words.begin() + 2, words.end() - 1), " ");
       if (level_words != "*") e.level = level(l.number, level_words);
       e.verdict = words.back();
-      if (e.verdict != "ok" && !is_known_finding_kind(e.verdict))
-        fail(l.number, fmt::format("unknown verdict '{}' (use ok or a finding kind: {})", e.verdict,
-                                   join(known_finding_kinds(), ", ")));
+      check_expectation(l.number, e);
       s_.expectations.push_back(std::move(e));
     }
   }
@@ -412,6 +407,7 @@ class Reader {
   };
 
   std::string path_;
+  const ScenarioVocabulary& vocabulary_;
   std::vector<Line> lines_;
   std::vector<Line> header_;
   std::optional<Section> setup_, steps_, expect_;
@@ -446,22 +442,17 @@ std::vector<Expectation> Scenario::expectations_for(const std::string& property,
   return out;
 }
 
-std::string target_kind(const TargetConfig& config) {
-  std::string kind = to_string(config.engine);
-  if (config.snapshot_isolation.value_or(false)) kind += "_si";
-  if (config.journal_mode_delete) kind += "_journal";
-  return kind;
+Scenario parse_scenario(std::string_view text, const std::string& path, const ScenarioVocabulary& vocabulary) {
+  return Reader(text, path, vocabulary).read();
 }
 
-Scenario parse_scenario(std::string_view text, const std::string& path) { return Reader(text, path).read(); }
-
-Scenario load_scenario(const std::string& path) {
+Scenario load_scenario(const std::string& path, const ScenarioVocabulary& vocabulary) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, fmt::format("cannot read the scenario file ({})", std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ScenarioError(path, 0, "cannot read the scenario file (read error)");
-  return parse_scenario(text.str(), path);
+  return parse_scenario(text.str(), path, vocabulary);
 }
 
 std::string write_scenario(const Scenario& s) {

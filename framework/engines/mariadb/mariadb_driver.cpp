@@ -14,8 +14,8 @@
 
 #include <fmt/format.h>
 
-#include "drivers/driver.hpp"
-#include "drivers/mysql/mysql_driver.hpp"
+#include "txprop/driver.hpp"
+#include "mariadb_driver.hpp"
 
 namespace txprop::drivers {
 
