@@ -6,21 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "mariadb/mariadb_driver.hpp"
-#include "postgresql/postgresql_driver.hpp"
-#include "sqlite/sqlite_driver.hpp"
+#include "txprop/engine.hpp"
 
 namespace txprop::drivers {
 
-std::unique_ptr<Driver> open_driver(const TargetConfig& config) {
-  switch (config.engine) {
-    case Engine::Sqlite: return open_sqlite_driver(config);
-    case Engine::PostgreSql: return open_postgresql_driver(config);
-    case Engine::MariaDb:
-    case Engine::MySql: return open_mysql_driver(config);
-  }
-  throw TargetError("txprop: unknown engine for " + config.masked_uri());
-}
+std::unique_ptr<Driver> open_driver(const TargetConfig& config) { return config.profile().open(config); }
 
 std::string reset_script(const std::vector<std::string>& previous_tables, const Schema& schema, Dialect d) {
   std::string script;

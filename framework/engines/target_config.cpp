@@ -1,39 +1,25 @@
 #include "txprop/target_config.hpp"
 
+#include <stdexcept>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iostream>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "txprop/engine.hpp"
 
 namespace txprop {
 
-std::string to_string(Engine e) {
-  switch (e) {
-    case Engine::Sqlite: return "sqlite";
-    case Engine::PostgreSql: return "postgresql";
-    case Engine::MariaDb: return "mariadb";
-    case Engine::MySql: return "mysql";
-  }
-  return "?";
-}
-
-std::vector<IsolationLevel> supported_levels(Engine e) {
-  switch (e) {
-    case Engine::Sqlite: return {IsolationLevel::Serializable};
-    case Engine::PostgreSql:
-      return {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
-    case Engine::MariaDb:
-    case Engine::MySql:
-      return {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead,
-              IsolationLevel::Serializable};
-  }
-  return {};
-}
-
 std::vector<std::string> known_target_kinds() {
-  return {"sqlite", "sqlite_journal", "postgresql", "mariadb", "mariadb_si", "mysql"};
+  std::vector<std::string> out;
+  for (const EngineProfile* e : registered_engines())
+    for (const std::string& k : e->kinds()) out.push_back(k);
+  return out;
 }
 
 namespace {
@@ -58,6 +44,12 @@ std::string TargetConfig::param(const std::string& key, const std::string& fallb
   return it == params.end() ? fallback : it->second;
 }
 
+std::optional<bool> TargetConfig::flag(const std::string& key) const {
+  auto it = params.find(key);
+  if (it == params.end()) return std::nullopt;
+  return it->second == "on";
+}
+
 namespace {
 
 std::string lower(std::string s) {
@@ -79,15 +71,29 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-const std::set<std::string>& known_params(Engine e) {
-  static const std::set<std::string> sqlite{"name", "levels", "journal_mode"};
-  static const std::set<std::string> postgresql{"name", "levels", "deadlock_timeout"};
-  static const std::set<std::string> mysql{"name", "levels", "innodb_snapshot_isolation"};
-  switch (e) {
-    case Engine::Sqlite: return sqlite;
-    case Engine::PostgreSql: return postgresql;
-    default: return mysql;
+// Validates `value` for `p` and returns it in canonical form; throws the message on a bad value.
+std::string canonical_value(const EngineParameter& p, const std::string& value) {
+  const std::string v = lower(value);
+  switch (p.type) {
+    case EngineParameter::Type::Flag:
+      if (v == "on" || v == "1" || v == "true") return "on";
+      if (v == "off" || v == "0" || v == "false") return "off";
+      throw std::invalid_argument(fmt::format("{} must be ON or OFF ({})", p.name, p.help));
+    case EngineParameter::Type::Choice:
+      if (std::find(p.choices.begin(), p.choices.end(), v) != p.choices.end()) return v;
+      throw std::invalid_argument(fmt::format("{} must be one of {} ({})", p.name, fmt::join(p.choices, ", "), p.help));
+    case EngineParameter::Type::Milliseconds: {
+      std::string digits = v;
+      if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
+      long n = -1;
+      if (!digits.empty() && digits.size() <= 9 && std::all_of(digits.begin(), digits.end(), ::isdigit)) n = std::stol(digits);
+      if (n < p.min || n > p.max)
+        throw std::invalid_argument(fmt::format("{} must be a number of milliseconds from {} to {}, e.g. {}={}ms ({})",
+                                                p.name, p.min, p.max, p.name, p.min, p.help));
+      return std::to_string(n);
+    }
   }
+  return v;
 }
 
 }  // namespace
@@ -102,19 +108,22 @@ TargetConfig parse_target_uri(std::string_view text) {
   if (colon == std::string_view::npos) throw fail("not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
   const std::string scheme = lower(std::string(text.substr(0, colon)));
   std::string_view rest = text.substr(colon + 1);
-  if (scheme == "sqlite") c.engine = Engine::Sqlite;
-  else if (scheme == "postgresql" || scheme == "postgres") c.engine = Engine::PostgreSql;
-  else if (scheme == "mariadb") c.engine = Engine::MariaDb;
-  else if (scheme == "mysql") c.engine = Engine::MySql;
-  else throw fail(fmt::format("unknown scheme '{}' (known: sqlite, postgresql, mariadb, mysql)", scheme));
+  c.engine = engine_for_scheme(scheme);
+  if (!c.engine) {
+    std::vector<std::string> known;
+    for (const EngineProfile* e : registered_engines())
+      for (const std::string& s : e->schemes()) known.push_back(s);
+    throw fail(fmt::format("unknown scheme '{}' (known: {})", scheme, fmt::join(known, ", ")));
+  }
+  const EngineProfile& engine = *c.engine;
 
   std::string_view query;
   if (auto q = rest.find('?'); q != std::string_view::npos) {
     query = rest.substr(q + 1);
     rest = rest.substr(0, q);
   }
-  if (c.engine == Engine::Sqlite) {
-    if (!rest.empty()) throw fail("sqlite takes no path: each test process makes its own database file");
+  if (engine.embedded()) {
+    if (!rest.empty()) throw fail(fmt::format("{} takes no path: each test process makes its own database file", scheme));
   } else {
     if (!rest.starts_with("//")) throw fail("expected //user@host[:port]/database after the scheme");
     rest.remove_prefix(2);
@@ -142,7 +151,7 @@ TargetConfig parse_target_uri(std::string_view text) {
     c.host = std::string(authority);
     if (c.host.empty()) throw fail("no host");
     if (c.user.empty()) throw fail("no user (user@host)");
-    if (c.port == 0) c.port = c.engine == Engine::PostgreSql ? 5432 : 3306;
+    if (c.port == 0) c.port = engine.default_port();
   }
   while (!query.empty()) {
     const auto amp = query.find('&');
@@ -152,15 +161,25 @@ TargetConfig parse_target_uri(std::string_view text) {
     const auto eq = kv.find('=');
     if (eq == std::string_view::npos) throw fail(fmt::format("parameter '{}' has no value", kv));
     const std::string key = lower(std::string(kv.substr(0, eq)));
-    if (!known_params(c.engine).count(key)) {
-      std::string known;
-      for (const auto& k : known_params(c.engine)) known += (known.empty() ? "" : ", ") + k;
-      throw fail(fmt::format("unknown parameter '{}' for {} (known: {})", key, to_string(c.engine), known));
+    const std::string value = percent_decode(kv.substr(eq + 1));
+    const auto parameters = engine.parameters();
+    const auto spec = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == key; });
+    if (key == "name" || key == "levels") {
+      c.params[key] = value;
+    } else if (spec != parameters.end()) {
+      try {
+        c.params[key] = canonical_value(*spec, value);
+      } catch (const std::invalid_argument& e) {
+        throw fail(e.what());
+      }
+    } else {
+      std::set<std::string> known{"name", "levels"};
+      for (const auto& p : parameters) known.insert(p.name);
+      throw fail(fmt::format("unknown parameter '{}' for {} (known: {})", key, engine.name(), fmt::join(known, ", ")));
     }
-    c.params[key] = percent_decode(kv.substr(eq + 1));
   }
 
-  const auto supported = supported_levels(c.engine);
+  const auto supported = engine.levels();
   if (auto levels = c.param("levels"); !levels.empty()) {
     std::size_t start = 0;
     while (start <= levels.size()) {
@@ -174,7 +193,7 @@ TargetConfig parse_target_uri(std::string_view text) {
         std::string names;
         for (auto l : supported) names += (names.empty() ? "" : ", ") + sql_name(l);
         throw fail(fmt::format("isolation level {} is not supported by {} (supported: {})", sql_name(*level),
-                               to_string(c.engine), names));
+                               engine.name(), names));
       }
       c.levels.push_back(*level);
     }
@@ -182,19 +201,7 @@ TargetConfig parse_target_uri(std::string_view text) {
     c.levels = supported;
   }
 
-  if (auto si = c.param("innodb_snapshot_isolation"); !si.empty()) {
-    si = lower(si);
-    if (si != "on" && si != "off" && si != "1" && si != "0") throw fail("innodb_snapshot_isolation must be ON or OFF");
-    c.snapshot_isolation = si == "on" || si == "1";
-  }
-  if (auto jm = c.param("journal_mode"); !jm.empty()) {
-    jm = lower(jm);
-    if (jm != "wal" && jm != "delete") throw fail("journal_mode must be wal or delete");
-    c.journal_mode_delete = jm == "delete";
-  }
-  c.kind = to_string(c.engine);
-  if (c.snapshot_isolation.value_or(false)) c.kind += "_si";
-  if (c.journal_mode_delete) c.kind += "_journal";
+  c.kind = engine.kind(c);
   c.name = c.param("name");
   if (c.name.empty()) c.name = c.kind;
   for (char ch : c.name)
@@ -224,6 +231,11 @@ std::vector<TargetConfig> configured_targets() {
   const char* env = std::getenv("TXPROP_TARGETS");
   auto out = parse_target_list(env ? env : "");
   if (out.empty()) out.push_back(parse_target_uri("sqlite:"));
+  // A profile nobody could check against a real server is said so, once per engine and process.
+  static std::set<std::string> told;
+  for (const TargetConfig& c : out)
+    if (const std::string why = c.profile().untested(); !why.empty() && told.insert(c.profile().name()).second)
+      std::cerr << fmt::format("txprop: note: {}: {}\n", c.masked_uri(), why);
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "report/counterexample_report.hpp"
 #include "properties/adya/instrumentation.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
 
@@ -125,7 +126,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_number("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
-  s.generator.locking_reads = param.config.engine != Engine::Sqlite;
+  s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
   s.generator.isolation = param.level;
   return s;
 }
@@ -257,7 +258,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   ce.target = suite_.config;
   ce.level = suite_.level;
   ce.history = *failing_history_;
-  ce.scenario_case = gen::strip_instrumentation(ce.history.test_case);
+  ce.scenario_case = adya::strip_instrumentation(ce.history.test_case);
   ce.verdict = *failing_verdict_;
   ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
   result_.history = ce.history;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "txprop/scenario.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop::report {
@@ -16,14 +17,6 @@ namespace txprop::report {
 namespace fs = std::filesystem;
 
 namespace {
-
-Dialect dialect_of(Engine e) {
-  switch (e) {
-    case Engine::Sqlite: return Dialect::Sqlite;
-    case Engine::PostgreSql: return Dialect::PostgreSql;
-    default: return Dialect::MySql;
-  }
-}
 
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path);
@@ -101,7 +94,7 @@ std::string write_report(const Counterexample& c, const std::string& base_dir) {
   fs::path dir = fs::path(base_dir) / fmt::format("{}-{}-{}", c.property, c.suite, timestamp());
   for (int i = 2; fs::exists(dir); ++i) dir = fs::path(base_dir) / fmt::format("{}-{}-{}-{}", c.property, c.suite, timestamp(), i);
   fs::create_directories(dir);
-  const Dialect d = dialect_of(c.target.engine);
+  const Dialect d = c.target.profile().dialect();
   write_file(dir / "summary.txt", describe(c));
   write_file(dir / "scenario.txn", scenario_text(c));
   std::string setup;

@@ -1,5 +1,7 @@
 #include "txprop/target.hpp"
 
+#include "txprop/engine.hpp"
+
 #include <chrono>
 #include <cstdlib>
 
@@ -37,12 +39,7 @@ std::unique_ptr<Target> Target::open(const TargetConfig& config, RunOptions opti
 
 Dialect Target::dialect() const { return driver_->dialect(); }
 
-std::string Target::configuration() const {
-  if (config_.engine == Engine::MariaDb || config_.engine == Engine::MySql)
-    return std::string("innodb_snapshot_isolation=") + (config_.snapshot_isolation.value_or(false) ? "ON" : "OFF");
-  if (config_.engine == Engine::Sqlite) return config_.journal_mode_delete ? "journal_mode=delete" : "journal_mode=wal";
-  return {};
-}
+std::string Target::configuration() const { return config_.profile().configuration(config_); }
 
 std::unique_ptr<runner::SessionWorker> Target::new_worker() {
   return std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "txprop/engine.hpp"
 #include "txprop/history.hpp"
 #include "txprop/target.hpp"
 #include "txprop/test_case.hpp"
@@ -37,7 +38,7 @@ struct AdyaExpectation {
 AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level);
 
 // The case with IsoRel's instrumentation for this engine (run this, then check_adya the history).
-TestCase instrument_for_adya(const TestCase& c, Engine engine);
+TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine);
 
 // Judges a history of an instrumented case. Attaches the history in Elle's list-append form (history.edn).
 Verdict check_adya(Target& target, const History& h, AdyaMode mode);

@@ -44,7 +44,6 @@ struct WaitState {
 class Driver {
  public:
   virtual ~Driver() = default;
-  virtual Engine engine() const = 0;
   virtual Dialect dialect() const = 0;
   virtual std::string server_version() = 0;
   // A new session on the test database, with txprop's per-session settings applied.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "txprop/engine.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/target.hpp"
 #include "txprop/verdict.hpp"
@@ -14,9 +15,9 @@ namespace txprop {
 // A property as scenario files name it: how to prepare a case for it (instrumentation, where the property needs
 // it) and how to judge the history of the prepared case.
 struct ScenarioProperty {
-  std::function<TestCase(const TestCase&, Engine)> prepare;  // identity when empty
+  std::function<TestCase(const TestCase&, const EngineProfile&)> prepare;  // identity when empty
   std::function<Verdict(Target&, const History&)> judge;
-  TestCase prepared(const TestCase& c, Engine engine) const { return prepare ? prepare(c, engine) : c; }
+  TestCase prepared(const TestCase& c, const EngineProfile& engine) const { return prepare ? prepare(c, engine) : c; }
   Verdict operator()(Target& target, const TestCase& c) const;  // prepare, run, judge
 };
 

@@ -10,6 +10,7 @@
 
 #include "txprop/history.hpp"
 #include "txprop/sql.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/target_config.hpp"
 #include "txprop/test_case.hpp"
 
@@ -50,7 +51,7 @@ class Target {
 
   const TargetConfig& config() const { return config_; }
   const std::string& name() const { return config_.name; }
-  Engine engine() const { return config_.engine; }
+  const EngineProfile& engine() const { return config_.profile(); }
   Dialect dialect() const;
   const std::string& server_version() const { return server_version_; }
   // Configuration flags that change behaviour, e.g. "innodb_snapshot_isolation=ON" (empty if none).

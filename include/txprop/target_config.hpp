@@ -4,7 +4,8 @@
 //   postgresql://user[:password]@host[:port]/database[?levels=rc,rr,ser]
 //   mariadb://user[:password]@host[:port]/database[?innodb_snapshot_isolation=ON]
 //   mysql://...                               MySQL (same driver as MariaDB; profile untested here)
-// Every URI may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested).
+// The scheme selects a registered engine profile (engine.hpp), which also defines the parameters it accepts. Every URI
+// may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested).
 #pragma once
 
 #include <map>
@@ -18,28 +19,26 @@
 
 namespace txprop {
 
-enum class Engine { Sqlite, PostgreSql, MariaDb, MySql };
-
-std::string to_string(Engine e);
+class EngineProfile;
 
 struct TargetConfig {
-  std::string uri;  // as given
-  Engine engine = Engine::Sqlite;
+  std::string uri;                     // as given
+  const EngineProfile* engine = nullptr;  // from the scheme; never null after parsing (engine.hpp)
   std::string user, password, host, database;
   int port = 0;
-  std::map<std::string, std::string> params;  // query parameters, keys lower-case
-  std::string name;                           // label for test names, e.g. "mariadb_si"
-  // What scenario files call this kind of target: the engine, plus _si for MariaDB/MySQL with
-  // innodb_snapshot_isolation=ON, plus _journal for SQLite in rollback-journal mode.
+  // Query parameters, keys lower case, values validated and canonical (a flag is "on" or "off").
+  std::map<std::string, std::string> params;
+  std::string name;                    // label for test names, e.g. "mariadb_si"
+  // What scenario files call this kind of target (the profile decides: "mariadb_si", "sqlite_journal", ...).
   std::string kind;
-  std::vector<IsolationLevel> levels;         // the levels to test (the engine's supported ones by default)
-  // Settings that change an engine's behaviour, parsed once from the parameters.
-  std::optional<bool> snapshot_isolation;     // MariaDB/MySQL innodb_snapshot_isolation; nullopt: server default
-  bool journal_mode_delete = false;           // SQLite: rollback journal instead of WAL
+  std::vector<IsolationLevel> levels;  // the levels to test (the engine's supported ones by default)
 
+  const EngineProfile& profile() const { return *engine; }
   // The URI with the password replaced by ***, for messages.
   std::string masked_uri() const;
   std::string param(const std::string& key, const std::string& fallback = "") const;
+  // A flag parameter: nullopt when it was not given.
+  std::optional<bool> flag(const std::string& key) const;
 };
 
 // A target that cannot be used: a malformed URI, an unreachable server, a wrong password, an unsupported level.
@@ -49,10 +48,7 @@ class TargetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The levels an engine supports (PostgreSQL's READ UNCOMMITTED is READ COMMITTED, so it is not listed).
-std::vector<IsolationLevel> supported_levels(Engine e);
-
-// Every target kind a configuration can have (for validating scenario files).
+// Every target kind a registered engine can give (for validating scenario files).
 std::vector<std::string> known_target_kinds();
 
 // Throws TargetError on a malformed URI, an unknown scheme or parameter, or an unsupported level.

@@ -24,8 +24,8 @@ struct Columns {
 Columns find_columns(const Outcome& o) {
   Columns c;
   for (std::size_t i = 0; i < o.columns.size(); ++i) {
-    if (o.columns[i] == gen::kRowIdColumn) c.rid = i;
-    if (o.columns[i] == gen::kWriterListColumn) c.wl = i;
+    if (o.columns[i] == adya::kRowIdColumn) c.rid = i;
+    if (o.columns[i] == adya::kWriterListColumn) c.wl = i;
   }
   return c;
 }
@@ -64,7 +64,7 @@ Extracted extract(const History& h) {
   const TestCase& c = h.test_case;
   o.set_label(adya::kInitialTxn, "init");  // txprop numbers transactions from T0
   for (const Table& t : c.schema.tables) {
-    const auto rid = t.column_index(gen::kRowIdColumn);
+    const auto rid = t.column_index(adya::kRowIdColumn);
     for (const Row& r : t.rows) o.add_initial_row(static_cast<adya::RowId>(r[*rid].as_int()));
   }
   for (std::size_t t = 0; t < c.transactions.size(); ++t) {
@@ -77,7 +77,7 @@ Extracted extract(const History& h) {
       const Outcome& out = h.outcomes[t][i];
       const Statement& s = tx.statements[i - 1];
       const adya::StmtIndex stmt =
-          o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, i, render(gen::strip_instrumentation_of(s), Dialect::Portable)));
+          o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, i, render(adya::strip_instrumentation_of(s), Dialect::Portable)));
       if (!out.ok()) continue;  // a failed statement changed nothing and returned nothing
       const Columns cols = find_columns(out);
       auto each_row = [&](auto&& f) {
@@ -85,7 +85,7 @@ Extracted extract(const History& h) {
         for (const Row& r : out.rows) {
           const Value& rid = r[*cols.rid];
           const Value& wl = r[*cols.wl];
-          auto list = wl.type() == ValueType::Text ? gen::parse_writer_list(wl.as_text()) : std::nullopt;
+          auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
           // SQLite 3.40.1 returns the INTEGER txp_rid as REAL from UPDATE/DELETE ... RETURNING when the table has
           // a REAL column before it (an engine bug of its own, pinned in tests/integration/known_engine_bugs_test);
           // an integral real is the row id.
@@ -126,7 +126,7 @@ Extracted extract(const History& h) {
           });
           break;
         case StatementKind::Insert: {
-          const auto at = std::find(s.columns.begin(), s.columns.end(), gen::kRowIdColumn) - s.columns.begin();
+          const auto at = std::find(s.columns.begin(), s.columns.end(), adya::kRowIdColumn) - s.columns.begin();
           for (const auto& values : s.values)
             if (static_cast<std::size_t>(at) < values.size() && values[static_cast<std::size_t>(at)].kind == Expr::Kind::Literal)
               o.add_write(stmt, static_cast<adya::RowId>(values[static_cast<std::size_t>(at)].literal.as_int()),
@@ -149,13 +149,13 @@ Extracted extract(const History& h) {
 
 }  // namespace
 
-TestCase instrument_for_adya(const TestCase& c, Engine engine) {
-  return gen::instrument(c, gen::instrumentation_options(engine));
+TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine) {
+  return adya::instrument(c, adya::instrumentation_options(engine.capabilities()));
 }
 
 Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   Verdict v = Verdict::pass("adya");
-  if (!gen::is_instrumented(h.test_case)) {
+  if (!adya::is_instrumented(h.test_case)) {
     v.inconclusive = true;
     v.note = "the case was not instrumented (run instrument_for_adya(c, engine))";
     return v;

@@ -8,12 +8,12 @@
 #include <txprop/txprop.hpp>
 
 TXPROP_PROPERTY(AdyaDocumented, (const txprop::TestCase& c)) {
-  const txprop::History h = run(txprop::instrument_for_adya(c, target().engine()));
+  const txprop::History h = run(txprop::instrument_for_adya(c, target().config().profile()));
   RC_ASSERT_VERDICT(txprop::check_adya(target(), h, txprop::AdyaMode::Documented));
 }
 
 TXPROP_PROPERTY(AdyaClaimed, (const txprop::TestCase& c)) {
-  const txprop::History h = run(txprop::instrument_for_adya(c, target().engine()));
+  const txprop::History h = run(txprop::instrument_for_adya(c, target().config().profile()));
   RC_ASSERT_VERDICT(txprop::check_adya(target(), h, txprop::AdyaMode::Claimed));
 }
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace txprop::gen {
+namespace txprop::adya {
 
 namespace {
 
@@ -14,9 +14,10 @@ constexpr std::int64_t kInsertedRowIds = 1'000'000;
 
 }  // namespace
 
-InstrumentationOptions instrumentation_options(Engine engine) {
+InstrumentationOptions instrumentation_options(const EngineCapabilities& engine) {
   InstrumentationOptions o;
-  o.update_returning = engine == Engine::PostgreSql || engine == Engine::Sqlite;
+  o.update_returning = engine.update_returning;
+  o.delete_returning = engine.delete_returning;
   return o;
 }
 
@@ -61,15 +62,18 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
           if (options.update_returning) s.returning = {kRowIdColumn, kWriterListColumn};
           break;
         case StatementKind::Delete:
-          s.returning = {kRowIdColumn, kWriterListColumn};
+          if (options.delete_returning) s.returning = {kRowIdColumn, kWriterListColumn};
           break;
         default: break;
       }
     }
   }
   if (options.observer && !out.transactions.empty()) {
+    // The observer runs after everything else ended, at the strongest level of the case, so that it is never the
+    // weakest transaction a phenomenon involves.
     Transaction observer;
     observer.isolation = out.transactions.front().isolation;
+    for (const Transaction& t : out.transactions) observer.isolation = std::max(observer.isolation, t.isolation);
     for (const Table& t : out.schema.tables) observer.statements.push_back(Statement::select(t.name));
     const int index = static_cast<int>(out.transactions.size());
     out.transactions.push_back(observer);
@@ -137,4 +141,4 @@ std::optional<std::vector<std::uint32_t>> parse_writer_list(const std::string& t
   return out;
 }
 
-}  // namespace txprop::gen
+}  // namespace txprop::adya

@@ -15,29 +15,30 @@
 #include <string>
 #include <vector>
 
-#include "txprop/target_config.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/test_case.hpp"
 
-namespace txprop::gen {
+namespace txprop::adya {
 
 inline constexpr const char* kRowIdColumn = "txp_rid";
 inline constexpr const char* kWriterListColumn = "txp_wl";
 
 struct InstrumentationOptions {
   bool update_returning = true;  // false for engines without UPDATE ... RETURNING (MariaDB, MySQL)
+  bool delete_returning = true;  // false for engines without DELETE ... RETURNING (MySQL): deletes go unseen
   bool observer = true;          // append the read-all observer transaction
 };
 
-InstrumentationOptions instrumentation_options(Engine engine);
+InstrumentationOptions instrumentation_options(const EngineCapabilities& engine);
 
 TestCase instrument(const TestCase& c, const InstrumentationOptions& options);
 bool is_instrumented(const TestCase& c);
 // The case as it was generated: instrumentation columns, SET items, RETURNING lists and the observer removed.
 TestCase strip_instrumentation(const TestCase& c);
 // One statement without its instrumentation (for explanations that quote the statement as generated).
-Statement strip_instrumentation_of(const Statement& s);
+::txprop::Statement strip_instrumentation_of(const ::txprop::Statement& s);
 
 // "0,3,5" -> {0, 3, 5}; nullopt if it is not such a list.
 std::optional<std::vector<std::uint32_t>> parse_writer_list(const std::string& text);
 
-}  // namespace txprop::gen
+}  // namespace txprop::adya

@@ -5,24 +5,12 @@
 #include <fmt/format.h>
 
 #include "txprop/comparison.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop {
 
 namespace {
-
-// Where an engine documents that aborted work may be seen by others: only READ UNCOMMITTED (dirty reads).
-// PostgreSQL runs READ UNCOMMITTED as READ COMMITTED; SQLite has no such level for separate connections.
-std::string documented_dirty_read_source(Engine e, IsolationLevel level) {
-  if (level != IsolationLevel::ReadUncommitted) return {};
-  if (e == Engine::MariaDb)
-    return "MariaDB SET TRANSACTION: READ UNCOMMITTED reads may see \"a possible earlier version of a row\" "
-           "(dirty read), https://mariadb.com/kb/en/set-transaction/#read-uncommitted";
-  if (e == Engine::MySql)
-    return "MySQL 8.0 reference manual 15.7.2.1: READ UNCOMMITTED permits dirty reads, "
-           "https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html";
-  return {};
-}
 
 // The replay sends the committed transactions' steps in their submitted order. A step that waited only for
 // committed transactions waits for them again and starts when it started (a PostgreSQL statement's snapshot, an
@@ -143,8 +131,9 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   if (!diff.empty()) f.explanation += "Statements whose outcome changed:\n" + diff;
   if (!state.empty()) f.explanation += "Final state differs:\n  " + state;
   if (!options.ignore_documentation) {
-    f.source = documented_dirty_read_source(target.engine(), c.transactions.empty() ? IsolationLevel::Serializable
-                                                                                       : c.transactions[0].isolation);
+    // Aborted work seen by others is documented only where the level allows dirty reads (G1a).
+    const IsolationLevel level = c.transactions.empty() ? IsolationLevel::Serializable : c.transactions[0].isolation;
+    f.source = target.config().profile().documented(level, target.config()).allows("G1a");
     f.documented = !f.source.empty();
   }
   v.findings.push_back(std::move(f));

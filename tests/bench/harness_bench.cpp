@@ -19,7 +19,7 @@ namespace {
 PropertyResult run_atomicity(Target& target, IsolationLevel level, int cases, std::uint64_t seed, bool strict) {
   SuiteParam suite{target.config(), level, {}};
   PropertySettings s;
-  s.generator.locking_reads = target.engine() != Engine::Sqlite;
+  s.generator.locking_reads = target.engine().capabilities().locking_reads;
   s.generator.isolation = level;
   s.generator.rollback_probability = 0.5;
   s.cases = cases;
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       const PropertyResult r = run_atomicity(*target, level, cases, 1, false);
       fmt::print("== {} at {}: atomicity {} cases in {:.1f} s = {:.1f} cases/s{}\n", config.name, sql_name(level),
                  r.cases, r.seconds, r.cases / r.seconds, r.failed ? " (FAILED)" : "");
-      if (config.engine != Engine::MariaDb || config.snapshot_isolation.value_or(false)) continue;
+      if (config.profile().name() != "mariadb" || config.flag("innodb_snapshot_isolation").value_or(false)) continue;
       std::vector<double> find, shrink;
       std::vector<std::size_t> statements;
       for (int seed = 1; seed <= seeds; ++seed) {

@@ -56,7 +56,7 @@ void run_bench(const TargetConfig& config, int cases) {
 
   // (a) detection latency
   target->metrics() = {};
-  for (int i = 0; i < 200; ++i) target->run(blocked_update_case(config.engine == Engine::Sqlite ? level : IsolationLevel::ReadCommitted));
+  for (int i = 0; i < 200; ++i) target->run(blocked_update_case(config.profile().name() == "sqlite" ? level : IsolationLevel::ReadCommitted));
   const auto& lat = target->metrics().detection_latency_us;
   fmt::print("  (a) blocking detection over {} blocked statements: median {:.2f} ms, p95 {:.2f} ms "
              "(TxCheck polls every 100 ms; Troc/WriteCheck wait 2000 ms)\n",
@@ -64,7 +64,7 @@ void run_bench(const TargetConfig& config, int cases) {
 
   // (b) cost ratio on generated cases
   gen::Options o;
-  o.locking_reads = config.engine != Engine::Sqlite;
+  o.locking_reads = config.profile().capabilities().locking_reads;
   o.isolation = level;
   rc::Random random(20261125);
   const auto g = gen::test_case(o);

@@ -49,7 +49,7 @@ TEST(BadTarget, UnreachableMariadb) {
 }
 
 TEST(BadTarget, WrongPasswordOnMariadb) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   const TargetConfig& good = target->config();
   const std::string uri = "mariadb://" + good.user + ":wrong@" + good.host + ":" + std::to_string(good.port) + "/" +
                           good.database;
@@ -58,7 +58,7 @@ TEST(BadTarget, WrongPasswordOnMariadb) {
 }
 
 TEST(BadTarget, UnknownRoleOnPostgresql) {
-  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  TXPROP_USE_ENGINE(target, "postgresql", false);
   const TargetConfig& good = target->config();
   const Attempt a = open("postgresql://nobody@" + good.host + ":" + std::to_string(good.port) + "/" + good.database);
   expect_one_line(a, "txprop: target postgresql://nobody@", "nobody");

@@ -13,7 +13,7 @@ using namespace txprop;
 // column applied to the next result column; a related public report (INSERT ... RETURNING not applying REAL
 // affinity to the REAL column itself) is at https://sqlite.work/sqlite-insert-returning-real-column-type-affinity-issue.
 TEST(KnownEngineBugs, SqliteReturningGivesIntegerAfterRealAsReal) {
-  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TXPROP_USE_ENGINE(target, "sqlite", false);
   Table t;
   t.name = "t";
   t.columns = {{"a", ColumnType::Real, false}, {"b", ColumnType::Integer, false}};

@@ -81,28 +81,28 @@ void expect_deadlock(Target& target) {
 }  // namespace
 
 TEST(RunnerPostgresql, BlockedUpdateResumesAfterCommit) {
-  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  TXPROP_USE_ENGINE(target, "postgresql", false);
   expect_blocked_then_resumed(*target);
 }
 
 TEST(RunnerMariadb, BlockedUpdateResumesAfterCommit) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   expect_blocked_then_resumed(*target);
 }
 
 TEST(RunnerPostgresql, DeadlockIsClassified) {
-  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  TXPROP_USE_ENGINE(target, "postgresql", false);
   expect_deadlock(*target);
 }
 
 TEST(RunnerMariadb, DeadlockIsClassified) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   expect_deadlock(*target);
 }
 
 // PostgreSQL REPEATABLE READ: first-updater-wins. T1 waits for T0's row lock, and when T0 commits, T1 fails.
 TEST(RunnerPostgresql, RepeatableReadConcurrentUpdateIsSerializationFailure) {
-  TXPROP_USE_ENGINE(target, Engine::PostgreSql, false);
+  TXPROP_USE_ENGINE(target, "postgresql", false);
   const History h = target->run(same_row_updates(IsolationLevel::RepeatableRead));
   SCOPED_TRACE(describe(h));
   ASSERT_FALSE(h.finding);
@@ -117,7 +117,7 @@ TEST(RunnerPostgresql, RepeatableReadConcurrentUpdateIsSerializationFailure) {
 
 // MariaDB REPEATABLE READ with innodb_snapshot_isolation=ON: writing a row changed since the snapshot is 1020.
 TEST(RunnerMariadb, SnapshotIsolationOnGivesSnapshotConflict) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, true);
+  TXPROP_USE_ENGINE(target, "mariadb", true);
   TestCase c;
   c.schema = two_rows();
   const auto rr = IsolationLevel::RepeatableRead;
@@ -135,7 +135,7 @@ TEST(RunnerMariadb, SnapshotIsolationOnGivesSnapshotConflict) {
 
 // Same case with snapshot isolation off: the lost update InnoDB documents for REPEATABLE READ.
 TEST(RunnerMariadb, SnapshotIsolationOffLosesTheUpdate) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   TestCase c;
   c.schema = two_rows();
   const auto rr = IsolationLevel::RepeatableRead;
@@ -151,7 +151,7 @@ TEST(RunnerMariadb, SnapshotIsolationOffLosesTheUpdate) {
 
 // SQLite: a second writer gets SQLITE_BUSY (reported blocked) and resumes when the first commits.
 TEST(RunnerSqlite, SecondWriterIsBlockedAndResumes) {
-  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TXPROP_USE_ENGINE(target, "sqlite", false);
   TestCase c;
   c.schema = two_rows();
   const auto ser = IsolationLevel::Serializable;
@@ -168,7 +168,7 @@ TEST(RunnerSqlite, SecondWriterIsBlockedAndResumes) {
 
 // SQLite WAL: a transaction that read before another committed cannot write afterwards.
 TEST(RunnerSqlite, StaleReaderCannotWrite) {
-  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TXPROP_USE_ENGINE(target, "sqlite", false);
   TestCase c;
   c.schema = two_rows();
   const auto ser = IsolationLevel::Serializable;
@@ -185,7 +185,7 @@ TEST(RunnerSqlite, StaleReaderCannotWrite) {
 // Sessions outlive test cases; after a reset to a different schema they must see the new table, not the one
 // they had cached (SQLite re-prepares a statement inside sqlite3_step when the schema changed).
 TEST(RunnerSqlite, SessionsSeeTheNewSchemaAfterReset) {
-  TXPROP_USE_ENGINE(target, Engine::Sqlite, false);
+  TXPROP_USE_ENGINE(target, "sqlite", false);
   auto case_with_columns = [](int n) {
     Table t;
     t.name = "t";

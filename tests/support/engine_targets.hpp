@@ -9,17 +9,17 @@
 
 namespace txprop::test {
 
-inline bool snapshot_isolation_on(const TargetConfig& c) { return c.snapshot_isolation.value_or(false); }
+inline bool snapshot_isolation_on(const TargetConfig& c) { return c.flag("innodb_snapshot_isolation").value_or(false); }
 
 // Sets `out` to the shared target of `engine` (with innodb_snapshot_isolation as asked, for MariaDB).
 #define TXPROP_USE_ENGINE(out, wanted_engine, wanted_si)                                                     \
   ::txprop::Target* out = nullptr;                                                                            \
   {                                                                                                           \
     auto config_ = ::txprop::find_configured_target([&](const ::txprop::TargetConfig& c) {                   \
-      return c.engine == (wanted_engine) && ::txprop::test::snapshot_isolation_on(c) == (wanted_si);       \
+      return c.profile().name() == (wanted_engine) && ::txprop::test::snapshot_isolation_on(c) == (wanted_si);       \
     });                                                                                                       \
     if (!config_) {                                                                                           \
-      const std::string why_ = "no " + ::txprop::to_string(wanted_engine) +                                          \
+      const std::string why_ = "no " + std::string(wanted_engine) +                                          \
                                ((wanted_si) ? " target with innodb_snapshot_isolation=ON" : " target") + \
                                " in TXPROP_TARGETS";                                                          \
       if (::txprop::running_in_ci()) FAIL() << why_ << " (CI is set: a configured engine is required)";      \

@@ -67,7 +67,7 @@ void expect_scenario_reproduces(const PropertyResult& r, Target& target) {
 // Atomicity assumed at READ UNCOMMITTED on MariaDB, where dirty reads are documented: a committed transaction
 // that read an aborted one's write is caught and shrunk to at most 2 transactions and 6 statements.
 TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   const auto judge = [](Target& t, const History& h) { return check_atomicity(t, h, {.ignore_documentation = true}); };
   register_scenario_property("plantedatomicity", {{}, judge});
   const PropertyResult r = check_planted(*target, IsolationLevel::ReadUncommitted, "PlantedAtomicity", judge, 0.5);
@@ -84,7 +84,7 @@ TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
 // WSS told it must hold at MariaDB READ COMMITTED (semi-consistent reads, no gap locks): caught and shrunk to at
 // most 3 transactions and 8 statements.
 TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
-  TXPROP_USE_ENGINE(target, Engine::MariaDb, false);
+  TXPROP_USE_ENGINE(target, "mariadb", false);
   WssProfile strict = wss_profile(target->config(), IsolationLevel::RepeatableRead);
   const auto judge = [strict](Target& t, const History& h) { return check_wss(t, h, {.profile = strict}); };
   register_scenario_property("plantedwss", {{}, judge});

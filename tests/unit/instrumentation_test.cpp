@@ -29,9 +29,9 @@ TestCase small_case() {
 }  // namespace
 
 TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
-  const TestCase c = gen::instrument(small_case(), gen::instrumentation_options(Engine::PostgreSql));
+  const TestCase c = adya::instrument(small_case(), adya::instrumentation_options(find_engine("postgresql")->capabilities()));
   ASSERT_EQ(c.validate(), "");
-  EXPECT_TRUE(gen::is_instrumented(c));
+  EXPECT_TRUE(adya::is_instrumented(c));
   const Table& t = c.schema.tables[0];
   EXPECT_EQ(t.column_names(), (std::vector<std::string>{"k", "v", "txp_rid", "txp_wl"}));
   EXPECT_EQ(t.rows[0], (Row{1, 10, 1, "0"}));
@@ -48,28 +48,28 @@ TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
   EXPECT_EQ(c.transactions[2].statements.size(), 1u);
   EXPECT_EQ(c.order.back(), 2);
   // MariaDB has no UPDATE ... RETURNING.
-  const TestCase m = gen::instrument(small_case(), gen::instrumentation_options(Engine::MariaDb));
+  const TestCase m = adya::instrument(small_case(), adya::instrumentation_options(find_engine("mariadb")->capabilities()));
   EXPECT_TRUE(m.transactions[0].statements[1].returning.empty());
   EXPECT_EQ(render(m.transactions[0].statements[1], Dialect::MySql),
             "UPDATE `t` SET `v` = 11, `txp_wl` = CONCAT(`txp_wl`, ',1') WHERE `k` = 1");
 }
 
 TEST(Instrumentation, StrippingGivesBackTheGeneratedCase) {
-  EXPECT_EQ(gen::strip_instrumentation(gen::instrument(small_case(), {})), small_case());
+  EXPECT_EQ(adya::strip_instrumentation(adya::instrument(small_case(), {})), small_case());
   gen::Options o;
   rc::Random random(99);
   const auto g = gen::test_case(o);
   for (int i = 0; i < 300; ++i) {
     const TestCase c = g(random.split(), 60).value();
-    const TestCase instrumented = gen::instrument(c, gen::instrumentation_options(Engine::Sqlite));
+    const TestCase instrumented = adya::instrument(c, adya::instrumentation_options(find_engine("sqlite")->capabilities()));
     ASSERT_EQ(instrumented.validate(), "") << instrumented;
-    ASSERT_EQ(gen::strip_instrumentation(instrumented), c) << c;
+    ASSERT_EQ(adya::strip_instrumentation(instrumented), c) << c;
   }
 }
 
 TEST(Instrumentation, ParsesWriterLists) {
-  EXPECT_EQ(gen::parse_writer_list("0"), (std::vector<std::uint32_t>{0}));
-  EXPECT_EQ(gen::parse_writer_list("0,12,3"), (std::vector<std::uint32_t>{0, 12, 3}));
+  EXPECT_EQ(adya::parse_writer_list("0"), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(adya::parse_writer_list("0,12,3"), (std::vector<std::uint32_t>{0, 12, 3}));
   for (const char* bad : {"", ",", "0,", ",1", "0,,1", "a", "1 2", "99999999999"})
-    EXPECT_FALSE(gen::parse_writer_list(bad)) << bad;
+    EXPECT_FALSE(adya::parse_writer_list(bad)) << bad;
 }

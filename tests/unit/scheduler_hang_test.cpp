@@ -41,7 +41,6 @@ class StuckSession final : public drivers::Session {
 class StuckDriver final : public drivers::Driver {
  public:
   explicit StuckDriver(Stuck& stuck) : stuck_(stuck) {}
-  Engine engine() const override { return Engine::PostgreSql; }
   Dialect dialect() const override { return Dialect::PostgreSql; }
   std::string server_version() override { return "stand-in"; }
   std::unique_ptr<drivers::Session> open_session() override { return nullptr; }

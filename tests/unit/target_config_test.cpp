@@ -1,6 +1,7 @@
 // Target URIs: what is accepted, and one clear line for everything that is not.
 #include <gtest/gtest.h>
 
+#include "txprop/engine.hpp"
 #include "txprop/target_config.hpp"
 
 using namespace txprop;
@@ -18,7 +19,7 @@ std::string error_of(const std::string& uri) {
 
 TEST(TargetConfig, ParsesEachEngine) {
   const TargetConfig pg = parse_target_uri("postgresql://postgres@127.0.0.1:54329/txtest?levels=rr,ser");
-  EXPECT_EQ(pg.engine, Engine::PostgreSql);
+  EXPECT_EQ(pg.profile().name(), "postgresql");
   EXPECT_EQ(pg.host, "127.0.0.1");
   EXPECT_EQ(pg.port, 54329);
   EXPECT_EQ(pg.database, "txtest");
@@ -26,7 +27,7 @@ TEST(TargetConfig, ParsesEachEngine) {
   EXPECT_EQ(pg.name, "postgresql");
 
   const TargetConfig m = parse_target_uri("mariadb://txtest:s%40cret@db.local/txtest?innodb_snapshot_isolation=ON");
-  EXPECT_EQ(m.engine, Engine::MariaDb);
+  EXPECT_EQ(m.profile().name(), "mariadb");
   EXPECT_EQ(m.password, "s@cret");
   EXPECT_EQ(m.port, 3306);
   EXPECT_EQ(m.name, "mariadb_si");
@@ -34,14 +35,14 @@ TEST(TargetConfig, ParsesEachEngine) {
   EXPECT_EQ(m.masked_uri(), "mariadb://txtest:***@db.local/txtest?innodb_snapshot_isolation=ON");
 
   const TargetConfig s = parse_target_uri("sqlite:");
-  EXPECT_EQ(s.engine, Engine::Sqlite);
+  EXPECT_EQ(s.profile().name(), "sqlite");
   EXPECT_EQ(s.levels, (std::vector<IsolationLevel>{IsolationLevel::Serializable}));
 }
 
 TEST(TargetConfig, RejectsBadInputWithOneClearLine) {
   EXPECT_EQ(error_of("oracle://scott:tiger@host/db"),
-            "txprop: target oracle://scott:***@host/db: unknown scheme 'oracle' (known: sqlite, postgresql, mariadb, "
-            "mysql)");
+            "txprop: target oracle://scott:***@host/db: unknown scheme 'oracle' (known: sqlite, postgresql, postgres, "
+            "mariadb, mysql)");
   EXPECT_EQ(error_of("sqlite:?levels=rc"),
             "txprop: target sqlite:?levels=rc: isolation level READ COMMITTED is not supported by sqlite (supported: "
             "SERIALIZABLE)");
@@ -72,14 +73,30 @@ TEST(TargetConfig, ListGivesDistinctNamesAndDefaultsToSqlite) {
 
 TEST(TargetConfig, BehaviourSettingsAreParsedOnce) {
   const TargetConfig off = parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=OFF");
-  ASSERT_TRUE(off.snapshot_isolation.has_value());
-  EXPECT_FALSE(*off.snapshot_isolation);
+  ASSERT_TRUE(off.flag("innodb_snapshot_isolation").has_value());
+  EXPECT_FALSE(*off.flag("innodb_snapshot_isolation"));
   EXPECT_EQ(off.name, "mariadb");
-  EXPECT_TRUE(*parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=On").snapshot_isolation);
-  EXPECT_TRUE(*parse_target_uri("mysql://u@h/db?innodb_snapshot_isolation=1").snapshot_isolation);
-  EXPECT_FALSE(parse_target_uri("mariadb://u@h/db").snapshot_isolation.has_value());
+  EXPECT_TRUE(*parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=On").flag("innodb_snapshot_isolation"));
+  EXPECT_TRUE(*parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=1").flag("innodb_snapshot_isolation"));
+  EXPECT_NE(error_of("mysql://u@h/db?innodb_snapshot_isolation=1"), "") << "MySQL has no such variable";
+  EXPECT_FALSE(parse_target_uri("mariadb://u@h/db").flag("innodb_snapshot_isolation").has_value());
   const TargetConfig journal = parse_target_uri("sqlite:?journal_mode=DELETE");
-  EXPECT_TRUE(journal.journal_mode_delete);
+  EXPECT_EQ(journal.param("journal_mode"), "delete");
   EXPECT_EQ(journal.name, "sqlite_journal");
-  EXPECT_FALSE(parse_target_uri("sqlite:").journal_mode_delete);
+  EXPECT_EQ(journal.profile().configuration(journal), "journal_mode=delete");
+  EXPECT_EQ(parse_target_uri("sqlite:").param("journal_mode"), "");
+}
+
+// URI parameters are typed: a value that is not of the parameter's type is rejected with one line, and what reaches
+// the engine is the canonical value, never the text of the URI.
+TEST(TargetConfig, ParametersAreTypedAndValidated) {
+  EXPECT_EQ(parse_target_uri("postgresql://u@h/db?deadlock_timeout=50ms").param("deadlock_timeout"), "50");
+  EXPECT_EQ(parse_target_uri("postgresql://u@h/db?deadlock_timeout=50").param("deadlock_timeout"), "50");
+  EXPECT_EQ(error_of("postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int)"),
+            "txprop: target postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int): deadlock_timeout "
+            "must be a number of milliseconds from 1 to 60000, e.g. deadlock_timeout=1ms (how long a session waits "
+            "before PostgreSQL looks for a deadlock; default 20ms (needs a superuser))");
+  EXPECT_NE(error_of("postgresql://u@h/db?deadlock_timeout=0"), "");
+  EXPECT_NE(error_of("mariadb://u@h/db?innodb_snapshot_isolation=maybe"), "");
+  EXPECT_NE(error_of("sqlite:?journal_mode=memory"), "");
 }

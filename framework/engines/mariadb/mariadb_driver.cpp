@@ -143,7 +143,7 @@ class MyDriver final : public Driver {
       run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
     }
     control_ = std::make_unique<MySession>(config_, database_, true);
-    if (config_.snapshot_isolation) {
+    if (config_.flag("innodb_snapshot_isolation")) {
       // Checked once here so a server without the variable fails with one clear line, not in every session.
       Outcome o = control_->execute("SET SESSION innodb_snapshot_isolation = " + snapshot_isolation_value());
       if (!o.ok())
@@ -159,7 +159,6 @@ class MyDriver final : public Driver {
     if (control_) control_->execute("DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql));
   }
 
-  Engine engine() const override { return config_.engine; }
   Dialect dialect() const override { return Dialect::MySql; }
   std::string server_version() override { return (is_mariadb_ ? "MariaDB " : "MySQL ") + version_; }
 
@@ -167,7 +166,7 @@ class MyDriver final : public Driver {
     auto s = std::make_unique<MySession>(config_, database_, false);
     // Lock waits are detected by asking the server; the lock wait timeout only has to outlast the hang limit.
     std::string setup = "SET SESSION innodb_lock_wait_timeout = 3600";
-    if (config_.snapshot_isolation) setup += ", SESSION innodb_snapshot_isolation = " + snapshot_isolation_value();
+    if (config_.flag("innodb_snapshot_isolation")) setup += ", SESSION innodb_snapshot_isolation = " + snapshot_isolation_value();
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;
@@ -226,7 +225,7 @@ class MyDriver final : public Driver {
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::MySql); }
 
  private:
-  std::string snapshot_isolation_value() const { return *config_.snapshot_isolation ? "ON" : "OFF"; }
+  std::string snapshot_isolation_value() const { return *config_.flag("innodb_snapshot_isolation") ? "ON" : "OFF"; }
 
   void run(MySession& s, const std::string& sql) {
     Outcome o = s.execute(sql);
@@ -243,7 +242,7 @@ class MyDriver final : public Driver {
 
 }  // namespace
 
-std::unique_ptr<Driver> open_mysql_driver(const TargetConfig& config) {
+std::unique_ptr<Driver> open_mariadb_driver(const TargetConfig& config) {
   try {
     return std::make_unique<MyDriver>(config);
   } catch (const DriverError& e) {

@@ -5,5 +5,5 @@
 #include "txprop/driver.hpp"
 
 namespace txprop::drivers {
-std::unique_ptr<Driver> open_mysql_driver(const TargetConfig& config);
+std::unique_ptr<Driver> open_mariadb_driver(const TargetConfig& config);
 }

@@ -132,7 +132,6 @@ class PgDriver final : public Driver {
     if (control_) control_->execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE");
   }
 
-  Engine engine() const override { return Engine::PostgreSql; }
   Dialect dialect() const override { return Dialect::PostgreSql; }
 
   std::string server_version() override {
@@ -145,7 +144,9 @@ class PgDriver final : public Driver {
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
     // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it.
-    if (superuser_) setup += "; SET deadlock_timeout = '" + config_.param("deadlock_timeout", "20ms") + "'";
+    // The value was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp)
+    // and is sent as that number, never as text from the URI.
+    if (superuser_) setup += fmt::format("; SET deadlock_timeout = {}", std::stol(config_.param("deadlock_timeout", "20")));
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;

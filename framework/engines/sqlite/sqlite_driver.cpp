@@ -113,7 +113,7 @@ class SqliteSession final : public Session {
 
 class SqliteDriver final : public Driver {
  public:
-  explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.journal_mode_delete ? "delete" : "wal") {
+  explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.param("journal_mode", "wal")) {
     const char* tmp = std::getenv("TMPDIR");
     path_ = (std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / (unique_database_name() + ".db")).string();
     control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
@@ -123,7 +123,6 @@ class SqliteDriver final : public Driver {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path_ + suffix).c_str());
   }
 
-  Engine engine() const override { return Engine::Sqlite; }
   Dialect dialect() const override { return Dialect::Sqlite; }
   std::string server_version() override { return std::string("SQLite ") + sqlite3_libversion(); }
   std::unique_ptr<Session> open_session() override { return std::make_unique<SqliteSession>(path_, journal_mode_); }

@@ -1,0 +1,98 @@
+// PostgreSQL: what it is, what it can do, and what its manual says about each isolation level. Checked on
+// PostgreSQL 15.18.
+#include "postgresql_driver.hpp"
+#include "txprop/engine.hpp"
+
+namespace txprop {
+
+namespace {
+
+constexpr const char* kReadCommitted = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED";
+constexpr const char* kRepeatableRead = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-REPEATABLE-READ";
+// Table 13.1: nonrepeatable reads (G-single) at Read Committed; serialization anomalies (G2) below Serializable.
+constexpr const char* kTable =
+    "PostgreSQL 15 manual Table 13.1 (Transaction Isolation Levels): Read Committed allows nonrepeatable reads, "
+    "phantom reads and serialization anomalies; Repeatable Read allows serialization anomalies, "
+    "https://www.postgresql.org/docs/15/transaction-iso.html";
+constexpr const char* kSerializable = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-SERIALIZABLE";
+
+class PostgresqlProfile final : public EngineProfile {
+ public:
+  std::string name() const override { return "postgresql"; }
+  std::vector<std::string> schemes() const override { return {"postgresql", "postgres"}; }
+  Dialect dialect() const override { return Dialect::PostgreSql; }
+  // READ UNCOMMITTED is READ COMMITTED in PostgreSQL, so it is not listed.
+  std::vector<IsolationLevel> levels() const override {
+    return {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
+  }
+  int default_port() const override { return 5432; }
+  std::vector<EngineParameter> parameters() const override {
+    return {{"deadlock_timeout", EngineParameter::Type::Milliseconds, {}, 1, 60000,
+             "how long a session waits before PostgreSQL looks for a deadlock; default 20ms (needs a superuser)"}};
+  }
+  // deadlock_timeout changes how fast deadlocks are found, not what is allowed.
+  std::string configuration(const TargetConfig&) const override { return {}; }
+
+  EngineCapabilities capabilities() const override {
+    EngineCapabilities c;
+    c.insert_returning = c.update_returning = c.delete_returning = true;
+    c.locking_reads = true;
+    c.wait_detection = "pg_blocking_pids() on a control connection";
+    c.aborting_errors = "every error aborts the whole transaction; its COMMIT then rolls back";
+    return c;
+  }
+
+  DocumentedBehaviour documented(IsolationLevel level, const TargetConfig&) const override {
+    DocumentedBehaviour d;
+    switch (level) {
+      case IsolationLevel::ReadUncommitted:
+      case IsolationLevel::ReadCommitted:
+        d.promise = "PL-2";
+        d.prevented = {"G0", "G1a", "G1b", "G1c"};
+        d.source = std::string("PostgreSQL 15 manual 13.2.1: Read Committed sees only data committed before each "
+                               "statement began, ") + kReadCommitted;
+        d.write_serializable = false;
+        d.serializability_source =
+            std::string("PostgreSQL 15 manual 13.2.1: in Read Committed an UPDATE/DELETE re-checks its WHERE only on "
+                        "the rows of its snapshot that were concurrently updated (\"it is possible for an updating "
+                        "command to see an inconsistent snapshot\"), ") + kReadCommitted;
+        d.allowed = {{"G-single", kTable}, {"G2-item", kTable}, {"G2", kTable}};
+        return d;
+      case IsolationLevel::RepeatableRead:
+        d.promise = "PL-SI";
+        d.prevented = {"G0", "G1a", "G1b", "G1c", "G-SIa", "G-SIb"};
+        d.source = std::string("PostgreSQL 15 manual 13.2.2: Repeatable Read is snapshot isolation; a concurrent "
+                               "update of a row it updates aborts it, but serialization anomalies such as write skew "
+                               "are possible, ") + kRepeatableRead;
+        d.write_serializable = false;
+        d.serializability_source =
+            std::string("PostgreSQL 15 manual 13.2.2: Repeatable Read is snapshot isolation; only row-level write "
+                        "conflicts abort (40001), predicate-based conflicts (write skew) are allowed, ") +
+            kRepeatableRead;
+        d.allowed = {{"write-skew", d.source}, {"G2-item", kTable}, {"G2", kTable}};
+        return d;
+      case IsolationLevel::Serializable:
+        d.promise = "PL-3";
+        d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
+        d.source = std::string("PostgreSQL 15 manual 13.2.3: Serializable, ") + kSerializable;
+        d.reads_serializable = true;
+        d.any_serial_order = true;
+        d.serializability_source =
+            std::string("PostgreSQL 15 manual 13.2.3: Serializable guarantees the effect of running the committed "
+                        "transactions one at a time in some order, not necessarily the commit order, ") +
+            kSerializable;
+        return d;
+    }
+    return d;
+  }
+
+  std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const override {
+    return drivers::open_postgresql_driver(config);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<EngineProfile> postgresql_profile() { return std::make_unique<PostgresqlProfile>(); }
+
+}  // namespace txprop

@@ -1,0 +1,116 @@
+// An engine profile answers every question txprop asks about one engine: its URI schemes and parameters, its SQL
+// dialect and isolation levels, what it can do (RETURNING forms, locking reads, how waits are detected), how to open
+// its driver, and what its own documentation says each level allows or promises to prevent under each
+// configuration, with sources. Oracles ask the profile; nothing outside framework/engines/ switches over engines.
+//
+// An engine is one folder under framework/engines/ plus one line in framework/engines/registry.cpp. A variant (MySQL
+// on the MariaDB driver, a PostgreSQL-protocol engine on the PostgreSQL driver) is a profile whose open() delegates to
+// the base profile's (find_engine("postgresql")->open(config)). A project can register its own engines the same way:
+//
+//   class MyPg : public txprop::EngineProfile { ... };
+//   TXPROP_REGISTER_ENGINE(MyPg);
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "txprop/driver.hpp"
+#include "txprop/isolation.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/target_config.hpp"
+
+namespace txprop {
+
+// A URI parameter an engine accepts besides the common ones (name, levels). Values are validated when the URI is
+// parsed and stored in canonical form: a Flag as "on"/"off", a Choice in lower case, Milliseconds as a number.
+struct EngineParameter {
+  enum class Type { Flag, Choice, Milliseconds };
+  std::string name;                  // lower case
+  Type type = Type::Flag;
+  std::vector<std::string> choices;  // Choice: the accepted values, lower case
+  long min = 0, max = 0;             // Milliseconds: the accepted range
+  std::string help;                  // what it does, for error messages
+};
+
+struct EngineCapabilities {
+  bool insert_returning = false;  // INSERT ... RETURNING
+  bool update_returning = false;  // UPDATE ... RETURNING
+  bool delete_returning = false;  // DELETE ... RETURNING
+  bool locking_reads = false;     // SELECT ... FOR UPDATE / FOR SHARE (LOCK IN SHARE MODE)
+  std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
+  std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
+};
+
+// What the engine's documentation says about one isolation level under one configuration. Every oracle reads its
+// facts from here, so each is written once, with its source.
+struct DocumentedBehaviour {
+  // Adya's vocabulary: the phenomena the documentation promises to prevent (G0, G1a, G1b, G1c, G-single, G2-item,
+  // G2, G-SIa, G-SIb), the name of that promise ("PL-SI"), and its source.
+  std::string promise;
+  std::set<std::string> prevented;
+  std::string source;
+  // Phenomena the documentation says may occur, each with the passage that says so: Adya classes or named
+  // behaviours ("G1a" for dirty reads, "lost-update", "write-skew", "semi-consistent-read", ...).
+  std::map<std::string, std::string> allowed;
+  // WriteCheck's write-specific serializability (shared/notes/seed-troc-writecheck.md B2): the engine detects every
+  // write-write conflict, predicate ones included, so the committed writes equal a serial replay.
+  bool write_serializable = true;
+  bool reads_serializable = false;  // the reads match that replay too
+  bool any_serial_order = false;    // serializable, but not necessarily in the order transactions ended
+  std::string serializability_source;
+  bool tested = true;  // false for profiles no server here could check (MySQL)
+
+  // The source that allows `phenomenon`, or "" when the documentation does not allow it.
+  std::string allows(const std::string& phenomenon) const;
+};
+
+class EngineProfile {
+ public:
+  virtual ~EngineProfile() = default;
+
+  // "postgresql": the engine's name in test names, reports and scenario target kinds.
+  virtual std::string name() const = 0;
+  // URI schemes that select this engine, lower case ("postgresql", "postgres").
+  virtual std::vector<std::string> schemes() const = 0;
+  virtual Dialect dialect() const = 0;
+  virtual std::vector<IsolationLevel> levels() const = 0;
+  // Embedded engines take no host, user or database in their URI (each test process makes its own file).
+  virtual bool embedded() const { return false; }
+  virtual int default_port() const { return 0; }
+  // Parameters besides name= and levels=.
+  virtual std::vector<EngineParameter> parameters() const { return {}; }
+  // Non-empty for a profile that was not checked against a real server here: said once to a user who configures it.
+  virtual std::string untested() const { return {}; }
+
+  // What scenario files call a target of this engine under its configuration (e.g. "mariadb_si"), and every kind
+  // this engine can give.
+  virtual std::string kind(const TargetConfig& config) const;
+  virtual std::vector<std::string> kinds() const { return {name()}; }
+  // The configuration that changes behaviour, for reports (e.g. "innodb_snapshot_isolation=ON"); "" if none.
+  virtual std::string configuration(const TargetConfig& config) const;
+
+  virtual EngineCapabilities capabilities() const = 0;
+  virtual DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const = 0;
+
+  // Connects and creates this process's test database; throws TargetError with one line naming the URI.
+  virtual std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const = 0;
+};
+
+// The registry. Registering a second engine with a name or scheme already taken throws std::logic_error.
+bool register_engine(std::unique_ptr<EngineProfile> profile);
+const EngineProfile* find_engine(std::string_view name);
+const EngineProfile* engine_for_scheme(std::string_view scheme);
+std::vector<const EngineProfile*> registered_engines();
+
+}  // namespace txprop
+
+#define TXPROP_ENGINE_CONCAT_INNER(a, b) a##b
+#define TXPROP_ENGINE_CONCAT(a, b) TXPROP_ENGINE_CONCAT_INNER(a, b)
+// Registers an engine profile type (default-constructible) from a project's own source file.
+#define TXPROP_REGISTER_ENGINE(Type)                                                                          \
+  [[maybe_unused]] static const bool TXPROP_ENGINE_CONCAT(txprop_engine_registered_, __LINE__) =             \
+      ::txprop::register_engine(std::make_unique<Type>())
