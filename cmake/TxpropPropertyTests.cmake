@@ -35,3 +35,13 @@ function(txprop_add_scenario_tests name)
       PROPERTIES TIMEOUT ${ARG_TIMEOUT})
   endif()
 endfunction()
+
+# txprop_add_command(<name> SOURCES <files>...)
+# The txprop command (replay, check) with a project's own oracles and engines registered: the sources hold their
+# TXPROP_REGISTER_ORACLE / TXPROP_REGISTER_ENGINE lines, and `<name> replay --property <oracle> scenario.txn` replays
+# the project's counterexamples.
+function(txprop_add_command name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE txprop::txprop_cli_main txprop::txprop ${ARG_LIBRARIES})
+endfunction()

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/scenario_runner.hpp"
 #include "txprop/sql.hpp"
@@ -69,10 +70,9 @@ int replay(const std::vector<std::string>& args) {
     const TestCase c = s.test_case(l);
     for (int r = 0; r < repeat; ++r) {
       if (!property.empty()) {
-        const ScenarioProperty* p = find_scenario_property(property);
-        if (!p) throw std::invalid_argument("unknown property '" + property + "'");
-        const History h = target->run(p->prepared(c, target->engine()));
-        const Verdict v = p->judge(*target, h);
+        const Oracle& p = oracle(property);
+        const History h = target->run(p.prepare(c, target->engine()));
+        const Verdict v = p.judge(*target, h);
         const std::string key = fmt::format("{} {}", short_name(l), v.summary());
         // Show the history and verdict of the first run of each kind of outcome.
         if (outcomes[key]++ == 0 && (repeat == 1 || !v.ok()))

@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
-#include "properties/adya/instrumentation.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
@@ -188,6 +187,12 @@ History PropertyRunner::run(const TestCase& c) {
   return last_history_;
 }
 
+Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
+  oracle_ = &oracle;
+  const History h = run(oracle.prepare(c, target_.engine()));
+  return oracle.judge(target_, h);
+}
+
 bool PropertyRunner::judge(const Verdict& v, const History& h) {
   if (v.fails()) {
     failing_history_ = h;
@@ -258,7 +263,10 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   ce.target = suite_.config;
   ce.level = suite_.level;
   ce.history = *failing_history_;
-  ce.scenario_case = adya::strip_instrumentation(ce.history.test_case);
+  if (oracle_) {
+    ce.oracle = oracle_->name();
+    ce.scenario_case = oracle_->strip(ce.history.test_case);
+  }
   ce.verdict = *failing_verdict_;
   ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
   result_.history = ce.history;

@@ -8,27 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "txprop/adya.hpp"
-#include "txprop/atomicity.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
-#include "txprop/wss.hpp"
 
 namespace txprop {
 
 namespace {
-
-std::map<std::string, ScenarioProperty>& registry() {
-  static std::map<std::string, ScenarioProperty> r = {
-      {"atomicity", {{}, [](Target& t, const History& h) { return check_atomicity(t, h); }}},
-      {"wss", {{}, [](Target& t, const History& h) { return check_wss(t, h); }}},
-      {"adya", {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
-      {"adyadocumented",
-       {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Documented); }}},
-      {"adyaclaimed", {instrument_for_adya, [](Target& t, const History& h) { return check_adya(t, h, AdyaMode::Claimed); }}},
-  };
-  return r;
-}
 
 // The run itself must not crash, hang, or contain statements the engine rejects.
 std::string run_problems(const History& h) {
@@ -43,30 +29,15 @@ std::string run_problems(const History& h) {
 
 }  // namespace
 
-Verdict ScenarioProperty::operator()(Target& target, const TestCase& c) const {
-  return judge(target, target.run(prepared(c, target.engine())));
-}
-
-const ScenarioProperty* find_scenario_property(const std::string& name) {
-  auto it = registry().find(name);
-  return it == registry().end() ? nullptr : &it->second;
-}
-
-std::vector<std::string> scenario_property_names() {
-  std::vector<std::string> out;
-  for (const auto& [name, p] : registry()) out.push_back(name);
-  return out;
-}
-
-bool register_scenario_property(const std::string& name, ScenarioProperty property) {
-  registry()[name] = std::move(property);
-  return true;
-}
-
 ScenarioVocabulary registered_vocabulary() {
   ScenarioVocabulary v;
   v.target_kinds = known_target_kinds();
-  for (const std::string& name : scenario_property_names()) v.findings[name] = known_finding_kinds();
+  for (const Oracle* o : registered_oracles()) {
+    std::vector<std::string> kinds = o->finding_kinds();
+    kinds.insert(kinds.end(), run_finding_kinds().begin(), run_finding_kinds().end());
+    v.findings[o->name()] = kinds;
+    for (const std::string& alias : o->aliases()) v.findings[alias] = kinds;
+  }
   return v;
 }
 
@@ -92,12 +63,12 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       continue;
     }
     for (const auto& [property, expectations] : by_property) {
-      const ScenarioProperty* judge = find_scenario_property(property);
-      if (!judge) {
+      const Oracle* oracle = find_oracle(property);
+      if (!oracle) {
         problems += fmt::format("{}:{}: unknown property '{}'\n", s.path, expectations.front().line, property);
         continue;
       }
-      const Verdict v = (*judge)(target, c);
+      const Verdict v = oracle->check(target, c);
       for (const Expectation& e : expectations) {
         const bool met = e.verdict == "ok" ? v.ok() : v.has(e.verdict);
         if (met) continue;

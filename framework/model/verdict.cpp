@@ -44,22 +44,6 @@ Verdict Verdict::pass(std::string property, std::string note) {
   return v;
 }
 
-const std::vector<std::string>& known_finding_kinds() {
-  static const std::vector<std::string> kinds = {
-      // Adya / Elle
-      "G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2", "G-SIa", "G-SIb", "lost-update", "read-skew",
-      "write-skew", "internal", "dirty-update", "impossible-history",
-      // oracle-specific
-      "final-state-mismatch", "result-mismatch", "write-outcome-mismatch", "missing-block", "unexpected-error",
-      "aborted-effect", "invalid-statement", "crash", "hang"};
-  return kinds;
-}
-
-bool is_known_finding_kind(std::string_view kind) {
-  const auto& k = known_finding_kinds();
-  return std::find(k.begin(), k.end(), kind) != k.end();
-}
-
 std::ostream& operator<<(std::ostream& os, const Verdict& v) { return os << v.explain(); }
 
 }  // namespace txprop

@@ -30,7 +30,9 @@ std::string scenario_text(const Counterexample& c) {
   s.source = fmt::format("txprop {} counterexample on {} ({}{})", c.property, c.suite, c.history.server_version,
                          c.reproduce.empty() ? "" : "; " + c.reproduce);
   s.applies = {c.target.kind};
-  const std::string property = [&] {
+  // The scenario names the oracle that judged, so that replays judge the same way; a property that judged itself is
+  // named after itself (and replays only where it is registered as an oracle).
+  const std::string property = !c.oracle.empty() ? c.oracle : [&] {
     std::string p;
     for (char ch : c.property) p += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return p;

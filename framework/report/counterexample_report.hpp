@@ -13,7 +13,8 @@
 namespace txprop::report {
 
 struct Counterexample {
-  std::string property;  // "Atomicity"
+  std::string property;  // "Atomicity": the property (test suite) that failed
+  std::string oracle;    // the registered oracle that judged it ("atomicity"); empty when the property judged itself
   std::string suite;     // "mariadb_read_uncommitted"
   TargetConfig target;
   IsolationLevel level = IsolationLevel::Serializable;

@@ -2,8 +2,11 @@
 // shrinks the test case, every case and every shrink attempt runs on a freshly reset database.
 //
 //   TXPROP_PROPERTY(Atomicity, (const txprop::TestCase& c)) {
-//     const txprop::History h = run(c);
-//     RC_ASSERT_VERDICT(txprop::check_atomicity(target(), h));
+//     RC_ASSERT_VERDICT(check(txprop::oracle("atomicity"), c));   // prepare, run, judge with a registered oracle
+//   }
+//   TXPROP_PROPERTY(MyOwn, (const txprop::TestCase& c)) {
+//     const txprop::History h = run(c);                             // or run the case and judge it yourself
+//     RC_ASSERT(h.committed().size() <= c.transactions.size());
 //   }
 //   TXPROP_SETTINGS(Atomicity) { s.cases = 200; s.generator.max_transactions = 3; }   // optional
 //
@@ -26,6 +29,7 @@
 
 #include "txprop/generators.hpp"
 #include "txprop/history.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
 #include "txprop/targets.hpp"
@@ -88,6 +92,9 @@ class PropertyRunner {
   History run(const TestCase& c);
   // Records a verdict; returns whether it fails the property (the caller then RC_FAILs).
   bool judge(const Verdict& v, const History& h);
+  // Prepares the case for `oracle`, runs it and judges the history. A counterexample's report strips the preparation
+  // again and its scenario file names the oracle, so that `txprop replay` and scenario tests judge it the same way.
+  Verdict run_oracle(const Oracle& oracle, const TestCase& c);
   const History& last_history() const { return last_history_; }
 
   // `body` is called once per generated case and per shrink attempt; it fails with RC_FAIL / RC_ASSERT*.
@@ -99,6 +106,7 @@ class PropertyRunner {
   SuiteParam suite_;
   PropertySettings settings_;
   History last_history_;
+  const Oracle* oracle_ = nullptr;  // the oracle of the last run_oracle, if any
   bool shrinking_ = false;
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
@@ -112,6 +120,8 @@ class PropertyTest : public ::testing::TestWithParam<SuiteParam> {
   const PropertySettings& settings() const { return runner_->settings(); }
   History run(const TestCase& c) { return runner_->run(c); }
   bool judge(const Verdict& v, const History& h) { return runner_->judge(v, h); }
+  // Prepare, run and judge with a registered oracle (txprop::oracle("wss")): the verdict for RC_ASSERT_VERDICT.
+  Verdict check(const Oracle& oracle, const TestCase& c) { return runner_->run_oracle(oracle, c); }
   const History& last_history() const { return runner_->last_history(); }
 
   // Runs the property for this suite's target and level; fails the test with the counterexample.

@@ -1,7 +1,6 @@
-// Replaying scenario files and judging them with the shipped properties.
+// Replaying scenario files and judging them with the registered oracles (oracle.hpp).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,20 +10,6 @@
 #include "txprop/verdict.hpp"
 
 namespace txprop {
-
-// A property as scenario files name it: how to prepare a case for it (instrumentation, where the property needs
-// it) and how to judge the history of the prepared case.
-struct ScenarioProperty {
-  std::function<TestCase(const TestCase&, const EngineProfile&)> prepare;  // identity when empty
-  std::function<Verdict(Target&, const History&)> judge;
-  TestCase prepared(const TestCase& c, const EngineProfile& engine) const { return prepare ? prepare(c, engine) : c; }
-  Verdict operator()(Target& target, const TestCase& c) const;  // prepare, run, judge
-};
-
-// "atomicity", "wss", "adya", and any registered with register_scenario_property.
-const ScenarioProperty* find_scenario_property(const std::string& name);
-std::vector<std::string> scenario_property_names();
-bool register_scenario_property(const std::string& name, ScenarioProperty property);
 
 // What scenario files may name: the registered target kinds, properties and their finding kinds.
 ScenarioVocabulary registered_vocabulary();

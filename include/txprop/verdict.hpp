@@ -48,10 +48,6 @@ struct Verdict {
   static Verdict pass(std::string property, std::string note = {});
 };
 
-// Every kind a verdict may name, for validating scenario expectations.
-const std::vector<std::string>& known_finding_kinds();
-bool is_known_finding_kind(std::string_view kind);
-
 std::ostream& operator<<(std::ostream& os, const Verdict& v);
 
 }  // namespace txprop

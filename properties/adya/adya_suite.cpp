@@ -4,18 +4,11 @@
 //   AdyaClaimed     reads the level's ANSI name as Adya's level; the first documented deviation (e.g. lost
 //                   update at MariaDB REPEATABLE READ) is shrunk and shown with its source; anything undocumented
 //                   fails.
-#include <txprop/adya.hpp>
 #include <txprop/txprop.hpp>
 
-TXPROP_PROPERTY(AdyaDocumented, (const txprop::TestCase& c)) {
-  const txprop::History h = run(txprop::instrument_for_adya(c, target().config().profile()));
-  RC_ASSERT_VERDICT(txprop::check_adya(target(), h, txprop::AdyaMode::Documented));
-}
+TXPROP_PROPERTY(AdyaDocumented, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("adya"), c)); }
 
-TXPROP_PROPERTY(AdyaClaimed, (const txprop::TestCase& c)) {
-  const txprop::History h = run(txprop::instrument_for_adya(c, target().config().profile()));
-  RC_ASSERT_VERDICT(txprop::check_adya(target(), h, txprop::AdyaMode::Claimed));
-}
+TXPROP_PROPERTY(AdyaClaimed, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("adyaclaimed"), c)); }
 
 // Cycles need transactions that commit and read what others wrote.
 TXPROP_SETTINGS(AdyaDocumented) {

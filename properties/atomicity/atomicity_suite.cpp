@@ -1,10 +1,7 @@
 // The atomicity property as a suite: one test per configured (target, isolation level).
 #include <txprop/txprop.hpp>
 
-TXPROP_PROPERTY(Atomicity, (const txprop::TestCase& c)) {
-  const txprop::History h = run(c);
-  RC_ASSERT_VERDICT(txprop::check_atomicity(target(), h));
-}
+TXPROP_PROPERTY(Atomicity, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("atomicity"), c)); }
 
 TXPROP_SETTINGS(Atomicity) {
   // Rolled-back and aborted transactions are what this property is about.

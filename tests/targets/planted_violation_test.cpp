@@ -7,6 +7,7 @@
 
 #include "support/engine_targets.hpp"
 #include "txprop/atomicity.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/property.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/scenario_runner.hpp"
@@ -27,9 +28,31 @@ Shape shape(const TestCase& c) {
   return s;
 }
 
-// Runs `judge` as a property on `target` at `level` and returns what it found.
-PropertyResult check_planted(Target& target, IsolationLevel level, const std::string& name,
-                             const std::function<Verdict(Target&, const History&)>& judge, double rollbacks) {
+// An oracle told that something must hold where the engine documents that it does not. Registered like any oracle,
+// so that the scenario file its counterexample writes replays with it.
+class PlantedOracle final : public Oracle {
+ public:
+  using Judge = std::function<Verdict(Target&, const History&)>;
+  PlantedOracle(std::string name, std::vector<std::string> kinds, Judge judge)
+      : name_(std::move(name)), kinds_(std::move(kinds)), judge_(std::move(judge)) {}
+  std::string name() const override { return name_; }
+  std::vector<std::string> finding_kinds() const override { return kinds_; }
+  Verdict judge(Target& target, const History& h) const override { return judge_(target, h); }
+
+ private:
+  std::string name_;
+  std::vector<std::string> kinds_;
+  Judge judge_;
+};
+
+const Oracle& planted(const std::string& name, std::vector<std::string> kinds, PlantedOracle::Judge judge) {
+  if (!find_oracle(name)) register_oracle(std::make_unique<PlantedOracle>(name, std::move(kinds), std::move(judge)));
+  return oracle(name);
+}
+
+// Runs `oracle` as a property on `target` at `level` and returns what it found.
+PropertyResult check_planted(Target& target, IsolationLevel level, const std::string& name, const Oracle& oracle,
+                             double rollbacks) {
   SuiteParam suite{target.config(), level, {}};
   PropertySettings s = settings_for(name, suite);
   s.cases = 3000;
@@ -37,9 +60,8 @@ PropertyResult check_planted(Target& target, IsolationLevel level, const std::st
   s.generator.rollback_probability = rollbacks;
   PropertyRunner runner(name, target, suite, s);
   return runner.check([&](const TestCase& c) {
-    const History h = runner.run(c);
-    const Verdict v = judge(runner.target(), h);
-    if (runner.judge(v, h)) RC_FAIL(v.explain());
+    const Verdict v = runner.run_oracle(oracle, c);
+    if (runner.judge(v, runner.last_history())) RC_FAIL(v.explain());
   });
 }
 
@@ -68,9 +90,10 @@ void expect_scenario_reproduces(const PropertyResult& r, Target& target) {
 // that read an aborted one's write is caught and shrunk to at most 2 transactions and 6 statements.
 TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
   TXPROP_USE_ENGINE(target, "mariadb", false);
-  const auto judge = [](Target& t, const History& h) { return check_atomicity(t, h, {.ignore_documentation = true}); };
-  register_scenario_property("plantedatomicity", {{}, judge});
-  const PropertyResult r = check_planted(*target, IsolationLevel::ReadUncommitted, "PlantedAtomicity", judge, 0.5);
+  const Oracle& o = planted("plantedatomicity", {"aborted-effect"}, [](Target& t, const History& h) {
+    return check_atomicity(t, h, {.ignore_documentation = true});
+  });
+  const PropertyResult r = check_planted(*target, IsolationLevel::ReadUncommitted, "PlantedAtomicity", o, 0.5);
   ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
   ASSERT_TRUE(r.history) << r.message;
   print_found("atomicity at READ UNCOMMITTED", r);
@@ -86,9 +109,10 @@ TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
 TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
   TXPROP_USE_ENGINE(target, "mariadb", false);
   WssProfile strict = wss_profile(target->config(), IsolationLevel::RepeatableRead);
-  const auto judge = [strict](Target& t, const History& h) { return check_wss(t, h, {.profile = strict}); };
-  register_scenario_property("plantedwss", {{}, judge});
-  const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", judge, 0.3);
+  const Oracle& o = planted("plantedwss", oracle("wss").finding_kinds(), [strict](Target& t, const History& h) {
+    return check_wss(t, h, {.profile = strict});
+  });
+  const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", o, 0.3);
   ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";
   ASSERT_TRUE(r.history) << r.message;
   print_found("WSS at READ COMMITTED", r);

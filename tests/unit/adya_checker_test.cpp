@@ -12,6 +12,7 @@
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
 #include "../../properties/adya/adya.hpp"
+#include "txprop/oracle.hpp"
 
 namespace txprop::adya {
 namespace {

@@ -1,0 +1,39 @@
+// The Adya property as two registered oracles: "adya" (documented mode: fails only on what the engine promises to
+// prevent) and "adyaclaimed" (the level's ANSI name read as Adya's level). Both run the case with IsoRel's
+// instrumentation and strip it for reports.
+#include "instrumentation.hpp"
+#include "levels.hpp"
+#include "txprop/adya.hpp"
+#include "txprop/oracle.hpp"
+
+namespace txprop {
+
+namespace {
+
+class AdyaOracle final : public Oracle {
+ public:
+  explicit AdyaOracle(AdyaMode mode) : mode_(mode) {}
+  std::string name() const override { return mode_ == AdyaMode::Documented ? "adya" : "adyaclaimed"; }
+  std::vector<std::string> aliases() const override {
+    return mode_ == AdyaMode::Documented ? std::vector<std::string>{"adyadocumented"} : std::vector<std::string>{};
+  }
+  std::vector<std::string> finding_kinds() const override {
+    const auto& kinds = adya::adya_kinds();
+    return {kinds.begin(), kinds.end()};
+  }
+  TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
+    return instrument_for_adya(c, engine);
+  }
+  TestCase strip(const TestCase& prepared) const override { return adya::strip_instrumentation(prepared); }
+  Verdict judge(Target& target, const History& h) const override { return check_adya(target, h, mode_); }
+
+ private:
+  AdyaMode mode_;
+};
+
+}  // namespace
+
+std::unique_ptr<Oracle> adya_documented_oracle() { return std::make_unique<AdyaOracle>(AdyaMode::Documented); }
+std::unique_ptr<Oracle> adya_claimed_oracle() { return std::make_unique<AdyaOracle>(AdyaMode::Claimed); }
+
+}  // namespace txprop

@@ -1,0 +1,110 @@
+// The oracle registry, and the oracles txprop ships: one line each (each lives in its own folder).
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "txprop/oracle.hpp"
+
+namespace txprop {
+
+std::unique_ptr<Oracle> wss_oracle();
+std::unique_ptr<Oracle> atomicity_oracle();
+std::unique_ptr<Oracle> adya_documented_oracle();
+std::unique_ptr<Oracle> adya_claimed_oracle();
+
+TestCase Oracle::prepare(const TestCase& c, const EngineProfile&) const { return c; }
+TestCase Oracle::strip(const TestCase& prepared) const { return prepared; }
+Verdict Oracle::check(Target& target, const TestCase& c) const {
+  return judge(target, target.run(prepare(c, target.engine())));
+}
+
+namespace {
+
+std::vector<std::string> names_of(const Oracle& o) {
+  std::vector<std::string> names = o.aliases();
+  names.insert(names.begin(), o.name());
+  return names;
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Oracle>> oracles;
+
+  const Oracle* find(std::string_view name) const {
+    for (const auto& o : oracles)
+      for (const std::string& n : names_of(*o))
+        if (n == name) return o.get();
+    return nullptr;
+  }
+  void add(std::unique_ptr<Oracle> o) {
+    for (const std::string& n : names_of(*o))
+      if (const Oracle* taken = find(n))
+        throw std::logic_error(fmt::format("txprop: oracle name '{}' of '{}' is taken by '{}'", n, o->name(), taken->name()));
+    oracles.push_back(std::move(o));
+  }
+};
+
+// The shipped oracles are registered on first use, so that a project's own oracles (registered by static
+// initializers in its translation units) can come before or after them.
+Registry& registry() {
+  static Registry r;
+  static const bool built_in = [] {
+    r.add(wss_oracle());
+    r.add(atomicity_oracle());
+    r.add(adya_documented_oracle());
+    r.add(adya_claimed_oracle());
+    return true;
+  }();
+  (void)built_in;
+  return r;
+}
+
+}  // namespace
+
+bool register_oracle(std::unique_ptr<Oracle> oracle) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.add(std::move(oracle));
+  return true;
+}
+
+const Oracle* find_oracle(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  return r.find(name);
+}
+
+const Oracle& oracle(std::string_view name) {
+  if (const Oracle* o = find_oracle(name)) return *o;
+  std::vector<std::string> names;
+  for (const Oracle* o : registered_oracles()) names.push_back(o->name());
+  throw std::invalid_argument(fmt::format("txprop: unknown property '{}' (registered: {})", name, fmt::join(names, ", ")));
+}
+
+std::vector<const Oracle*> registered_oracles() {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  std::vector<const Oracle*> out;
+  for (const auto& o : r.oracles) out.push_back(o.get());
+  return out;
+}
+
+const std::vector<std::string>& run_finding_kinds() {
+  static const std::vector<std::string> kinds = {"crash", "hang", "invalid-statement"};
+  return kinds;
+}
+
+bool is_known_finding_kind(std::string_view kind) {
+  const auto& run = run_finding_kinds();
+  if (std::find(run.begin(), run.end(), kind) != run.end()) return true;
+  for (const Oracle* o : registered_oracles()) {
+    const auto kinds = o->finding_kinds();
+    if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return true;
+  }
+  return false;
+}
+
+}  // namespace txprop
