@@ -22,6 +22,12 @@ struct Finding {
   // A departure from the level the property was asked to check that the engine documents (Adya's claimed mode):
   // it fails the case so that it is shrunk and reported, but it does not fail the test.
   bool deviation = false;
+  // The transactions the finding involves (indexes into the test case), and those whose isolation level decides
+  // whether it counts: every transaction is judged at its own level, so a phenomenon is proscribed when each deciding
+  // transaction (and at least one involved one) is at a level that proscribes it. Empty where the oracle judges the
+  // history as a whole.
+  std::vector<int> transactions;
+  std::vector<int> deciding;
 };
 
 struct Verdict {

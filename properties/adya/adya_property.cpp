@@ -1,10 +1,12 @@
 // From an instrumented run to the Adya checker: each returned row's (txp_rid, txp_wl) becomes a read observation,
 // DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes; then
 // the expectation table decides which findings fail.
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "adya.hpp"
 #include "txprop/adya.hpp"
@@ -160,36 +162,67 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
     v.note = "the case was not instrumented (run instrument_for_adya(c, engine))";
     return v;
   }
-  const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
-                                                                 : h.test_case.transactions.front().isolation;
-  const AdyaExpectation e = adya_expectation(target.config(), level);
+  // Every transaction is judged at its own level (Adya's mixed-level serialization graph): the checker looks for
+  // everything some transaction's claimed level or its engine's promise proscribes, and each finding counts against
+  // the levels of the transactions that decide it (Finding::deciding).
+  const std::size_t n = h.test_case.transactions.size();
+  std::vector<AdyaExpectation> expectations;
+  std::set<std::string> wanted;
+  std::set<std::string> level_names;
+  for (const Transaction& t : h.test_case.transactions) {
+    expectations.push_back(adya_expectation(target.config(), t.isolation));
+    wanted.insert(expectations.back().claimed.begin(), expectations.back().claimed.end());
+    wanted.insert(expectations.back().promised.begin(), expectations.back().promised.end());
+    level_names.insert(fmt::format("{} claimed ({}), {} promised", expectations.back().claimed_level,
+                                   sql_name(t.isolation), expectations.back().promised_level));
+  }
+  if (n == 0) return v;
   Extracted x = extract(h);
-  // Everything the claimed level or the engine's promise proscribes is looked for; the expectation decides.
-  std::set<std::string> wanted = e.claimed;
-  wanted.insert(e.promised.begin(), e.promised.end());
   adya::CheckOptions options;
   // Every write is known only if every UPDATE returned the rows it wrote (not on MariaDB/MySQL).
   options.writes_complete = true;
   for (const Transaction& t : h.test_case.transactions)
     for (const Statement& s : t.statements)
-      if (s.kind == StatementKind::Update && s.returning.empty()) options.writes_complete = false;
+      if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.returning.empty())
+        options.writes_complete = false;
   Verdict found = adya::check(x.observed, wanted, options);
   for (const std::string& m : x.malformed)
     found.findings.push_back(Finding{"impossible-history", m + ": not a row id and writer list txprop wrote\n", false, {}, {}});
+
+  // Whether the levels of `f`'s transactions, read through `set_of`, proscribe it.
+  auto counts = [&](const Finding& f, auto set_of) {
+    auto proscribes = [&](int t) {
+      return t >= 0 && static_cast<std::size_t>(t) < n && adya::is_proscribed(set_of(expectations[static_cast<std::size_t>(t)]), f.kind);
+    };
+    if (f.transactions.empty() && f.deciding.empty()) return adya::is_proscribed(set_of(expectations.front()), f.kind);
+    return std::all_of(f.deciding.begin(), f.deciding.end(), proscribes) &&
+           std::any_of(f.transactions.begin(), f.transactions.end(), proscribes);
+  };
   for (Finding& f : found.findings) {
-    if (f.kind == "impossible-history" || adya::is_proscribed(e.promised, f.kind)) continue;  // fails
-    f.source = e.source;
-    if (mode == AdyaMode::Documented) {
+    if (f.kind == "impossible-history" || counts(f, [](const AdyaExpectation& e) -> const std::set<std::string>& { return e.promised; }))
+      continue;  // fails
+    // The first deciding (else involved) transaction whose engine allows it gives the documentation.
+    const AdyaExpectation* allowing = &expectations.front();
+    std::vector<int> candidates = f.deciding;
+    candidates.insert(candidates.end(), f.transactions.begin(), f.transactions.end());
+    for (int t : candidates)
+      if (t >= 0 && static_cast<std::size_t>(t) < n && !adya::is_proscribed(expectations[static_cast<std::size_t>(t)].promised, f.kind)) {
+        allowing = &expectations[static_cast<std::size_t>(t)];
+        break;
+      }
+    f.source = allowing->source;
+    const bool claimed = counts(f, [](const AdyaExpectation& e) -> const std::set<std::string>& { return e.claimed; });
+    if (mode == AdyaMode::Documented || !claimed) {
       f.documented = true;
     } else {
       f.deviation = true;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
       if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
       f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n",
-                                   e.claimed_level, e.promised_level);
+                                   allowing->claimed_level, allowing->promised_level);
     }
   }
   v.findings = std::move(found.findings);
-  v.note = fmt::format("{} claimed ({}), {} promised", e.claimed_level, sql_name(level), e.promised_level);
+  v.note = fmt::format("{}", fmt::join(level_names, "; "));
   if (!v.findings.empty()) v.attachments.emplace_back("history.edn", adya::to_elle_edn(x.observed));
   return v;
 }

@@ -206,9 +206,12 @@ class Reporter {
     return *ex_;
   }
 
-  // Builds the text only for findings that are reported and within the cap.
+  // Builds the text only for findings that are reported and within the cap. `involved` are the transactions of the
+  // phenomenon, `deciding` those whose level decides whether it counts (Finding::deciding); the initial state is
+  // neither.
   void add(const std::string& kind, const std::function<std::string()>& explanation,
-           const std::function<std::string()>& dot = {}) {
+           const std::function<std::string()>& dot = {}, const std::vector<TxnId>& involved = {},
+           const std::vector<TxnId>& deciding = {}) {
     if (!wants(kind)) return;
     auto& [first, count] = per_kind_[kind];
     if (count++ >= opt_.max_findings_per_kind) return;
@@ -217,6 +220,16 @@ class Reporter {
     f.kind = kind;
     f.explanation = explanation();
     if (dot) f.graph_dot = dot();
+    // TxnId t is the history's transaction t - 1 (0 is the initial state).
+    auto indexes = [](const std::vector<TxnId>& ids) {
+      std::vector<int> out;
+      for (TxnId t : ids)
+        if (t != kInitialTxn && t != kNone && std::find(out.begin(), out.end(), static_cast<int>(t) - 1) == out.end())
+          out.push_back(static_cast<int>(t) - 1);
+      return out;
+    };
+    f.transactions = indexes(involved);
+    f.deciding = indexes(deciding);
     findings_.push_back(std::move(f));
   }
 
@@ -282,7 +295,8 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
             [&] {
               return rep.ex().dot_edge("G1a", aborted, h.txn_of(o),
                                        fmt::format("wr {} (aborted writer)", rep.ex().row(a.row)));
-            });
+            },
+            {h.txn_of(o), aborted}, {h.txn_of(o)});
         break;
       }
       case DirectKind::IntermediateRead: {
@@ -305,7 +319,7 @@ void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               "read).",
               ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)),
               ex.txn(w));
-        });
+        }, {}, {h.txn_of(o), w}, {h.txn_of(o)});
         break;
       }
       default: {
@@ -464,7 +478,7 @@ void report_gsia(const DependencyGraph& g, Reporter& rep, const std::vector<Cycl
               ex.position(h.txn(ce.to).start), ex.txn(ce.to), e.type() == EdgeType::WR ? "read" : "overwrote",
               ex.txn(ce.to));
         },
-        [&] { return rep.ex().dot("G-SIa", {ce}); });
+        [&] { return rep.ex().dot("G-SIa", {ce}); }, {ce.from, ce.to}, {ce.to});
   }
 }
 
@@ -528,6 +542,26 @@ std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const C
   return {};
 }
 
+std::vector<TxnId> cycle_transactions(const Cycle& cy) {
+  std::vector<TxnId> out;
+  for (const CycleEdge& e : cy.edges) out.push_back(e.from);
+  return out;
+}
+
+// Adya's mixed-level serialization graph keeps a read-dependency only where its reader (the target) and an
+// anti-dependency only where its reader (the source) runs at a level that proscribes the phenomenon; write-dependencies
+// always count. So the readers decide whether a cycle counts.
+std::vector<TxnId> cycle_readers(const DependencyGraph& g, const Cycle& cy) {
+  std::vector<TxnId> out;
+  for (const CycleEdge& e : cy.edges) {
+    if (e.edge == kNone) continue;  // a start-dependency
+    const EdgeType type = g.edges()[e.edge].type();
+    if (type == EdgeType::WR) out.push_back(e.to);
+    if (type == EdgeType::RW) out.push_back(e.from);
+  }
+  return out;
+}
+
 void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& opt) {
   std::vector<CycleClass> classes;
   if (rep.wants_any({"G0"})) classes.push_back(CycleClass::G0);
@@ -561,7 +595,7 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
                   finder.component(c).size());
             return out;
           },
-          [&] { return rep.ex().dot(kind, cy->edges); });
+          [&] { return rep.ex().dot(kind, cy->edges); }, cycle_transactions(*cy), cycle_readers(g, *cy));
     }
   }
 }
@@ -583,7 +617,7 @@ void report_gsib_start(const DependencyGraph& g, Reporter& rep, const std::vecto
               ex.edge_line(cycle[0]), ex.edge_line(cycle[1]), ex.txn(ce.from), ex.txn(ce.to),
               ex.row(g.edges()[ce.edge].row));
         },
-        [&] { return rep.ex().dot("G-SIb", cycle); });
+        [&] { return rep.ex().dot("G-SIb", cycle); }, {ce.from, ce.to}, {ce.from});
   }
 }
 

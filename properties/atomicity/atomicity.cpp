@@ -102,6 +102,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   }
 
   std::string diff;
+  std::set<int> differing;  // transactions with a statement whose outcome changed
   for (std::size_t k = 0; k < kept.size(); ++k) {
     const int t = kept[k];
     const Transaction& tx = c.transactions[static_cast<std::size_t>(t)];
@@ -109,6 +110,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
       const Outcome& before = h.outcomes[static_cast<std::size_t>(t)][i];
       const Outcome& after = r.outcomes[k][i];
       if (compare_outcomes(before, after).empty()) continue;
+      differing.insert(t);
       diff += fmt::format("  T{}.{} {}\n    with the aborted transactions:    {}\n    without them:                     {}\n",
                           t, i, render(tx.step(i), Dialect::Portable), summary(before), summary(after));
     }
@@ -131,10 +133,24 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   if (!diff.empty()) f.explanation += "Statements whose outcome changed:\n" + diff;
   if (!state.empty()) f.explanation += "Final state differs:\n  " + state;
   if (!options.ignore_documentation) {
-    // Aborted work seen by others is documented only where the level allows dirty reads (G1a).
-    const IsolationLevel level = c.transactions.empty() ? IsolationLevel::Serializable : c.transactions[0].isolation;
-    f.source = target.config().profile().documented(level, target.config()).allows("G1a");
-    f.documented = !f.source.empty();
+    // Aborted work seen by others is documented only where the reader's level allows dirty reads (G1a), each
+    // transaction at its own level: every transaction whose statements changed must be at such a level; when only
+    // the final state changed, some committed transaction must be (it may have written what it read dirty).
+    auto dirty_reads = [&](int t) {
+      const IsolationLevel level = c.transactions[static_cast<std::size_t>(t)].isolation;
+      return target.config().profile().documented(level, target.config()).allows("G1a");
+    };
+    const std::set<int>& readers = differing.empty() ? std::set<int>(kept.begin(), kept.end()) : differing;
+    std::string source;
+    bool all = true, any = false;
+    for (int t : readers) {
+      const std::string s = dirty_reads(t);
+      all = all && !s.empty();
+      any = any || !s.empty();
+      if (source.empty()) source = s;
+    }
+    f.documented = differing.empty() ? any : all;
+    if (f.documented) f.source = source;
   }
   v.findings.push_back(std::move(f));
   return v;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -77,9 +78,10 @@ void add(Mismatch& m, const std::string& kind, const std::string& text) {
   m.findings.push_back(Finding{kind, text, false, {}, {}});
 }
 
-// Compares a serial replay with the concurrent run: final state, write outcomes, and (optionally) the results of
-// committed transactions' SELECTs.
-Mismatch compare(const History& h, const SerialCase& s, const History& r, bool reads, const std::string& label) {
+// Compares a serial replay with the concurrent run: final state, write outcomes, and the results of the SELECTs of
+// committed transactions t with reads[t].
+Mismatch compare(const History& h, const SerialCase& s, const History& r, const std::vector<bool>& reads,
+                 const std::string& label) {
   Mismatch m;
   if (auto diff = compare_states(h.final_state, r.final_state, "concurrent", "serial"); !diff.empty())
     add(m, "final-state-mismatch", fmt::format("{}: final state differs\n  {}", label, diff));
@@ -95,7 +97,7 @@ Mismatch compare(const History& h, const SerialCase& s, const History& r, bool r
                                             render(st, Dialect::Portable), summary(concurrent), summary(serial));
       if (st.is_write()) {
         if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where);
-      } else if (reads && committed && !compare_outcomes(concurrent, serial).empty()) {
+      } else if (reads[static_cast<std::size_t>(t)] && committed && !compare_outcomes(concurrent, serial).empty()) {
         add(m, "result-mismatch", where);
       }
     }
@@ -112,10 +114,6 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     v.note = "the run did not finish";
     return v;
   }
-  const IsolationLevel level = h.test_case.transactions.empty() ? IsolationLevel::Serializable
-                                                                 : h.test_case.transactions[0].isolation;
-  const WssProfile profile = options.profile ? *options.profile
-                                             : wss_profile(target.config(), level);
   const std::vector<int> ended = h.end_order();
   if (ended.size() != h.test_case.transactions.size()) {
     v.inconclusive = true;
@@ -123,6 +121,24 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     return v;
   }
   const std::vector<int> committed = h.committed();
+
+  // Each transaction is judged at its own level: its reads are compared where its level makes them serializable; a
+  // mismatch fails only where every committed transaction's level promises WSS (otherwise it is documented, with the
+  // source of the first level that does not); and any serial order is tried where some committed transaction's level
+  // is serializable but not in commit order.
+  const std::size_t n = h.test_case.transactions.size();
+  std::vector<bool> reads(n, false);
+  const std::vector<bool> no_reads(n, false);
+  bool any_serial_order = false;
+  std::optional<WssProfile> documenting;  // the profile of a committed transaction's level without WSS
+  for (std::size_t t = 0; t < n; ++t) {
+    const WssProfile p = options.profile ? *options.profile
+                                         : wss_profile(target.config(), h.test_case.transactions[t].isolation);
+    reads[t] = p.compare_reads;
+    if (h.transactions[t].fate != TxnFate::Committed) continue;
+    any_serial_order = any_serial_order || p.any_serial_order;
+    if (!p.must_hold && !documenting) documenting = p;
+  }
 
   auto run_serial = [&](const SerialCase& s) {
     History r = target.run(s.test_case);
@@ -138,10 +154,10 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     return v;
   }
   const std::string fcrfs_label = "tx-level serial replay in end order (" + order_text(ended) + ")";
-  Mismatch mismatch = compare(h, fcrfs, fcrfs_run, profile.compare_reads, fcrfs_label);
+  Mismatch mismatch = compare(h, fcrfs, fcrfs_run, reads, fcrfs_label);
   std::vector<int> matched_order = committed;  // committed transactions in the serial order that matched
 
-  if (!mismatch.empty() && profile.any_serial_order && committed.size() > 1) {
+  if (!mismatch.empty() && any_serial_order && committed.size() > 1) {
     // Serializable but maybe not in commit order: look for any serial order of the committed transactions.
     std::vector<int> perm = committed;
     std::sort(perm.begin(), perm.end());
@@ -153,7 +169,7 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
       const SerialCase s = tx_serial(h, perm);
       const History r = run_serial(s);
       if (r.finding) continue;
-      if (compare(h, s, r, profile.compare_reads, "").empty()) {
+      if (compare(h, s, r, reads, "").empty()) {
         found = true;
         matched_order = perm;
         break;
@@ -180,12 +196,12 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
       v.note = "the statement-level replay did not finish: " + r.finding->detail;
       return v;
     }
-    mismatch = compare(h, s, r, false, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
+    mismatch = compare(h, s, r, no_reads, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
   }
 
   for (Finding& f : mismatch.findings) {
-    f.documented = !profile.must_hold;
-    f.source = profile.source;
+    f.documented = documenting.has_value();
+    if (documenting) f.source = documenting->source;
     v.findings.push_back(std::move(f));
   }
   return v;
