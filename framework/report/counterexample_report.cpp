@@ -43,7 +43,7 @@ std::string scenario_text(const Counterexample& c) {
     return p;
   }();
   for (const Finding& f : c.verdict.findings)
-    if (!f.documented) {
+    if (!f.documented && is_known_finding_kind(f.kind)) {  // not "assertion" (a plain RC_ASSERT)
       s.expectations.push_back(Expectation{property, target_kind(c.target), c.level, f.kind, 0});
       break;
     }
