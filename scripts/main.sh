@@ -20,8 +20,16 @@ mkdir -p "$out"
 export TXPROP_TARGETS=$targets
 export TXPROP_SUMMARY_FILE=$out/records.jsonl
 export TXPROP_REPORT_DIR=${TXPROP_REPORT_DIR:-$root/txprop-reports}
-# ctest shows a test's output when it ends; on a terminal, progress lines (cases, findings, shrink steps) go there.
-if [ -t 1 ] && [ -w /dev/tty ]; then export TXPROP_PROGRESS=/dev/tty; fi
+# ctest shows a test's output when it ends; on a terminal, the suites' progress lines (cases, documented findings,
+# shrink steps, every 5 s) are shown as they come.
+export TXPROP_PROGRESS=$out/progress.log
+: >"$TXPROP_PROGRESS"
+tail_pid=
+if [ -t 1 ]; then
+  tail -n 0 -F "$TXPROP_PROGRESS" 2>/dev/null &
+  tail_pid=$!
+  trap '[ -n "$tail_pid" ] && kill "$tail_pid" 2>/dev/null' EXIT
+fi
 masked=$(echo "$targets" | sed -E 's#://([^:/@ ]*):[^@/ ]*@#://\1:***@#g')
 echo "main.sh: targets: $masked; cases per suite: ${TXPROP_CASES:-100 (TXPROP_CASES)}"
 start=$(date +%s)
@@ -29,6 +37,7 @@ set +e
 (cd build && ctest -L '^(property|scenario)$' --output-on-failure --output-junit "$out/ctest-junit.xml" "$@") |
   tee "$out/ctest.log"
 ctest_status=${PIPESTATUS[0]}
+if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null; wait "$tail_pid" 2>/dev/null; tail_pid=; fi
 build/txprop summary "$out/records.jsonl" --junit "$out/junit.xml" --title "txprop main job"
 summary_status=$?
 set -e

@@ -238,7 +238,7 @@ int summary_command(const std::vector<std::string>& args) {
   std::vector<std::string> failure_lines, inconclusive_lines;
   // Scenario matrix: file -> target -> cell.
   std::map<std::string, std::map<std::string, std::string>> matrix;
-  std::size_t w_suite = 14, w_target = 6, w_file = 14;
+  std::size_t w_suite = 14, w_target = 6, w_file = 26;
 
   for (const Json& r : records) {
     const std::string target = r.str("target");
