@@ -83,7 +83,11 @@ case $check in
     # A target left with no level to test fails, naming it.
     if run "$work/l.log" TXPROP_TARGETS="sqlite:?levels=,,,"; then cat "$work/l.log"; fail "levels=,,, passed"; fi
     grep -q 'target sqlite:?levels=,,,: no isolation level to test' "$work/l.log" || { cat "$work/l.log"; fail "no line names the target"; }
-    echo "harness_check zero_cases: TXPROP_CASES=0 and levels=,,, both failed with their line"
+    # Every discovered case fails if its program runs no GoogleTest case (a filter that matches nothing passes).
+    TXPROP_TARGETS=sqlite: "$ctest" --show-only=json-v1 >"$work/j.json"
+    grep -q 'FAIL_REGULAR_EXPRESSION' "$work/j.json" && grep -q 'Running 0 tests' "$work/j.json" ||
+      { cat "$work/j.json"; fail "cases do not fail when their program runs no test"; }
+    echo "harness_check zero_cases: TXPROP_CASES=0 and levels=,,, both failed with their line; cases fail on 'Running 0 tests'"
     ;;
   failures)
     # Every way a property can fail gets the report folder, the shrink budget, correct counts and readable text.
