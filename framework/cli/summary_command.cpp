@@ -305,8 +305,8 @@ int summary_command(const std::vector<std::string>& args) {
     const std::string where = fmt::format("{}.check/{}_{}", r.str("suite"), target, r.str("level"));
     if (is_failure(status) || status == "deviation") {
       std::string l = fmt::format("{}: {}", where, status == "error" ? r.str("message") : r.str("finding", r.str("message")));
-      if (!r.str("report").empty()) l += "\n      report: " + r.str("report");
       if (status == "deviation") l += " (documented deviation from the claimed level, not a failure)";
+      if (!r.str("report").empty()) l += "\n      report: " + r.str("report");
       failure_lines.push_back(l);
     }
     if (without) inconclusive_lines.push_back(fmt::format("{}: {} case(s)", where, without));
