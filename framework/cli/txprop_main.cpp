@@ -8,6 +8,7 @@
 // level (else it checks that the run finishes cleanly); transactions keep the scenario's names. replay and check
 // exit 1 when a verdict fails, an expectation is not met, or nothing was checked, and say why.
 // The target defaults to the first one in TXPROP_TARGETS that the scenario applies to.
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -45,6 +46,29 @@ std::string run_problems(const History& h, const std::vector<std::string>& names
     for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
       if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
         out += fmt::format("{}.{} rejected as invalid: {}\n", name(static_cast<int>(t)), i, h.outcomes[t][i].error.message);
+  return out;
+}
+
+// A verdict's text names transactions by position (T0, T1.2, ...): relabel them with the scenario's names in one
+// pass. Positions past the names (an instrumented final read) keep theirs.
+std::string relabel(const std::string& text, const std::vector<std::string>& names) {
+  bool positional = true;
+  for (std::size_t i = 0; i < names.size(); ++i) positional = positional && names[i] == fmt::format("T{}", i);
+  if (positional) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const bool boundary = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+    std::size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    const bool end = j == text.size() || !(std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_');
+    if (text[i] == 'T' && boundary && j > i + 1 && end && j - i < 6) {
+      const std::size_t n = std::stoul(text.substr(i + 1, j - i - 1));
+      out += n < names.size() ? names[n] : text.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    out += text[i++];
+  }
   return out;
 }
 
@@ -152,8 +176,8 @@ int replay(const std::vector<std::string>& args) {
         const std::string key = fmt::format("{} {} {}{}", short_name(l), name, v.summary(), bad ? " (fails)" : "");
         // Show the history and verdict of the first run of each kind of outcome.
         if (outcomes[key]++ == 0 && (repeat == 1 || !v.ok()))
-          std::cout << "== " << sql_name(l) << " (" << name << ")\n" << describe(h, names) << v.explain() << expected
-                    << "\n";
+          std::cout << "== " << sql_name(l) << " (" << name << ")\n" << describe(h, names) << relabel(v.explain(), names)
+                    << expected << "\n";
       }
     }
   }
