@@ -351,7 +351,7 @@ namespace {
 
 // The record of one suite run for TXPROP_SUMMARY_FILE (see run_summary.hpp).
 run_summary::Record suite_record(const std::string& property, const SuiteParam& p, const std::string& status,
-                             const PropertyResult* r, const std::string& message) {
+                                 const PropertyResult* r, const std::string& message) {
   run_summary::Record rec;
   rec.add("type", "property").add("suite", property).add("target", p.config.name.empty() ? "?" : p.config.name);
   rec.add("uri", p.config.uri.empty() ? std::string() : p.config.masked_uri());
@@ -361,12 +361,11 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
     rec.add("cases", r->cases).add("seconds", r->seconds).add("inconclusive", r->inconclusive);
     rec.add("shrink_steps", r->shrink_steps).add("shrink_attempts", r->shrink_attempts);
     std::string documented, tags;
-    for (const auto& [kind, n] : r->documented)
-      documented += (documented.empty() ? "" : ",") + run_summary::Record()
-                                                          .add("kind", kind)
-                                                          .add("cases", n)
-                                                          .add("source", r->documented_sources.at(kind))
-                                                          .json();
+    for (const auto& [kind, n] : r->documented) {
+      run_summary::Record d;
+      d.add("kind", kind).add("cases", n).add("source", r->documented_sources.at(kind));
+      documented += (documented.empty() ? "" : ",") + d.json();
+    }
     for (const auto& [tag, n] : r->tags)
       tags += (tags.empty() ? "" : ",") + run_summary::Record().add("tag", tag).add("cases", n).json();
     rec.add_raw("documented", "[" + documented + "]").add_raw("tags", "[" + tags + "]");
