@@ -114,8 +114,8 @@ class ScenarioTest : public ::testing::Test {
     const auto start = std::chrono::steady_clock::now();
     auto record = [&](const char* status, const std::string& levels, const std::string& message) {
       run_summary::write_scenario(path_, config_.name, config_.uri.empty() ? "" : config_.masked_uri(), status,
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), levels,
-                              message);
+                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                                  levels, message);
     };
     if (!load_error_.empty()) {
       record("error", "", load_error_);
