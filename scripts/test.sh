@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests: install and build, start throw-away PostgreSQL and MariaDB servers on loopback, run every test
-# (unit, engine integration, property suites with a small case budget, scenario files) against SQLite,
-# PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers.
+# (unit, engine integration, property suites with a small case budget, scenario files, the harness's own checks)
+# against SQLite, PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers.
+# Ends with the table of what the property suites and scenario files checked; JUnit XML in build/txprop-test/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -10,6 +11,16 @@ trap '"$root/scripts/servers.sh" stop' EXIT
 eval "$(scripts/servers.sh start)"
 export TXPROP_TARGETS
 export TXPROP_CASES=${TXPROP_CASES:-30}
+out=$root/build/txprop-test
+rm -rf "$out"
+mkdir -p "$out"
+export TXPROP_SUMMARY_FILE=$out/records.jsonl
 echo "test.sh: TXPROP_TARGETS=$TXPROP_TARGETS TXPROP_CASES=$TXPROP_CASES"
-cd build
-ctest --output-on-failure -j 2 "$@"
+start=$(date +%s)
+set +e
+(cd build && ctest --output-on-failure -j 2 --output-junit "$out/ctest-junit.xml" "$@")
+status=$?
+set -e
+build/txprop summary "$out/records.jsonl" --junit "$out/junit.xml" --title "txprop tests" || true
+echo "test.sh: wall time $(( $(date +%s) - start )) s; JUnit $out/ctest-junit.xml (every test), $out/junit.xml (suites)"
+exit $status

@@ -2,8 +2,14 @@
 //
 //   txprop replay <file.txn> [--target URI] [--level LEVEL] [--repeat N] [--property NAME]
 //   txprop check  <file.txn>...           replay with every expectation checked, on every configured target
+//   txprop summary <records.jsonl>        the table of what a run checked (scripts/main.sh), optionally JUnit XML
 //
+// replay judges with --property, else with the properties the scenario's expectations name for the target and
+// level (else it checks that the run finishes cleanly); transactions keep the scenario's names. replay and check
+// exit 1 when a verdict fails, an expectation is not met, or nothing was checked, and say why.
 // The target defaults to the first one in TXPROP_TARGETS that the scenario applies to.
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -20,12 +26,58 @@
 
 using namespace txprop;
 
+int summary_command(const std::vector<std::string>& args);  // summary_command.cpp
+
 namespace {
 
 int usage() {
   std::cerr << "usage: txprop replay <file.txn> [--target URI] [--level LEVEL] [--repeat N] [--property NAME]\n"
-               "       txprop check <file.txn>...\n";
+               "       txprop check <file.txn>...\n"
+               "       txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]\n";
   return 2;
+}
+
+// Problems of the run itself: a crash, a hang, statements the engine rejected as invalid.
+std::string run_problems(const History& h, const std::vector<std::string>& names) {
+  auto name = [&](int t) {
+    return t >= 0 && static_cast<std::size_t>(t) < names.size() ? names[static_cast<std::size_t>(t)] : fmt::format("T{}", t);
+  };
+  std::string out;
+  if (h.finding) out += fmt::format("{}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang", h.finding->detail);
+  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
+    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
+      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
+        out += fmt::format("{}.{} rejected as invalid: {}\n", name(static_cast<int>(t)), i, h.outcomes[t][i].error.message);
+  return out;
+}
+
+// A verdict's text names transactions by position (T0, T1.2, ...): relabel them with the scenario's names in one
+// pass. Positions past the names (an instrumented final read) keep theirs.
+std::string relabel(const std::string& text, const std::vector<std::string>& names) {
+  bool positional = true;
+  for (std::size_t i = 0; i < names.size(); ++i) positional = positional && names[i] == fmt::format("T{}", i);
+  if (positional) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const bool boundary = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+    std::size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    const bool end = j == text.size() || !(std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_');
+    if (text[i] == 'T' && boundary && j > i + 1 && end && j - i < 6) {
+      const std::size_t n = std::stoul(text.substr(i + 1, j - i - 1));
+      out += n < names.size() ? names[n] : text.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+std::string level_list(const std::vector<IsolationLevel>& levels) {
+  std::string out;
+  for (auto l : levels) out += (out.empty() ? "" : ", ") + sql_name(l);
+  return out;
 }
 
 int replay(const std::vector<std::string>& args) {
@@ -62,51 +114,129 @@ int replay(const std::vector<std::string>& args) {
       }
     if (!found) throw TargetError("txprop: no configured target (TXPROP_TARGETS) is one the scenario applies to");
   }
+  const Oracle* chosen = property.empty() ? nullptr : &oracle(property);
   auto target = Target::open(config);
+  const std::string kind = config.kind;
   std::vector<IsolationLevel> levels = level ? std::vector<IsolationLevel>{*level}
                                              : (s.levels.empty() ? config.levels : s.levels);
+  const std::vector<IsolationLevel> wanted = levels;
+  std::erase_if(levels, [&](IsolationLevel l) {
+    return std::find(config.levels.begin(), config.levels.end(), l) == config.levels.end();
+  });
+  if (levels.empty()) {
+    std::cerr << fmt::format("txprop replay: nothing replayed: {} is not tested at {} (its levels: {})\n",
+                             config.masked_uri(), level_list(wanted), level_list(config.levels));
+    return 1;
+  }
+  const std::vector<std::string>& names = s.transaction_names;
   std::map<std::string, int> outcomes;
+  int runs = 0, failed = 0, unjudged = 0;
   for (IsolationLevel l : levels) {
     const TestCase c = s.test_case(l);
+    // What judges the runs at this level: --property, else the properties the scenario's expectations name here.
+    std::map<std::string, std::vector<Expectation>> judges;
+    if (chosen) judges[property];
+    else
+      for (const Expectation& e : s.expectations)
+        if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == l)) judges[e.property].push_back(e);
     for (int r = 0; r < repeat; ++r) {
-      if (!property.empty()) {
-        const Oracle& p = oracle(property);
-        const History h = target->run(p.prepare(c, target->engine()));
-        const Verdict v = p.judge(*target, h);
-        const std::string key = fmt::format("{} {}", short_name(l), v.summary());
-        // Show the history and verdict of the first run of each kind of outcome.
-        if (outcomes[key]++ == 0 && (repeat == 1 || !v.ok()))
-          std::cout << "== " << sql_name(l) << "\n" << describe(h) << v.explain() << "\n";
+      if (judges.empty()) {
+        // No property to judge with: the run itself must finish cleanly.
+        const History h = target->run(c);
+        ++runs;
+        if (repeat == 1 || r == 0) std::cout << "== " << sql_name(l) << "\n" << describe(h, names);
+        const std::string problems = run_problems(h, names);
+        if (!problems.empty()) {
+          ++failed;
+          std::cout << problems;
+        }
+        std::string fates;
+        for (std::size_t t = 0; t < h.transactions.size(); ++t)
+          fates += fmt::format(" {}:{}", t < names.size() ? names[t] : fmt::format("T{}", t), to_string(h.transactions[t].fate));
+        ++outcomes[fmt::format("{}:{}{}", short_name(l), fates, problems.empty() ? "" : " (run problem)")];
         continue;
       }
-      const History h = target->run(c);
-      if (repeat == 1 || r == 0) std::cout << "== " << sql_name(l) << "\n" << describe(h);
-      std::string fates;
-      for (const auto& t : h.transactions) fates += " " + to_string(t.fate);
-      ++outcomes[fmt::format("{}:{}", short_name(l), fates)];
+      for (const auto& [name, expectations] : judges) {
+        const Oracle* p = chosen ? chosen : find_oracle(name);
+        if (!p) throw std::invalid_argument(fmt::format("{}:{}: unknown property '{}'", file, expectations.front().line, name));
+        const History h = target->run(p->prepare(c, target->engine()));
+        const Verdict v = p->judge(*target, h);
+        ++runs;
+        bool bad = chosen ? v.fails() : false;
+        std::string expected;
+        for (const Expectation& e : expectations) {
+          const bool met = e.verdict == "ok" ? v.ok() : v.has(e.verdict);
+          expected += fmt::format("-- expected {} {} ({}:{}): {}\n", name, e.verdict, file, e.line, met ? "met" : "NOT MET");
+          bad = bad || !met;
+        }
+        if (v.inconclusive) ++unjudged;
+        if (bad) ++failed;
+        const std::string key = fmt::format("{} {} {}{}", short_name(l), name, v.summary(), bad ? " (fails)" : "");
+        // Show the history and verdict of the first run of each kind of outcome.
+        if (outcomes[key]++ == 0 && (repeat == 1 || !v.ok()))
+          std::cout << "== " << sql_name(l) << " (" << name << ")\n" << describe(h, names) << relabel(v.explain(), names)
+                    << expected << "\n";
+      }
     }
   }
   if (repeat > 1)
     for (const auto& [o, n] : outcomes) std::cout << fmt::format("{:>5}x  {}\n", n, o);
+  if (failed) {
+    std::cerr << fmt::format("txprop replay: {} of {} run(s) failed ({}) on {}\n", failed, runs,
+                             chosen ? "a verdict that is not documented behaviour" : "an expectation of the scenario or the run itself",
+                             config.masked_uri());
+    return 1;
+  }
+  if (unjudged == runs) {
+    std::cerr << fmt::format("txprop replay: no run got a verdict (inconclusive) on {}\n", config.masked_uri());
+    return 1;
+  }
   return 0;
 }
 
 int check(const std::vector<std::string>& files) {
-  int failures = 0;
+  if (files.empty()) {
+    std::cerr << "txprop check: no scenario file given: nothing checked\n";
+    return usage();
+  }
+  const std::vector<TargetConfig> targets = configured_targets();
+  std::string kinds;
+  for (const auto& c : targets) kinds += (kinds.empty() ? "" : ", ") + c.kind;
+  int failures = 0, unchecked = 0, checked = 0;
   for (const auto& file : files) {
     const Scenario s = load_scenario(file, registered_vocabulary());
-    for (const auto& config : configured_targets()) {
+    int runs = 0;
+    for (const auto& config : targets) {
       if (!s.applies_to(config.kind)) continue;
       auto target = Target::open(config);
-      const std::string problems = replay_scenario(s, *target);
-      std::cout << fmt::format("{} on {}: {}\n", file, config.name, problems.empty() ? "as expected" : "MISMATCH");
+      std::vector<IsolationLevel> levels;
+      const std::string problems = replay_scenario(s, *target, &levels);
+      if (levels.empty()) {
+        std::cout << fmt::format("{} on {}: no level of the scenario is tested there (its levels: {})\n", file,
+                                 config.name, level_list(config.levels));
+        continue;
+      }
+      ++runs;
+      std::cout << fmt::format("{} on {} at {}: {}\n", file, config.name, level_list(levels),
+                               problems.empty() ? "as expected" : "MISMATCH");
       if (!problems.empty()) {
         std::cout << problems;
         ++failures;
       }
     }
+    if (runs == 0) {
+      std::string applies;
+      for (const auto& a : s.applies) applies += (applies.empty() ? "" : ", ") + a;
+      std::cout << fmt::format("{}: NOTHING CHECKED: it applies to {} and the configured targets are {} (TXPROP_TARGETS)\n",
+                               file, applies.empty() ? "every target" : applies, kinds);
+      ++unchecked;
+    } else {
+      ++checked;
+    }
   }
-  return failures ? 1 : 0;
+  std::cout << fmt::format("txprop check: {} file(s) checked, {} mismatch(es), {} file(s) with nothing checked\n",
+                           checked, failures, unchecked);
+  return failures || unchecked ? 1 : 0;
 }
 
 }  // namespace
@@ -118,6 +248,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "replay") return replay(args);
     if (command == "check") return check(args);
+    if (command == "summary") return summary_command(args);
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
+#include "run_summary.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
@@ -50,11 +51,16 @@ bool rc_params_set(const std::string& key) {
 // Progress on long runs: a line every few seconds while generating or shrinking.
 class ProgressListener final : public rc::detail::TestListener {
  public:
-  ProgressListener(std::string name, int cases) : name_(std::move(name)), cases_(cases) {}
+  ProgressListener(std::string name, int cases, const PropertyResult& result)
+      : name_(std::move(name)), cases_(cases), result_(result) {}
   void onTestCaseFinished(const rc::detail::CaseDescription& d) override {
     rc::detail::globalTestListener().onTestCaseFinished(d);
     ++done_;
     if (d.result.type == rc::detail::CaseResult::Type::Failure) found_at_ = Clock::now();
+    // RC_TAG / RC_CLASSIFY labels of the generated cases (shrink attempts are not cases).
+    if (d.result.type != rc::detail::CaseResult::Type::Discard)
+      for (const std::string& tag : d.tags)  // RapidCheck shows string tags quoted
+        ++rc_tags_[tag.size() >= 2 && tag.front() == '"' && tag.back() == '"' ? tag.substr(1, tag.size() - 2) : tag];
     maybe_print();
   }
   void onShrinkTried(const rc::detail::CaseDescription& d, bool accepted) override {
@@ -72,23 +78,33 @@ class ProgressListener final : public rc::detail::TestListener {
   }
   int shrink_steps() const { return shrink_steps_; }
   int shrink_tries() const { return shrink_tries_; }
+  const std::map<std::string, int>& rc_tags() const { return rc_tags_; }
 
  private:
   void maybe_print() {
     const auto now = Clock::now();
     if (now - last_print_ < std::chrono::seconds(5)) return;
     last_print_ = now;
+    std::string line;
     if (found_at_)
-      std::cerr << fmt::format("[txprop] {}: shrinking, {} steps accepted of {} tried, {:.1f} s\n", name_,
-                               shrink_steps_, shrink_tries_,
-                               std::chrono::duration<double>(now - *found_at_).count());
+      line = fmt::format("[txprop] {}: found after {} case(s), shrinking: step {} accepted of {} tried, {:.1f} s", name_,
+                         done_, shrink_steps_, shrink_tries_, std::chrono::duration<double>(now - *found_at_).count());
     else
-      std::cerr << fmt::format("[txprop] {}: {}/{} cases, {:.1f} cases/s\n", name_, done_, cases_,
-                               done_ / std::max(1e-9, seconds()));
+      line = fmt::format("[txprop] {}: {}/{} cases, {:.1f} cases/s", name_, done_, cases_,
+                         done_ / std::max(1e-9, seconds()));
+    if (!result_.documented.empty()) {
+      line += ", documented:";
+      for (const auto& [kind, n] : result_.documented) line += fmt::format(" {} x{}", kind, n);
+    }
+    if (result_.inconclusive) line += fmt::format(", {} without a verdict", result_.inconclusive);
+    std::cerr << line << "\n";
+    run_summary::progress(line);
   }
 
   std::string name_;
   int cases_;
+  const PropertyResult& result_;
+  std::map<std::string, int> rc_tags_;
   int done_ = 0;
   int shrink_tries_ = 0;
   int shrink_steps_ = 0;
@@ -100,7 +116,7 @@ class ProgressListener final : public rc::detail::TestListener {
 }  // namespace
 
 std::string SuiteParam::name() const {
-  if (!config_error.empty()) return "invalid_TXPROP_TARGETS";
+  if (!config_error.empty()) return config.name.empty() ? "invalid_TXPROP_TARGETS" : config.name + "_no_level";
   return config.name + "_" + short_name(level);
 }
 
@@ -140,13 +156,21 @@ std::vector<SuiteParam> property_suites(const std::string& property) {
     p.config_error = e.what();
     return {p};
   }
-  for (const TargetConfig& config : targets)
+  for (const TargetConfig& config : targets) {
+    if (config.levels.empty()) {
+      // e.g. ?levels=,,, : the target would silently run nothing.
+      SuiteParam p;
+      p.config = config;
+      p.config_error = fmt::format("txprop: target {}: no isolation level to test (levels=...)", config.masked_uri());
+      out.push_back(std::move(p));
+    }
     for (IsolationLevel level : config.levels) {
       SuiteParam p{config, level, {}};
       const PropertySettings s = settings_for(property, p);
       if (!s.levels.empty() && std::find(s.levels.begin(), s.levels.end(), level) == s.levels.end()) continue;
       out.push_back(std::move(p));
     }
+  }
   return out;
 }
 
@@ -164,6 +188,7 @@ PropertyRunner::PropertyRunner(std::string property, Target& target, SuiteParam 
 
 History PropertyRunner::run(const TestCase& c) {
   last_history_ = target_.run(c);
+  attempt_ran_ = true;
   const History& h = last_history_;
   Verdict v;
   v.property = "run";
@@ -195,6 +220,7 @@ Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
 
 bool PropertyRunner::judge(const Verdict& v, const History& h) {
   if (v.fails()) {
+    attempt_judged_ = true;
     failing_history_ = h;
     failing_verdict_ = v;
     shrinking_ = true;
@@ -211,6 +237,35 @@ bool PropertyRunner::judge(const Verdict& v, const History& h) {
       }
   }
   return false;
+}
+
+void PropertyRunner::record_failure(const TestCase& c, const std::string& description) {
+  shrinking_ = true;
+  if (attempt_judged_) return;  // judge() recorded the verdict that failed
+  // A plain RC_ASSERT / RC_FAIL or an exception: the same report, with the assertion as the finding.
+  if (attempt_ran_) {
+    failing_history_ = last_history_;
+  } else {  // the property ran nothing on the target: the report shows the case alone
+    History h;
+    h.test_case = c;
+    h.target = suite_.config.name;
+    h.server_version = target_.server_version() + "; the property ran nothing on the target";
+    for (const Transaction& t : c.transactions) {
+      h.outcomes.emplace_back(t.step_count());
+      h.was_blocked.emplace_back(t.step_count(), false);
+      h.submitted_at.emplace_back(t.step_count(), -1);
+      h.transactions.emplace_back();
+    }
+    failing_history_ = std::move(h);
+  }
+  Verdict v;
+  v.property = property_;
+  Finding f;
+  f.kind = "assertion";
+  f.explanation = description;
+  if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+  v.findings.push_back(std::move(f));
+  failing_verdict_ = std::move(v);
 }
 
 PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>& body) {
@@ -235,18 +290,33 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
     } else {
       ++result_.cases;
     }
-    body(c);
+    attempt_ran_ = attempt_judged_ = false;
+    // Every way a case fails (RC_ASSERT_VERDICT, RC_ASSERT, RC_FAIL, an exception) gets the shrink budget above,
+    // uncounted shrink attempts and the report folder.
+    try {
+      body(c);
+    } catch (const rc::detail::CaseResult& r) {
+      if (r.type == rc::detail::CaseResult::Type::Failure) record_failure(c, r.description);
+      throw;
+    } catch (const std::exception& e) {
+      record_failure(c, std::string("exception: ") + e.what());
+      throw;
+    } catch (...) {
+      record_failure(c, "unknown exception");
+      throw;
+    }
   });
 
   rc::detail::TestMetadata metadata;
   metadata.id = id;
   metadata.description = id;
-  ProgressListener listener(id, settings_.cases);
+  ProgressListener listener(id, settings_.cases, result_);
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
   result_.seconds = listener.seconds();
   result_.seconds_to_first_finding = listener.seconds_to_first_finding();
   result_.shrink_steps = listener.shrink_steps();
+  for (const auto& [tag, n] : listener.rc_tags()) result_.tags[tag] += n;
 
   if (rc_result.template is<rc::detail::SuccessResult>()) return result_;
   result_.failed = true;
@@ -286,28 +356,79 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   return result_;
 }
 
+namespace {
+
+// The record of one suite run for TXPROP_SUMMARY_FILE (see run_summary.hpp).
+run_summary::Record suite_record(const std::string& property, const SuiteParam& p, const std::string& status,
+                                 const PropertyResult* r, const std::string& message) {
+  run_summary::Record rec;
+  rec.add("type", "property").add("suite", property).add("target", p.config.name.empty() ? "?" : p.config.name);
+  rec.add("uri", p.config.uri.empty() ? std::string() : p.config.masked_uri());
+  rec.add("level", p.config_error.empty() ? short_name(p.level) : std::string("-"));
+  rec.add("status", status);
+  if (r) {
+    rec.add("cases", r->cases).add("seconds", r->seconds).add("inconclusive", r->inconclusive);
+    rec.add("shrink_steps", r->shrink_steps).add("shrink_attempts", r->shrink_attempts);
+    std::string documented, tags;
+    for (const auto& [kind, n] : r->documented) {
+      run_summary::Record d;
+      d.add("kind", kind).add("cases", n).add("source", r->documented_sources.at(kind));
+      documented += (documented.empty() ? "" : ",") + d.json();
+    }
+    for (const auto& [tag, n] : r->tags)
+      tags += (tags.empty() ? "" : ",") + run_summary::Record().add("tag", tag).add("cases", n).json();
+    rec.add_raw("documented", "[" + documented + "]").add_raw("tags", "[" + tags + "]");
+    if (r->verdict) rec.add("finding", r->verdict->summary());
+    if (!r->report_dir.empty()) rec.add("report", r->report_dir);
+  }
+  if (!message.empty()) rec.add("message", message);
+  return rec;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
 void PropertyTest::check_property(const std::string& property, const std::function<void(const TestCase&)>& body) {
-  if (!GetParam().config_error.empty()) GTEST_FAIL() << GetParam().config_error;
+  const SuiteParam& p = GetParam();
+  if (!p.config_error.empty()) {
+    run_summary::write(suite_record(property, p, "error", nullptr, first_line(p.config_error)));
+    GTEST_FAIL() << p.config_error;
+  }
   Target* target = nullptr;
   try {
-    target = &shared_target(GetParam().config);
+    target = &shared_target(p.config);
   } catch (const TargetError& e) {
+    run_summary::write(suite_record(property, p, "error", nullptr, first_line(e.what())));
     GTEST_FAIL() << e.what();
   }
-  runner_ = std::make_unique<PropertyRunner>(property, *target, GetParam(), settings_for(property, GetParam()));
+  runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, p));
   const PropertyResult r = runner_->check(body);
   RecordProperty("cases", std::to_string(r.cases));
   if (r.failed && r.verdict && r.verdict->only_deviations()) {
     // The engine departs from the level the property checks, as its documentation says: shown, not failed.
     RecordProperty("documented_deviation", r.verdict->summary());
+    run_summary::write(suite_record(property, p, "deviation", &r, ""));
     std::cout << fmt::format("[txprop] {}/{}: documented deviation {} from the claimed level, shown here shrunk "
                              "({} cases before it):\n{}",
-                             property, GetParam().name(), r.verdict->summary(), r.cases, r.message);
+                             property, p.name(), r.verdict->summary(), r.cases, r.message);
     return;
   }
-  if (r.failed) GTEST_FAIL() << r.message << r.summary();
-  std::cout << fmt::format("[txprop] {}/{}: {} on {}, no violation\n", property, GetParam().name(), r.summary(),
-                           target->server_version());
+  if (r.failed) {
+    run_summary::write(suite_record(property, p, "failed", &r, r.verdict ? "" : first_line(r.message)));
+    GTEST_FAIL() << r.message << (r.message.empty() || r.message.back() == '\n' ? "" : "\n") << r.summary();
+  }
+  if (r.cases == 0) {
+    const std::string line = fmt::format("txprop: {}/{} ran no case (cases = {}; TXPROP_CASES?)", property,
+                                         p.name(), runner_->settings().cases);
+    run_summary::write(suite_record(property, p, "failed", &r, line));
+    GTEST_FAIL() << line;
+  }
+  run_summary::write(suite_record(property, p, "passed", &r, ""));
+  const std::string summary = r.summary();
+  const std::size_t eol = std::min(summary.find('\n'), summary.size());
+  std::cout << fmt::format("[txprop] {}/{}: {} on {}, no violation{}\n", property, p.name(), summary.substr(0, eol),
+                           target->server_version(), summary.substr(eol));
 }
 
 }  // namespace txprop

@@ -52,7 +52,22 @@ int History::completed_at(StepRef ref) const {
   return -1;
 }
 
-std::string describe(const History& h) {
+std::string describe(const History& h) { return describe(h, {}); }
+
+namespace {
+std::string trim(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+}  // namespace
+
+std::string describe(const History& h, const std::vector<std::string>& names) {
+  std::size_t width = 2;
+  for (const auto& n : names) width = std::max(width, n.size());
+  auto name = [&](int t) {
+    return fmt::format("{:<{}}", t >= 0 && static_cast<std::size_t>(t) < names.size() ? names[static_cast<std::size_t>(t)]
+                                                                                       : fmt::format("T{}", t), width);
+  };
   std::string out = fmt::format("-- actual order on {} ({}):\n", h.target, h.server_version);
   int n = 0;
   for (const Event& e : h.events) {
@@ -61,14 +76,14 @@ std::string describe(const History& h) {
     const std::string sql = render(s, Dialect::Portable);
     switch (e.kind) {
       case Event::Kind::Blocked:
-        out += fmt::format("{:>4}  T{}  {};  -- blocked\n", ++n, e.step.txn, sql);
+        out += fmt::format("{:>4}  {}  {};  -- blocked\n", ++n, name(e.step.txn), sql);
         break;
       case Event::Kind::Skipped:
-        out += fmt::format("{:>4}  T{}  {};  -- not sent: transaction already ended\n", ++n, e.step.txn, sql);
+        out += fmt::format("{:>4}  {}  {};  -- not sent: transaction already ended\n", ++n, name(e.step.txn), sql);
         break;
       case Event::Kind::Completed: {
         const bool resumed = h.was_blocked[static_cast<std::size_t>(e.step.txn)][static_cast<std::size_t>(e.step.index)];
-        out += fmt::format("{:>4}  T{}  {};  -- {}{}\n", ++n, e.step.txn, sql, resumed ? "resumed, " : "",
+        out += fmt::format("{:>4}  {}  {};  -- {}{}\n", ++n, name(e.step.txn), sql, resumed ? "resumed, " : "",
                            summary(h.outcome(e.step)));
         break;
       }
@@ -76,9 +91,10 @@ std::string describe(const History& h) {
   }
   for (std::size_t i = 0; i < h.transactions.size(); ++i) {
     const TxnResult& r = h.transactions[i];
-    out += fmt::format("-- T{}: {}", i, to_string(r.fate));
+    out += fmt::format("-- {}: {}", trim(name(static_cast<int>(i))), to_string(r.fate));
     if (r.fate == TxnFate::Aborted)
-      out += fmt::format(" by {} at step {} ({})", to_string(r.abort_reason.cls), to_string(*r.failed_step),
+      out += fmt::format(" by {} at step {}.{} ({})", to_string(r.abort_reason.cls), trim(name(r.failed_step->txn)),
+                         r.failed_step->index,
                          r.abort_reason.message);
     out += "\n";
   }

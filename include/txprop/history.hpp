@@ -78,5 +78,7 @@ struct History {
 
 // The history as a person reads it: the actual order with blocked steps marked, outcomes, fates, final state.
 std::string describe(const History& h);
+// The same with the transactions labelled by `names` (e.g. a scenario's transaction_names) instead of T0, T1, ...
+std::string describe(const History& h, const std::vector<std::string>& names);
 
 }  // namespace txprop

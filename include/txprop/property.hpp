@@ -108,6 +108,8 @@ class PropertyRunner {
   History last_history_;
   const Oracle* oracle_ = nullptr;  // the oracle of the last run_oracle, if any
   bool shrinking_ = false;
+  bool attempt_ran_ = false, attempt_judged_ = false;  // this case (or shrink attempt) ran / failed a verdict
+  void record_failure(const TestCase& c, const std::string& description);  // RC_ASSERT, RC_FAIL, exception
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;

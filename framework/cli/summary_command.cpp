@@ -1,0 +1,415 @@
+// txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]
+//
+// Reads the records the test programs append to TXPROP_SUMMARY_FILE (framework/gtest/run_summary.hpp) and prints
+// what was checked: per suite, target and level the cases, seconds, findings the engine documents, failures with
+// their report folder, cases without a verdict; then one total line. --junit also writes the same as JUnit XML.
+// Exits 1 when a record failed or when there is no record at all.
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace {
+
+// The subset of JSON the records use: objects, arrays, strings, numbers.
+struct Json {
+  std::variant<std::nullptr_t, bool, double, std::string, std::vector<Json>, std::vector<std::pair<std::string, Json>>> v;
+
+  const Json* get(const std::string& key) const {
+    if (auto* o = std::get_if<std::vector<std::pair<std::string, Json>>>(&v))
+      for (const auto& [k, value] : *o)
+        if (k == key) return &value;
+    return nullptr;
+  }
+  std::string str(const std::string& key, const std::string& fallback = "") const {
+    const Json* j = get(key);
+    if (!j) return fallback;
+    if (auto* s = std::get_if<std::string>(&j->v)) return *s;
+    if (auto* d = std::get_if<double>(&j->v)) return fmt::format("{}", *d);
+    return fallback;
+  }
+  double num(const std::string& key) const {
+    const Json* j = get(key);
+    if (!j) return 0;
+    if (auto* d = std::get_if<double>(&j->v)) return *d;
+    return 0;
+  }
+  std::vector<Json> list(const std::string& key) const {
+    const Json* j = get(key);
+    if (!j) return {};
+    if (auto* a = std::get_if<std::vector<Json>>(&j->v)) return *a;
+    return {};
+  }
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& text) : s_(text) {}
+  Json parse() {
+    Json j = value();
+    ws();
+    if (i_ != s_.size()) fail("trailing text");
+    return j;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) { throw std::runtime_error(fmt::format("{} at column {}", what, i_ + 1)); }
+  void ws() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  Json value() {
+    ws();
+    if (i_ >= s_.size()) fail("unexpected end");
+    const char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      std::vector<std::pair<std::string, Json>> o;
+      if (eat('}')) return Json{o};
+      do {
+        ws();
+        std::string k = string();
+        if (!eat(':')) fail("expected ':'");
+        o.emplace_back(std::move(k), value());
+      } while (eat(','));
+      if (!eat('}')) fail("expected '}'");
+      return Json{o};
+    }
+    if (c == '[') {
+      ++i_;
+      std::vector<Json> a;
+      if (eat(']')) return Json{a};
+      do a.push_back(value());
+      while (eat(','));
+      if (!eat(']')) fail("expected ']'");
+      return Json{a};
+    }
+    if (c == '"') return Json{string()};
+    if (s_.compare(i_, 4, "true") == 0) return i_ += 4, Json{true};
+    if (s_.compare(i_, 5, "false") == 0) return i_ += 5, Json{false};
+    if (s_.compare(i_, 4, "null") == 0) return i_ += 4, Json{nullptr};
+    std::size_t used = 0;
+    const double d = std::stod(s_.substr(i_), &used);
+    i_ += used;
+    return Json{d};
+  }
+  std::string string() {
+    if (i_ >= s_.size() || s_[i_] != '"') fail("expected a string");
+    ++i_;
+    std::string out;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i_ >= s_.size()) fail("bad escape");
+      c = s_[i_++];
+      switch (c) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'u': {
+          const unsigned code = static_cast<unsigned>(std::stoul(s_.substr(i_, 4), nullptr, 16));
+          i_ += 4;
+          if (code < 0x80) out += static_cast<char>(code);
+          else if (code < 0x800) out += {static_cast<char>(0xC0 | (code >> 6)), static_cast<char>(0x80 | (code & 0x3F))};
+          else out += {static_cast<char>(0xE0 | (code >> 12)), static_cast<char>(0x80 | ((code >> 6) & 0x3F)),
+                       static_cast<char>(0x80 | (code & 0x3F))};
+          break;
+        }
+        default: out += c;
+      }
+    }
+    if (i_ >= s_.size()) fail("unterminated string");
+    ++i_;
+    return out;
+  }
+  const std::string& s_;
+  std::size_t i_ = 0;
+};
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t') out += ' ';
+        else out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+bool is_failure(const std::string& status) { return status == "failed" || status == "error"; }
+
+// "lost-update x12, G-single x3"
+std::string documented_short(const Json& r) {
+  std::string out;
+  for (const Json& d : r.list("documented"))
+    out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", d.str("kind"), static_cast<long>(d.num("cases")));
+  return out;
+}
+
+// "read_committed" -> "RC"
+std::string level_abbrev(const std::string& level) {
+  static const std::map<std::string, std::string> m = {{"read_uncommitted", "RU"}, {"read_committed", "RC"},
+                                                       {"repeatable_read", "RR"}, {"serializable", "SER"}};
+  auto it = m.find(level);
+  return it == m.end() ? level : it->second;
+}
+
+}  // namespace
+
+int summary_command(const std::vector<std::string>& args) {
+  std::string file, junit, title = "txprop";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "--junit" || args[i] == "--title") && i + 1 < args.size()) {
+      (args[i] == "--junit" ? junit : title) = args[i + 1];
+      ++i;
+    } else if (file.empty()) {
+      file = args[i];
+    } else {
+      throw std::invalid_argument("unexpected argument '" + args[i] + "'");
+    }
+  }
+  if (file.empty()) throw std::invalid_argument("usage: txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]");
+  std::ifstream in(file);
+  std::vector<Json> records;
+  std::string line;
+  int line_no = 0, unreadable = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty()) continue;
+    try {
+      records.push_back(Parser(line).parse());
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("txprop summary: {}:{}: unreadable record ({})\n", file, line_no, e.what());
+      ++unreadable;
+    }
+  }
+
+  // Properties first (by suite, target, level), then scenario files.
+  std::stable_sort(records.begin(), records.end(), [](const Json& a, const Json& b) {
+    auto key = [](const Json& r) {
+      static const std::map<std::string, int> rank = {
+          {"read_uncommitted", 0}, {"read_committed", 1}, {"repeatable_read", 2}, {"serializable", 3}};
+      const auto l = rank.find(r.str("level"));
+      return std::make_tuple(r.str("type") == "scenario", r.str("suite"), r.str("scenario"), r.str("target"),
+                             l == rank.end() ? 9 : l->second);
+    };
+    return key(a) < key(b);
+  });
+
+  long cases = 0, inconclusive = 0, documented_cases = 0;
+  double seconds = 0;
+  int suites = 0, scenarios = 0, failures = 0, deviations = 0, skipped = 0;
+  std::vector<std::string> targets;  // in order of appearance in the sorted records
+  std::map<std::string, std::string> uris;
+  struct Documented {
+    long cases = 0;
+    std::set<std::string> where;  // "Wss RC"
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Documented> documented;  // target, kind, source
+  std::map<std::string, long> tags;
+  std::vector<std::string> failure_lines, inconclusive_lines;
+  // Scenario matrix: file -> target -> cell.
+  std::map<std::string, std::map<std::string, std::string>> matrix;
+  std::size_t w_suite = 14, w_target = 6, w_file = 26;
+
+  for (const Json& r : records) {
+    const std::string target = r.str("target");
+    if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
+    if (!r.str("uri").empty()) uris[target] = r.str("uri");
+    w_target = std::max(w_target, target.size());
+    if (r.str("type") == "scenario") w_file = std::max(w_file, r.str("scenario").size());
+    else w_suite = std::max(w_suite, r.str("suite").size());
+  }
+  std::sort(targets.begin(), targets.end());
+
+  std::cout << fmt::format("\n== {}: what was checked\n", title);
+  for (const auto& t : targets) std::cout << fmt::format("target {:<{}}  {}\n", t, w_target, uris.count(t) ? uris[t] : "?");
+  std::cout << "\n";
+  bool header = false;
+  for (const Json& r : records) {
+    const std::string type = r.str("type"), status = r.str("status"), target = r.str("target");
+    seconds += r.num("seconds");
+    if (is_failure(status)) ++failures;
+    if (type == "scenario") {
+      ++scenarios;
+      if (status == "skipped") ++skipped;
+      std::string levels = r.str("level");
+      const long n = levels == "-" ? 0 : static_cast<long>(std::count(levels.begin(), levels.end(), ',') + 1);
+      matrix[r.str("scenario")][target] = status == "passed"    ? fmt::format("ok ({})", n)
+                                          : status == "skipped" ? "no level"
+                                          : status == "failed"  ? "FAILED"
+                                                                : "ERROR";
+      if (is_failure(status))
+        failure_lines.push_back(fmt::format("Scenario {} on {}: {}", r.str("file"), target, r.str("message")));
+      continue;
+    }
+    if (!header) {
+      std::cout << fmt::format("{:<{}}  {:<{}}  {:<5} {:>7} {:>8}  {}\n", "property suite", w_suite, "target", w_target,
+                               "level", "cases", "seconds", "result");
+      header = true;
+    }
+    ++suites;
+    const long n = static_cast<long>(r.num("cases"));
+    cases += n;
+    const long without = static_cast<long>(r.num("inconclusive"));
+    inconclusive += without;
+    const std::string level = level_abbrev(r.str("level"));
+    std::string result = status == "passed" ? "ok" : status;
+    if (status == "deviation") {
+      ++deviations;
+      result = "documented deviation: " + r.str("finding");
+    } else if (status == "failed") {
+      result = "FAILED: " + r.str("finding", r.str("message"));
+    } else if (status == "error") {
+      result = "ERROR: " + r.str("message");
+    }
+    if (auto d = documented_short(r); !d.empty()) result += "; documented: " + d;
+    if (without) result += fmt::format("; {} without a verdict", without);
+    std::cout << fmt::format("{:<{}}  {:<{}}  {:<5} {:>7} {:>8.1f}  {}\n", r.str("suite"), w_suite, target, w_target,
+                             level, n, r.num("seconds"), result);
+    for (const Json& d : r.list("documented")) {
+      auto& slot = documented[{target, d.str("kind"), d.str("source")}];
+      slot.cases += static_cast<long>(d.num("cases"));
+      slot.where.insert(r.str("suite") + " " + level);
+      documented_cases += static_cast<long>(d.num("cases"));
+    }
+    for (const Json& t : r.list("tags")) tags[r.str("suite") + ": " + t.str("tag")] += static_cast<long>(t.num("cases"));
+    const std::string where = fmt::format("{}.check/{}_{}", r.str("suite"), target, r.str("level"));
+    if (is_failure(status) || status == "deviation") {
+      std::string l = fmt::format("{}: {}", where, status == "error" ? r.str("message") : r.str("finding", r.str("message")));
+      if (status == "deviation") l += " (documented deviation from the claimed level, not a failure)";
+      if (!r.str("report").empty()) l += "\n      report: " + r.str("report");
+      failure_lines.push_back(l);
+    }
+    if (without) inconclusive_lines.push_back(fmt::format("{}: {} case(s)", where, without));
+  }
+  if (!matrix.empty()) {
+    std::vector<std::string> cols;
+    for (const auto& t : targets) {
+      bool any = false;
+      for (const auto& [file, row] : matrix) any = any || row.count(t);
+      if (any) cols.push_back(t);
+    }
+    std::cout << fmt::format("\n{:<{}}", "scenario file (levels run)", w_file);
+    for (const auto& t : cols) std::cout << fmt::format("  {:<{}}", t, std::max<std::size_t>(t.size(), 8));
+    std::cout << "\n";
+    for (const auto& [file, row] : matrix) {
+      std::cout << fmt::format("{:<{}}", file, w_file);
+      for (const auto& t : cols)
+        std::cout << fmt::format("  {:<{}}", row.count(t) ? row.at(t) : "-", std::max<std::size_t>(t.size(), 8));
+      std::cout << "\n";
+    }
+    std::cout << "(-: the file does not apply to the target)\n";
+  }
+  if (!documented.empty()) {
+    std::cout << "\ndocumented by the engine (counted and shown, not failures):\n";
+    for (const auto& [key, d] : documented) {
+      std::string where;
+      for (const auto& w : d.where) where += (where.empty() ? "" : ", ") + w;
+      std::cout << fmt::format("  {:<{}}  {:<22} {:>5} case(s) in {}\n      source: {}\n", std::get<0>(key), w_target,
+                               std::get<1>(key), d.cases, where, std::get<2>(key));
+    }
+  }
+  if (!tags.empty()) {
+    std::cout << "\ntags (RC_TAG, RC_CLASSIFY, verdict tags):\n";
+    for (const auto& [tag, n] : tags) std::cout << fmt::format("  {:<56} {:>6} case(s)\n", tag, n);
+  }
+  if (!failure_lines.empty()) {
+    std::cout << "\nfailures and documented deviations:\n";
+    for (const auto& l : failure_lines) std::cout << "  " << l << "\n";
+  }
+  if (!inconclusive_lines.empty()) {
+    std::cout << "\ncases without a verdict:\n";
+    for (const auto& l : inconclusive_lines) std::cout << "  " << l << "\n";
+  }
+  const bool nothing = records.empty();
+  std::cout << fmt::format(
+      "\nTOTAL: {} suite runs, {} cases, {} scenario runs ({} with no level to run) on {} target(s), {:.0f} s of test "
+      "time; {} failure(s), {} documented deviation(s), {} documented finding(s) in {} case(s), {} case(s) without a "
+      "verdict{}\n",
+      suites, cases, scenarios, skipped, targets.size(), seconds, failures, deviations, documented.size(),
+      documented_cases, inconclusive, nothing ? " -- NOTHING WAS CHECKED" : "");
+  if (unreadable) std::cout << fmt::format("{} unreadable record(s) in {}\n", unreadable, file);
+
+  if (!junit.empty()) {
+    std::ofstream out(junit);
+    std::map<std::string, std::vector<const Json*>> by_suite;
+    for (const Json& r : records)
+      by_suite[r.str("type") == "scenario" ? "Scenario." + r.str("scenario") : r.str("suite")].push_back(&r);
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n", xml(title),
+                       records.size(), failures, seconds);
+    for (const auto& [suite, rs] : by_suite) {
+      int f = 0, s = 0;
+      double t = 0;
+      for (const Json* r : rs) {
+        f += is_failure(r->str("status"));
+        s += r->str("status") == "skipped";
+        t += r->num("seconds");
+      }
+      out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                         xml(suite), rs.size(), f, s, t);
+      for (const Json* r : rs) {
+        out << fmt::format("    <testcase classname=\"{}\" name=\"{}/{}\" time=\"{:.3f}\">\n", xml(suite),
+                           xml(r->str("target")), xml(r->str("level")), r->num("seconds"));
+        out << "      <properties>\n";
+        auto prop = [&](const std::string& k, const std::string& v) {
+          if (!v.empty()) out << fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", xml(k), xml(v));
+        };
+        prop("status", r->str("status"));
+        prop("uri", r->str("uri"));
+        if (r->get("cases")) prop("cases", fmt::format("{}", static_cast<long>(r->num("cases"))));
+        if (r->get("inconclusive")) prop("without_verdict", fmt::format("{}", static_cast<long>(r->num("inconclusive"))));
+        for (const Json& d : r->list("documented")) {
+          prop("documented." + d.str("kind"), fmt::format("{}", static_cast<long>(d.num("cases"))));
+          prop("documented." + d.str("kind") + ".source", d.str("source"));
+        }
+        for (const Json& g : r->list("tags")) prop("tag." + g.str("tag"), fmt::format("{}", static_cast<long>(g.num("cases"))));
+        prop("report", r->str("report"));
+        out << "      </properties>\n";
+        const std::string status = r->str("status");
+        const std::string what = r->str("finding", r->str("message"));
+        if (status == "failed") out << fmt::format("      <failure message=\"{}\">{}</failure>\n", xml(what), xml(r->str("report")));
+        else if (status == "error") out << fmt::format("      <failure type=\"error\" message=\"{}\"/>\n", xml(r->str("message")));
+        else if (status == "skipped") out << "      <skipped/>\n";
+        else if (status == "deviation")
+          out << fmt::format("      <system-out>documented deviation {} -- report {}</system-out>\n", xml(what), xml(r->str("report")));
+        out << "    </testcase>\n";
+      }
+      out << "  </testsuite>\n";
+    }
+    out << "</testsuites>\n";
+    if (!out) throw std::runtime_error("txprop summary: cannot write " + junit);
+    std::cout << "JUnit XML: " << junit << "\n";
+  }
+  if (nothing) std::cerr << "txprop summary: no record in " << file << ": nothing was checked\n";
+  return failures || nothing || unreadable ? 1 : 0;
+}
