@@ -272,6 +272,13 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
       copy.transactions[t].end = TxnEnd::Commit;
       out.push_back(std::move(copy));
     }
+  // Mixed levels: toward every transaction at the first one's level (the suite's).
+  for (std::size_t t = 1; t < c.transactions.size(); ++t)
+    if (c.transactions[t].isolation != c.transactions[0].isolation) {
+      TestCase copy = c;
+      copy.transactions[t].isolation = c.transactions[0].isolation;
+      out.push_back(std::move(copy));
+    }
   // Removing a table's rows may leave an INSERT's key colliding with nothing, which is fine; removing a column or
   // table is only offered when nothing refers to it, so every candidate stays valid. Check anyway.
   std::erase_if(out, [](const TestCase& x) { return !x.validate().empty(); });

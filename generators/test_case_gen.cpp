@@ -289,7 +289,12 @@ rc::Gen<TestCase> test_case(const Options& options) {
     c.schema = make_schema(d, options, size);
     StatementMaker maker(d, c.schema, options);
     const int n = transaction_count(d, options);
-    for (int i = 0; i < n; ++i) c.transactions.push_back(make_transaction(d, maker, options, size));
+    for (int i = 0; i < n; ++i) {
+      c.transactions.push_back(make_transaction(d, maker, options, size));
+      // Mixed levels: the first transaction keeps the suite's level, the others draw theirs.
+      if (i > 0 && !options.mixed_levels.empty())
+        c.transactions.back().isolation = d.pick(options.mixed_levels);
+    }
     c.order = random_interleaving(d, c.transactions);
     return rc::shrinkable::shrinkRecur(std::move(c), [](const TestCase& v) {
       return rc::seq::fromContainer(shrink_test_case(v));

@@ -143,6 +143,12 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
   s.generator.isolation = param.level;
+  // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
+  if (const char* mix = std::getenv("TXPROP_MIX_LEVELS"); mix && *mix) {
+    if (std::string(mix) == "1") s.generator.mixed_levels = param.config.levels;
+    else if (std::string(mix) != "0")
+      throw std::invalid_argument(fmt::format("txprop: TXPROP_MIX_LEVELS={} must be 0 or 1", mix));
+  }
   return s;
 }
 

@@ -7,6 +7,8 @@
 
 #include <rapidcheck.h>
 
+#include <vector>
+
 #include "txprop/isolation.hpp"
 #include "txprop/test_case.hpp"
 
@@ -16,8 +18,11 @@ struct Options {
   // Whether the engine has locking reads (SELECT ... FOR UPDATE / FOR SHARE); SQLite has none. The harness sets it
   // from the engine profile's capabilities.
   bool locking_reads = true;
-  // Every generated transaction runs at this level.
+  // Every generated transaction runs at this level...
   IsolationLevel isolation = IsolationLevel::Serializable;
+  // ...unless this is non-empty (off by default): then the first transaction runs at `isolation` and each other one at
+  // a level drawn from these (give the target's levels). Shrinking moves them toward the first one's level.
+  std::vector<IsolationLevel> mixed_levels;
 
   int min_tables = 1, max_tables = 3;
   int min_columns = 2, max_columns = 6;

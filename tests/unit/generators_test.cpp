@@ -166,3 +166,30 @@ TEST(Generators, ShrinkMovesTowardSerialOrder) {
   }
   EXPECT_TRUE(serial);
 }
+
+// Mixed levels are off by default; with them on, cases mix the given levels, the first transaction keeps the suite's
+// level, and shrinking offers every other transaction at the first one's level.
+TEST(Generators, MixedLevelsAreOptionalAndShrinkTowardTheSuiteLevel) {
+  gen::Options o;
+  o.isolation = IsolationLevel::Serializable;
+  for (const TestCase& c : sample(o, 200))
+    for (const auto& t : c.transactions) EXPECT_EQ(t.isolation, IsolationLevel::Serializable);
+  o.mixed_levels = {IsolationLevel::ReadUncommitted, IsolationLevel::Serializable};
+  int mixed = 0;
+  for (const TestCase& c : sample(o, 200)) {
+    ASSERT_EQ(c.transactions.front().isolation, IsolationLevel::Serializable);
+    bool any_other = false;
+    for (const auto& t : c.transactions) any_other = any_other || t.isolation == IsolationLevel::ReadUncommitted;
+    if (!any_other) continue;
+    ++mixed;
+    const auto candidates = gen::shrink_test_case(c);
+    EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(), [&](const TestCase& x) {
+      return x.transactions.size() == c.transactions.size() &&
+             std::count_if(x.transactions.begin(), x.transactions.end(),
+                           [](const Transaction& t) { return t.isolation == IsolationLevel::ReadUncommitted; }) <
+                 std::count_if(c.transactions.begin(), c.transactions.end(),
+                               [](const Transaction& t) { return t.isolation == IsolationLevel::ReadUncommitted; });
+    }));
+  }
+  EXPECT_GT(mixed, 50) << "cases with a second level among 200";
+}
