@@ -11,17 +11,12 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
+#include "rapidcheck_glue.hpp"
 #include "run_summary.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
 
-// RapidCheck's own listener (prints RC_PARAMS="reproduce=..." at exit) and its reproduce encoder live in the
-// library but not in its installed headers.
-namespace rc::detail {
-TestListener& globalTestListener();
-std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce>& reproduceMap);
-}  // namespace rc::detail
 
 namespace txprop {
 

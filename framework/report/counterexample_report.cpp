@@ -1,10 +1,18 @@
 #include "counterexample_report.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,11 +20,39 @@
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 
+extern char** environ;
+
 namespace txprop::report {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// Runs Graphviz's `dot` directly (no shell: the paths are arguments, never command text), output and errors to
+// /dev/null, and waits at most 10 s for it. Does nothing where dot is not installed.
+void render_svg(const fs::path& dot, const fs::path& svg) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  const std::string in = dot.string(), out = svg.string();
+  std::vector<char*> argv = {const_cast<char*>("dot"), const_cast<char*>("-Tsvg"), const_cast<char*>(in.c_str()),
+                             const_cast<char*>("-o"), const_cast<char*>(out.c_str()), nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, "dot", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return;
+  for (int waited_ms = 0;; waited_ms += 10) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) != 0) return;
+    if (waited_ms >= 10000) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return;
+    }
+    usleep(10000);
+  }
+}
 
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path);
@@ -112,9 +148,7 @@ std::string write_report(const Counterexample& c, const std::string& base_dir) {
     write_file(dot, f.graph_dot);
     ++graph;
     // An SVG next to it where Graphviz is installed; the DOT file is the artefact either way.
-    const std::string cmd = fmt::format("command -v dot >/dev/null 2>&1 && dot -Tsvg '{}' -o '{}' 2>/dev/null",
-                                        dot.string(), fs::path(dot).replace_extension(".svg").string());
-    [[maybe_unused]] int rc = std::system(cmd.c_str());
+    render_svg(dot, fs::path(dot).replace_extension(".svg"));
   }
   return dir.string();
 }
