@@ -83,3 +83,35 @@ TXPROP_SETTINGS(GuideEveryTransactionEnds) {
   s.cases = 10;
   s.levels = {txprop::IsolationLevel::Serializable};
 }
+
+// [example: oracle]
+// An oracle is the registered form of a judge: a name, the finding kinds it may report, optionally how it prepares
+// a case for an engine (and strips that for reports), and how it judges a history. Registered, it can be named in
+// scenario files' expect: lines and replayed with `txprop replay --property` (a command built with
+// txprop_add_command), and its counterexamples' scenario.txn name it.
+class NoAbortedCommit final : public txprop::Oracle {
+ public:
+  std::string name() const override { return "guide-no-aborted-commit"; }
+  std::vector<std::string> finding_kinds() const override { return {"unexpected-error"}; }
+  txprop::Verdict judge(txprop::Target& target, const txprop::History& h) const override {
+    txprop::Verdict v = txprop::Verdict::pass(name());
+    for (std::size_t t = 0; t < h.transactions.size(); ++t) {
+      const txprop::TxnResult& r = h.transactions[t];
+      if (r.fate != txprop::TxnFate::Aborted || r.abort_reason.cls != txprop::ErrorClass::Other) continue;
+      txprop::Finding f;
+      f.kind = "unexpected-error";
+      f.transactions = {static_cast<int>(t)};  // judged at this transaction's own level
+      f.explanation = fmt::format("T{} at {} on {} was aborted by an unclassified error: {}\n", t,
+                                  txprop::sql_name(h.test_case.transactions[t].isolation), target.engine().name(),
+                                  r.abort_reason.message);
+      v.findings.push_back(std::move(f));
+    }
+    return v;
+  }
+};
+TXPROP_REGISTER_ORACLE(NoAbortedCommit);
+
+TXPROP_PROPERTY(GuideNoAbortedCommit, (const txprop::TestCase& c)) {
+  RC_ASSERT_VERDICT(check(txprop::oracle("guide-no-aborted-commit"), c));  // prepare, run, judge
+}
+// [end]
