@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report/counterexample_report.hpp"
+#include "txprop/env_settings.hpp"
 #include "txprop/instrumentation.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
@@ -31,15 +32,6 @@ using Clock = std::chrono::steady_clock;
 std::map<std::string, std::vector<SettingsHook>>& hooks() {
   static std::map<std::string, std::vector<SettingsHook>> h;
   return h;
-}
-
-std::optional<long long> env_number(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  const long long n = std::strtoll(v, &end, 10);
-  if (*end) throw std::invalid_argument(fmt::format("txprop: {}={} is not a number", name, v));
-  return n;
 }
 
 bool rc_params_set(const std::string& key) {
@@ -100,7 +92,10 @@ class ProgressListener final : public rc::detail::TestListener {
 }  // namespace
 
 std::string SuiteParam::name() const {
-  if (!config_error.empty()) return "invalid_TXPROP_TARGETS";
+  if (!config_error.empty())
+    return config_error.find("TXPROP_TARGETS") != std::string::npos || config_error.find(": target ") != std::string::npos
+               ? "invalid_TXPROP_TARGETS"
+               : "invalid_settings";
   return config.name + "_" + short_name(level);
 }
 
@@ -116,13 +111,13 @@ bool register_property_settings(const std::string& property, SettingsHook hook) 
 PropertySettings settings_for(const std::string& property, const SuiteParam& param) {
   PropertySettings s;
   for (const auto& hook : hooks()[property]) hook(s, param);
-  if (auto n = env_number("TXPROP_CASES")) s.cases = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_CASES", 1, kMaxCases)) s.cases = static_cast<int>(*n);
   else if (rc_params_set("max_success")) s.cases = rc::detail::configuration().testParams.maxSuccess;
-  if (auto n = env_number("TXPROP_MAX_SIZE")) s.max_size = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_MAX_SIZE", 1, kMaxSize)) s.max_size = static_cast<int>(*n);
   else if (rc_params_set("max_size")) s.max_size = rc::detail::configuration().testParams.maxSize;
-  if (auto n = env_number("TXPROP_SHRINK_ATTEMPTS")) s.shrink_attempts = static_cast<int>(*n);
-  if (auto n = env_number("TXPROP_SHRINK_SECONDS")) s.shrink_time = std::chrono::seconds(*n);
-  if (auto n = env_number("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
+  if (auto n = env_integer("TXPROP_SHRINK_ATTEMPTS", 0, kMaxShrinkAttempts)) s.shrink_attempts = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_SHRINK_SECONDS", 0, kMaxShrinkSeconds)) s.shrink_time = std::chrono::seconds(*n);
+  if (auto n = env_unsigned("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   s.generator.engine = param.config.engine;
@@ -133,6 +128,13 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
 std::vector<SuiteParam> property_suites(const std::string& property) {
   std::vector<SuiteParam> out;
   std::vector<TargetConfig> targets;
+  try {
+    validate_environment();
+  } catch (const SettingError& e) {
+    SuiteParam p;
+    p.config_error = e.what();
+    return {p};
+  }
   try {
     targets = configured_targets();
   } catch (const TargetError& e) {

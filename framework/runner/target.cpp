@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "drivers/driver.hpp"
+#include "txprop/env_settings.hpp"
 #include "runner/scheduler.hpp"
 #include "runner/session_worker.hpp"
 
@@ -19,8 +20,11 @@ struct Target::Sessions {
 
 Target::Target(TargetConfig config, RunOptions options)
     : config_(std::move(config)), options_(options), sessions_(std::make_unique<Sessions>()) {
-  if (const char* env = std::getenv("TXPROP_HANG_LIMIT_MS"); env && *env)
-    options_.hang_limit = std::chrono::milliseconds(std::atol(env));
+  try {
+    if (auto ms = env_integer("TXPROP_HANG_LIMIT_MS", 1, kMaxHangLimitMs)) options_.hang_limit = std::chrono::milliseconds(*ms);
+  } catch (const SettingError& e) {
+    throw TargetError(e.what());
+  }
 }
 
 Target::~Target() {
