@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "drivers/mysql/mysql_driver.hpp"
+#include "txprop/env_settings.hpp"
 #include "drivers/postgresql/postgresql_driver.hpp"
 #include "drivers/sqlite/sqlite_driver.hpp"
 
@@ -37,6 +38,15 @@ DatabaseState read_tables(Session& control, const Schema& schema, Dialect d) {
     state[t.name] = sorted_rows(std::move(o.rows));
   }
   return state;
+}
+
+std::chrono::milliseconds control_timeout() {
+  try {
+    if (auto ms = env_integer("TXPROP_HANG_LIMIT_MS", 1, kMaxHangLimitMs)) return std::chrono::milliseconds(*ms);
+  } catch (const SettingError&) {
+    // Reported where the setting is read for the runner; the default bounds the control calls meanwhile.
+  }
+  return std::chrono::milliseconds(30000);
 }
 
 std::string unique_database_name() {

@@ -70,6 +70,8 @@ struct PropertyResult {
   std::map<std::string, std::string> documented_sources;
   std::map<std::string, int> tags;        // verdict tag -> cases
   int inconclusive = 0;
+  std::vector<std::string> transient_crashes;  // crashes that did not reproduce on a re-run (counted, reported)
+  std::string target_lost;                 // why the target could not be used any more, if it could not
   std::string summary() const;            // one line: cases, rate, documented behaviour, tags
 };
 
@@ -100,6 +102,12 @@ class PropertyRunner {
   PropertySettings settings_;
   History last_history_;
   bool shrinking_ = false;
+  // Infrastructure faults (lost connection, server gone or stalled): the case is the counterexample as it is,
+  // never shrunk against a dead server.
+  bool no_shrink_ = false;      // the failure is a crash: no shrinking
+  bool target_lost_ = false;    // a shrink attempt or re-run could not reach the target: stop using it
+  bool rerunning_ = false;
+  void crash(const TestCase& c, const History* h, const std::string& detail);
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;
