@@ -56,6 +56,9 @@ std::unique_ptr<runner::SessionWorker> Target::new_worker() {
 }
 
 void Target::check_alive() {
+  // Sessions idle in the pool may have lost their connections as well (a restarted server, terminated backends):
+  // they are opened afresh, each with its complete setup, by the next run.
+  for (auto& w : sessions_->workers) w->broken = true;
   try {
     driver_->check_alive();
   } catch (const drivers::DriverError& e) {
