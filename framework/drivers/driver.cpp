@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "drivers/cleanup.hpp"
 #include "drivers/mysql/mysql_driver.hpp"
 #include "txprop/env_settings.hpp"
 #include "drivers/postgresql/postgresql_driver.hpp"
@@ -50,8 +52,11 @@ std::chrono::milliseconds control_timeout() {
 }
 
 std::string unique_database_name() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  return fmt::format("txprop_{}_{:08x}", static_cast<long>(::getpid()), static_cast<std::uint32_t>(rng()));
+  // Distinct within the process for 65536 names, random across processes.
+  static std::atomic<std::uint32_t> next{static_cast<std::uint32_t>(std::random_device{}())};
+  // The host marker lets a later run reclaim what a dead process of this host left, and never touch another host's.
+  return fmt::format("txprop_{}_{}{:04x}", static_cast<long>(::getpid()), host_marker(),
+                     next++ & 0xffff);
 }
 
 }  // namespace txprop::drivers

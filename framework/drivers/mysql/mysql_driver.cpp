@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "drivers/cleanup.hpp"
 #include "drivers/driver.hpp"
 #include "drivers/mysql/mysql_driver.hpp"
 
@@ -159,8 +160,19 @@ class MyDriver final : public Driver {
     database_ = unique_database_name();
     {
       MySession admin(config_, config_.database, true);
+      reclaim(admin);
       run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
     }
+    // On SIGINT/SIGTERM: this process's connections to its database are killed, then the database is dropped.
+    cleanup_id_ = register_cleanup([config = config_, database = database_] {
+      MySession s(config, "", true);
+      Outcome ids = s.execute("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '" + database +
+                              "' AND ID <> CONNECTION_ID()");
+      for (const Row& r : ids.rows)
+        s.execute("KILL " + (r[0].type() == ValueType::Integer ? std::to_string(r[0].as_int()) : r[0].as_text()));
+      if (s.execute("DROP DATABASE IF EXISTS " + quote_identifier(database, Dialect::MySql)).ok())
+        std::cerr << fmt::format("[txprop] target {}: dropped database {}\n", config.masked_uri(), database);
+    });
     connect_control();
     Outcome v = control_->execute("SELECT VERSION()");
     version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
@@ -192,6 +204,7 @@ class MyDriver final : public Driver {
   }
 
   ~MyDriver() override {
+    unregister_cleanup(cleanup_id_);
     const std::string drop = "DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql);
     if (control_ && control_->execute(drop).ok()) return;
     try {
@@ -287,6 +300,17 @@ class MyDriver final : public Driver {
  private:
   std::string snapshot_isolation_value() const { return *config_.snapshot_isolation ? "ON" : "OFF"; }
 
+  // Databases left by processes of this host that no longer exist (killed, crashed) are dropped.
+  void reclaim(MySession& admin) {
+    Outcome o = admin.execute("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'txprop\\_%'");
+    for (const Row& r : o.rows) {
+      const std::string name = r[0].as_text();
+      if (auto pid = left_by_dead_process(name);
+          pid && admin.execute("DROP DATABASE IF EXISTS " + quote_identifier(name, Dialect::MySql)).ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "database " + name, *pid);
+    }
+  }
+
   void run(MySession& s, const std::string& sql) {
     Outcome o = s.execute(sql);
     if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
@@ -298,6 +322,7 @@ class MyDriver final : public Driver {
   bool is_mariadb_ = true;
   std::unique_ptr<MySession> control_;
   std::vector<std::string> created_;
+  int cleanup_id_ = 0;
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "drivers/cleanup.hpp"
 #include "drivers/driver.hpp"
 #include "drivers/postgresql/postgresql_driver.hpp"
 #include "drivers/watchdog.hpp"
@@ -57,7 +58,8 @@ Value field_value(const pqxx::field& f, pqxx::oid type) {
   }
 }
 
-std::string connection_string(const TargetConfig& c) {
+// application_name is this process's schema name, so its own connections can be found (and ended on a signal).
+std::string connection_string(const TargetConfig& c, const std::string& application_name) {
   auto quote = [](const std::string& v) {
     std::string out = "'";
     for (char ch : v) {
@@ -68,8 +70,9 @@ std::string connection_string(const TargetConfig& c) {
   };
   // At most 5 s, and within the hang limit (libpq's minimum is 2 s).
   const long long connect_timeout = std::clamp<long long>((control_timeout().count() + 999) / 1000, 2, 5);
-  std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout={} application_name=txprop",
-                              quote(c.host), c.port, quote(c.user), quote(c.database), connect_timeout);
+  std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout={} application_name={}",
+                              quote(c.host), c.port, quote(c.user), quote(c.database), connect_timeout,
+                              application_name);
   if (!c.password.empty()) s += " password=" + quote(c.password);
   return s;
 }
@@ -141,16 +144,27 @@ class PgSession final : public Session {
 
 class PgDriver final : public Driver {
  public:
-  explicit PgDriver(const TargetConfig& config) : config_(config), conninfo_(connection_string(config)) {
+  explicit PgDriver(const TargetConfig& config)
+      : config_(config), schema_(unique_database_name()), conninfo_(connection_string(config, schema_)) {
     control_ = connect();
-    schema_ = unique_database_name();
+    reclaim();
     run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
+    // On SIGINT/SIGTERM: this process's other connections are ended, then its schema is dropped.
+    cleanup_id_ = register_cleanup([conninfo = conninfo_, schema = schema_, uri = config_.masked_uri()] {
+      PgSession s(conninfo);
+      s.execute("SET statement_timeout = 10000; SET client_min_messages = error");
+      s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" + schema +
+                "' AND pid <> pg_backend_pid()");
+      if (s.execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema, Dialect::PostgreSql) + " CASCADE").ok())
+        std::cerr << fmt::format("[txprop] target {}: dropped schema {}\n", uri, schema);
+    });
     setup_control();
     Outcome su = control("SELECT current_setting('is_superuser')");
     superuser_ = su.ok() && !su.rows.empty() && su.rows[0][0] == Value("on");
   }
 
   ~PgDriver() override {
+    unregister_cleanup(cleanup_id_);
     const std::string drop = "DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE";
     if (control_ && control(drop).ok()) return;
     // The control connection was lost: one fresh connection (bounded by connect_timeout) to drop the schema.
@@ -276,6 +290,19 @@ class PgDriver final : public Driver {
                             quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
   }
 
+  // Schemas left by processes of this host that no longer exist (killed, crashed) are dropped.
+  void reclaim() {
+    Outcome o = control("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'txprop\\_%'");
+    for (const Row& r : o.rows) {
+      const std::string name = r[0].as_text();
+      if (auto pid = left_by_dead_process(name);
+          pid && control("SET client_min_messages = error; DROP SCHEMA IF EXISTS " +
+                         quote_identifier(name, Dialect::PostgreSql) + " CASCADE")
+                     .ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "schema " + name, *pid);
+    }
+  }
+
   // A new control connection, set up completely (search_path to this process's schema, timeouts), or DriverError.
   void reconnect_control(const std::string& why) {
     std::cerr << fmt::format("[txprop] target {}: control connection lost ({}); reconnecting\n", config_.masked_uri(),
@@ -301,11 +328,12 @@ class PgDriver final : public Driver {
   }
 
   TargetConfig config_;
+  std::string schema_;
   std::string conninfo_;
   std::chrono::milliseconds timeout_ = control_timeout();
   SocketWatchdog watchdog_;
   std::unique_ptr<PgSession> control_;
-  std::string schema_;
+  int cleanup_id_ = 0;
   bool superuser_ = false;
   std::vector<std::string> created_;
 };
