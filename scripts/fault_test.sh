@@ -35,6 +35,7 @@ check() {  # check <description> <condition already evaluated: 0 ok>
 }
 now() { date +%s.%N; }
 elapsed() { echo "$1 $2" | awk '{printf "%.1f", $2 - $1}'; }
+within() { awk "BEGIN{exit !($(now) - $1 < $2)}"; }  # within <start> <seconds>
 leftovers() {
   echo "pg=[$(pg "SELECT string_agg(nspname, ',') FROM pg_namespace WHERE nspname LIKE 'txprop%'")]" \
        "mariadb=[$(my "SELECT GROUP_CONCAT(SCHEMA_NAME) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'txprop%'" | sed 's/NULL//')]" \
@@ -80,6 +81,25 @@ public=$(pg "SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname =
 ! grep -aq 'invalid-statement' "$work/term.log"; check "no false invalid-statement finding" $?
 [ $status -eq 0 ]; check "the run passed (exit $status): terminated connections are re-run, not findings" $?
 
+echo "== 3b. PostgreSQL: session backends stalled (SIGSTOP), TXPROP_HANG_LIMIT_MS=3000"
+TXPROP_TARGETS="$PG?levels=ser" TXPROP_CASES=100000 TXPROP_HANG_LIMIT_MS=3000 "$suites" --gtest_filter='Wss.*' \
+  >"$work/pgstop.log" 2>&1 &
+pid=$!
+sleep 2
+# Every session backend (the control connection is the run's first, lowest pid): the next case uses one of them.
+backend=$(pg "SELECT string_agg(pid::text, ' ') FROM pg_stat_activity WHERE application_name LIKE 'txprop%'
+              AND pid > (SELECT min(pid) FROM pg_stat_activity WHERE application_name LIKE 'txprop%')")
+kill -STOP $backend; stopped=$(now)
+while kill -0 $pid 2>/dev/null; do
+  within "$stopped" 60 || { kill -KILL $pid; break; }
+  sleep 0.2
+done
+wait $pid; ended=$(now); kill -CONT $backend
+grep -a '^hang \|^crash \|report:' "$work/pgstop.log" | cut -c1-160 | sed 's/^/   saw: /'
+echo "   stopped backends $backend; run ended $(elapsed "$stopped" "$ended") s after it"
+grep -aq '^\* hang' "$work/pgstop.log"; check "a hang finding" $?
+awk "BEGIN{exit !($ended - $stopped <= 30)}"; check "the run ended: the stuck worker was abandoned, not joined" $?
+
 echo "== 4. SIGSTOP of the MariaDB server (TXPROP_HANG_LIMIT_MS=3000)"
 mpid=$(cat "$TXPROP_SERVER_DIR/mariadb/pid")
 TXPROP_TARGETS="$MY?levels=ser,rr" TXPROP_CASES=100000 TXPROP_HANG_LIMIT_MS=3000 "$suites" --gtest_filter='Wss.*' \
@@ -89,7 +109,7 @@ sleep 2; kill -STOP "$mpid"; stopped=$(now)
 found=""
 while kill -0 $pid 2>/dev/null; do
   if [ -z "$found" ] && grep -aq '^\* \(hang\|crash\)' "$work/stop.log"; then found=$(now); fi
-  [ "$(elapsed "$stopped" "$(now)")" \< 90 ] || { kill -KILL $pid; break; }
+  within "$stopped" 90 || { kill -KILL $pid; break; }
   sleep 0.2
 done
 wait $pid; ended=$(now)
@@ -108,7 +128,7 @@ TXPROP_TARGETS="$MY?levels=ser,rr,rc" TXPROP_CASES=100000 TXPROP_HANG_LIMIT_MS=3
 pid=$!
 sleep 2; kill -KILL "$mpid"; killed=$(now)
 while kill -0 $pid 2>/dev/null; do
-  [ "$(elapsed "$killed" "$(now)")" \< 90 ] || { kill -KILL $pid; break; }
+  within "$killed" 90 || { kill -KILL $pid; break; }
   sleep 0.2
 done
 wait $pid; ended=$(now)
