@@ -5,19 +5,25 @@
 #   scripts/servers.sh stop
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
 # Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
-# State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Ports: the first free one from 54329
-# (PostgreSQL) and 33069 (MariaDB). As root, PostgreSQL runs as the postgres user and MariaDB as mysql.
+# State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Each start picks a random free port and a
+# random password per server, kept in that directory (mode 700) where `servers.sh env` finds them, so a stale
+# TXPROP_TARGETS never reaches another run's server. As root, PostgreSQL runs as the postgres user and MariaDB as
+# mysql.
 set -euo pipefail
 
 DIR=${TXPROP_SERVER_DIR:-/tmp/txprop-servers}
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-  local p=$1
-  while port_in_use "$p"; do p=$((p + 1)); done
+free_port() {  # a random free port in 20000..59999
+  local p
+  while :; do
+    p=$((20000 + $(od -An -tu4 -N4 /dev/urandom | tr -d ' ') % 40000))
+    port_in_use "$p" || break
+  done
   echo "$p"
 }
+new_password() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
 as_user() {  # run as $1 when root, else as ourselves
   local user=$1; shift
   if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
@@ -28,13 +34,16 @@ start_postgresql() {
   if [ -f "$DIR/pg/port" ] && port_in_use "$(cat "$DIR/pg/port")"; then
     echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")" >&2; return 0
   fi
-  rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"
-  [ "$(id -u)" = 0 ] && chown postgres:postgres "$DIR/pg"
-  as_user postgres "$PG_BIN/initdb" -D "$DIR/pg/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync \
+  rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"; chmod 700 "$DIR/pg"
+  new_password >"$DIR/pg/password"; chmod 600 "$DIR/pg/password"
+  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR/pg"
+  # TCP needs the password; the socket in $DIR/pg (mode 700) is for this script.
+  as_user postgres "$PG_BIN/initdb" -D "$DIR/pg/data" --auth-host=scram-sha-256 --auth-local=trust \
+    --pwfile="$DIR/pg/password" -U postgres -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$DIR/pg/initdb.log" 2>&1 || { cat "$DIR/pg/initdb.log" >&2; return 1; }
   local port tries=0
   while :; do
-    port=$(free_port 54329)
+    port=$(free_port)
     if as_user postgres "$PG_BIN/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 30 start -o \
       "-c listen_addresses=127.0.0.1 -p $port -k $DIR/pg -c fsync=off -c synchronous_commit=off \
        -c full_page_writes=off -c max_connections=200" >/dev/null; then
@@ -44,7 +53,7 @@ start_postgresql() {
     [ $tries -lt 5 ] || { cat "$DIR/pg/server.log" >&2; return 1; }
   done
   echo "$port" >"$DIR/pg/port"
-  as_user postgres "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -qAt -c "CREATE DATABASE txtest" >/dev/null
+  as_user postgres "$PG_BIN/psql" -h "$DIR/pg" -p "$port" -U postgres -qAt -c "CREATE DATABASE txtest" >/dev/null
   echo "servers.sh: PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
 }
 
@@ -55,7 +64,8 @@ start_mariadb() {
   if [ -f "$DIR/mariadb/port" ] && port_in_use "$(cat "$DIR/mariadb/port")"; then
     echo "servers.sh: MariaDB already running on port $(cat "$DIR/mariadb/port")" >&2; return 0
   fi
-  rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"
+  rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"; chmod 700 "$DIR/mariadb"
+  new_password >"$DIR/mariadb/password"; chmod 600 "$DIR/mariadb/password"
   local user_opt=()
   if [ "$(id -u)" = 0 ]; then chown mysql:mysql "$DIR/mariadb"; user_opt=(--user=mysql); fi
   mariadb-install-db --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" \
@@ -63,7 +73,7 @@ start_mariadb() {
     { cat "$DIR/mariadb/install.log" >&2; return 1; }
   local port tries=0
   while :; do
-    port=$(free_port 33069)
+    port=$(free_port)
     "$mariadbd" --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" --bind-address=127.0.0.1 \
       --port="$port" --socket="$DIR/mariadb/s.sock" --pid-file="$DIR/mariadb/mariadbd.pid" --skip-log-bin \
       --skip-name-resolve --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=0 --max-connections=300 \
@@ -82,7 +92,7 @@ start_mariadb() {
   echo "$port" >"$DIR/mariadb/port"
   mariadb --no-defaults --socket="$DIR/mariadb/s.sock" -uroot -e "
     CREATE DATABASE txtest;
-    CREATE USER 'txtest'@'127.0.0.1' IDENTIFIED BY 'txtest';
+    CREATE USER 'txtest'@'127.0.0.1' IDENTIFIED BY '$(cat "$DIR/mariadb/password")';
     GRANT ALL PRIVILEGES ON *.* TO 'txtest'@'127.0.0.1';"
   echo "servers.sh: MariaDB $("$mariadbd" --version | awk '{print $3}') on 127.0.0.1:$port" >&2
 }
@@ -100,9 +110,10 @@ stop_all() {
 
 print_env() {
   local targets=""
-  [ -f "$DIR/pg/port" ] && targets="postgresql://postgres@127.0.0.1:$(cat "$DIR/pg/port")/txtest"
+  [ -f "$DIR/pg/port" ] &&
+    targets="postgresql://postgres:$(cat "$DIR/pg/password")@127.0.0.1:$(cat "$DIR/pg/port")/txtest"
   if [ -f "$DIR/mariadb/port" ]; then
-    local m="mariadb://txtest:txtest@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
+    local m="mariadb://txtest:$(cat "$DIR/mariadb/password")@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
     targets="$targets $m $m?innodb_snapshot_isolation=ON"
   fi
   echo "export TXPROP_TARGETS=\"sqlite: sqlite:?journal_mode=delete ${targets# }\""

@@ -9,7 +9,7 @@ check=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$dir" || exit 1
-unset TXPROP_CASES CI RC_PARAMS TXPROP_SUMMARY_FILE TXPROP_PROGRESS TXPROP_SELFTEST_FAIL TXPROP_SHRINK_ATTEMPTS TXPROP_SEED
+unset TXPROP_SELFTEST_ZERO_CASES TXPROP_CASES CI RC_PARAMS TXPROP_SUMMARY_FILE TXPROP_PROGRESS TXPROP_SELFTEST_FAIL TXPROP_SHRINK_ATTEMPTS TXPROP_SEED
 export TXPROP_REPORT_DIR=$work/reports
 
 fail() { echo "harness_check $check: FAILED: $*"; exit 1; }
@@ -81,10 +81,12 @@ case $check in
   zero_cases)
     # A suite that runs no case fails and says so.
     if run "$work/z.log" TXPROP_TARGETS=sqlite: TXPROP_CASES=0; then cat "$work/z.log"; fail "TXPROP_CASES=0 passed"; fi
-    grep -q 'ran no case' "$work/z.log" || { cat "$work/z.log"; fail "no 'ran no case' line"; }
+    grep -q 'TXPROP_CASES=0 is out of range' "$work/z.log" || { cat "$work/z.log"; fail "no line names TXPROP_CASES=0"; }
+    if run "$work/z2.log" TXPROP_TARGETS=sqlite: TXPROP_SELFTEST_ZERO_CASES=1; then cat "$work/z2.log"; fail "a suite of 0 cases passed"; fi
+    grep -q 'ran no case' "$work/z2.log" || { cat "$work/z2.log"; fail "no 'ran no case' line"; }
     # A target left with no level to test fails, naming it.
     if run "$work/l.log" TXPROP_TARGETS="sqlite:?levels=,,,"; then cat "$work/l.log"; fail "levels=,,, passed"; fi
-    grep -q 'target sqlite:?levels=,,,: no isolation level to test' "$work/l.log" || { cat "$work/l.log"; fail "no line names the target"; }
+    grep -Eq 'target sqlite:\?levels=,,,: (no isolation level to test|empty item in levels)' "$work/l.log" || { cat "$work/l.log"; fail "no line names the target"; }
     # Every discovered case fails if its program runs no GoogleTest case (a filter that matches nothing passes).
     TXPROP_TARGETS=sqlite: "$ctest" --show-only=json-v1 >"$work/j.json"
     grep -q 'FAIL_REGULAR_EXPRESSION' "$work/j.json" && grep -q 'Running 0 tests' "$work/j.json" ||

@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "cleanup.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/env_settings.hpp"
 
 namespace txprop::drivers {
 
@@ -29,9 +32,21 @@ DatabaseState read_tables(Session& control, const Schema& schema, Dialect d) {
   return state;
 }
 
+std::chrono::milliseconds control_timeout() {
+  try {
+    if (auto ms = env_integer("TXPROP_HANG_LIMIT_MS", 1, kMaxHangLimitMs)) return std::chrono::milliseconds(*ms);
+  } catch (const SettingError&) {
+    // Reported where the setting is read for the runner; the default bounds the control calls meanwhile.
+  }
+  return std::chrono::milliseconds(30000);
+}
+
 std::string unique_database_name() {
-  static thread_local std::mt19937_64 rng{std::random_device{}()};
-  return fmt::format("txprop_{}_{:08x}", static_cast<long>(::getpid()), static_cast<std::uint32_t>(rng()));
+  // Distinct within the process for 65536 names, random across processes.
+  static std::atomic<std::uint32_t> next{static_cast<std::uint32_t>(std::random_device{}())};
+  // The host marker lets a later run reclaim what a dead process of this host left, and never touch another host's.
+  return fmt::format("txprop_{}_{}{:04x}", static_cast<long>(::getpid()), host_marker(),
+                     next++ & 0xffff);
 }
 
 }  // namespace txprop::drivers

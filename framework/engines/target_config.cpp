@@ -24,16 +24,50 @@ std::vector<std::string> known_target_kinds() {
 
 namespace {
 // scheme://user:password@host... -> scheme://user:***@host..., from the text alone, so that a URI that fails to
-// parse is masked too.
+// parse is masked too, whatever it looks like: a missing "//" or ":", a mistyped scheme, a password holding '/',
+// '?', '@' or a space. Everything between the first ':' of the user information and the last '@' is masked.
 std::string mask_password(const std::string& uri) {
-  const auto scheme_end = uri.find("://");
-  if (scheme_end == std::string::npos) return uri;
-  const auto authority_end = uri.find_first_of("/?", scheme_end + 3);
-  const auto at = uri.rfind('@', authority_end == std::string::npos ? std::string::npos : authority_end);
-  if (at == std::string::npos || at < scheme_end + 3) return uri;
-  const auto colon = uri.find(':', scheme_end + 3);
-  if (colon == std::string::npos || colon > at) return uri;
-  return uri.substr(0, colon + 1) + "***" + uri.substr(at);
+  const auto at = uri.rfind('@');
+  if (at == std::string::npos) {
+    std::string out = uri;
+    for (char& ch : out)
+      if (std::iscntrl(static_cast<unsigned char>(ch))) ch = '?';
+    // No '@': "//host:port". A "port" that is not a number may be a password whose '@' went missing.
+    if (const auto slashes = out.find("//"); slashes != std::string::npos) {
+      const auto end = std::min(out.find_first_of("/?", slashes + 2), out.size());
+      const auto colon = out.find(':', slashes + 2);
+      if (colon < end && !std::all_of(out.begin() + static_cast<long>(colon) + 1, out.begin() + static_cast<long>(end),
+                                      [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+        out = out.substr(0, colon + 1) + "***" + out.substr(end);
+    }
+    return out;
+  }
+  std::size_t start = 0;
+  // Skip a scheme ("postgresql:", or "postgresql//" with its colon missing) and the slashes after it.
+  std::size_t i = 0;
+  while (i < at && (std::isalnum(static_cast<unsigned char>(uri[i])) || uri[i] == '+' || uri[i] == '.' || uri[i] == '-'))
+    ++i;
+  if (i > 0 && i < at && uri[i] == ':') start = i + 1;
+  else if (i > 0 && i < at && uri[i] == '/') start = i;
+  // Without "//" after the scheme it cannot be told whether "a:b@" is scheme and user or user and password.
+  const bool authority_marked = uri.compare(start, 2, "//") == 0;
+  while (start < at && uri[start] == '/') ++start;
+  // Control characters are never printed as they are.
+  auto printable = [](std::string text) {
+    for (char& ch : text)
+      if (std::iscntrl(static_cast<unsigned char>(ch))) ch = '?';
+    return text;
+  };
+  const std::string userinfo = uri.substr(start, at - start);
+  // User information that is not plainly "user:password" (stray '/', '?', '#', spaces, control characters, a second
+  // scheme) is masked whole: which part would be the password cannot be told.
+  const bool plain = std::all_of(userinfo.begin(), userinfo.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || std::string_view("-._~!$&'()*+,;=:%@").find(ch) != std::string_view::npos;
+  });
+  if (!plain || !authority_marked) return printable(uri.substr(0, start)) + "***" + printable(uri.substr(at));
+  const auto colon = uri.find(':', start);
+  if (colon == std::string::npos || colon >= at) return printable(uri);
+  return printable(uri.substr(0, colon + 1)) + "***" + printable(uri.substr(at));
 }
 }  // namespace
 
@@ -104,6 +138,9 @@ TargetConfig parse_target_uri(std::string_view text) {
   auto fail = [&](const std::string& why) -> TargetError {
     return TargetError(fmt::format("txprop: target {}: {}", c.masked_uri(), why));
   };
+  for (char ch : text)
+    if (std::isspace(static_cast<unsigned char>(ch)) || std::iscntrl(static_cast<unsigned char>(ch)))
+      throw fail("a space or control character inside the URI (percent-encode it, e.g. %20)");
   const auto colon = text.find(':');
   if (colon == std::string_view::npos) throw fail("not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
   const std::string scheme = lower(std::string(text.substr(0, colon)));
@@ -113,12 +150,18 @@ TargetConfig parse_target_uri(std::string_view text) {
     std::vector<std::string> known;
     for (const EngineProfile* e : registered_engines())
       for (const std::string& s : e->schemes()) known.push_back(s);
-    throw fail(fmt::format("unknown scheme '{}' (known: {})", scheme, fmt::join(known, ", ")));
+    if (scheme.size() <= 16 && std::all_of(scheme.begin(), scheme.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '+' || ch == '.' || ch == '-';
+        }))
+      throw fail(fmt::format("unknown scheme '{}' (known: {})", scheme, fmt::join(known, ", ")));
+    throw fail(fmt::format("no scheme (expected one of: {})", fmt::join(known, ", ")));
   }
   const EngineProfile& engine = *c.engine;
 
   std::string_view query;
-  if (auto q = rest.find('?'); q != std::string_view::npos) {
+  const auto userinfo_end = rest.rfind('@');  // a password may hold '/', '?' or '@': the host follows the last '@'
+  if (auto q = rest.find('?', userinfo_end == std::string_view::npos ? 0 : userinfo_end);
+      q != std::string_view::npos) {
     query = rest.substr(q + 1);
     rest = rest.substr(0, q);
   }
@@ -127,12 +170,15 @@ TargetConfig parse_target_uri(std::string_view text) {
   } else {
     if (!rest.starts_with("//")) throw fail("expected //user@host[:port]/database after the scheme");
     rest.remove_prefix(2);
-    const auto slash = rest.find('/');
+    const auto at_sign = rest.rfind('@');
+    const auto slash = rest.find('/', at_sign == std::string_view::npos ? 0 : at_sign);
     if (slash == std::string_view::npos || slash + 1 == rest.size()) throw fail("no database name (…/database)");
     c.database = percent_decode(rest.substr(slash + 1));
     std::string_view authority = rest.substr(0, slash);
     if (auto at = authority.rfind('@'); at != std::string_view::npos) {
       std::string_view userinfo = authority.substr(0, at);
+      if (userinfo.find('/') != std::string_view::npos || userinfo.find('?') != std::string_view::npos)
+        throw fail("'/' or '?' in the user or password: percent-encode it (%2F, %3F)");
       authority = authority.substr(at + 1);
       if (auto pc = userinfo.find(':'); pc != std::string_view::npos) {
         c.password = percent_decode(userinfo.substr(pc + 1));
@@ -144,7 +190,9 @@ TargetConfig parse_target_uri(std::string_view text) {
       const std::string port(authority.substr(pc + 1));
       if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
           std::stoi(port) < 1 || std::stoi(port) > 65535)
-        throw fail(fmt::format("bad port '{}'", port));
+        throw fail(port.size() <= 12 && std::all_of(port.begin(), port.end(), [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); })
+                       ? fmt::format("bad port '{}'", port)
+                       : std::string("bad port (not a number from 1 to 65535)"));
       c.port = std::stoi(port);
       authority = authority.substr(0, pc);
     }
@@ -161,6 +209,8 @@ TargetConfig parse_target_uri(std::string_view text) {
     const auto eq = kv.find('=');
     if (eq == std::string_view::npos) throw fail(fmt::format("parameter '{}' has no value", kv));
     const std::string key = lower(std::string(kv.substr(0, eq)));
+    if (eq + 1 == kv.size()) throw fail(fmt::format("parameter '{}' has an empty value", key));
+    if (c.params.count(key)) throw fail(fmt::format("parameter '{}' is given twice", key));
     const std::string value = percent_decode(kv.substr(eq + 1));
     const auto parameters = engine.parameters();
     const auto spec = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == key; });
@@ -186,7 +236,7 @@ TargetConfig parse_target_uri(std::string_view text) {
       const auto comma = levels.find(',', start);
       const std::string item = levels.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       start = comma == std::string::npos ? levels.size() + 1 : comma + 1;
-      if (item.empty()) continue;
+      if (item.empty()) throw fail(fmt::format("empty item in levels='{}'", levels));
       auto level = parse_isolation_level(item);
       if (!level) throw fail(fmt::format("unknown isolation level '{}' (use ru, rc, rr, ser)", item));
       if (std::find(supported.begin(), supported.end(), *level) == supported.end()) {
@@ -195,6 +245,8 @@ TargetConfig parse_target_uri(std::string_view text) {
         throw fail(fmt::format("isolation level {} is not supported by {} (supported: {})", sql_name(*level),
                                engine.name(), names));
       }
+      if (std::find(c.levels.begin(), c.levels.end(), *level) != c.levels.end())
+        throw fail(fmt::format("isolation level {} is listed twice in levels='{}'", sql_name(*level), levels));
       c.levels.push_back(*level);
     }
   } else {
@@ -217,6 +269,19 @@ std::vector<TargetConfig> parse_target_list(std::string_view text) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     std::size_t j = i;
     while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    // A piece that does not start with "scheme:" continues the previous URI (a space inside a password): it is
+    // parsed with it, so the error names the whole URI with its password masked.
+    while (j < text.size()) {
+      std::size_t k = j;
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      std::size_t w = k;
+      while (w < text.size() && (std::isalnum(static_cast<unsigned char>(text[w])) || text[w] == '+' || text[w] == '.' ||
+                                 text[w] == '-'))
+        ++w;
+      if (k == text.size() || (w > k && w < text.size() && text[w] == ':')) break;
+      j = k;
+      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    }
     if (j > i) out.push_back(parse_target_uri(text.substr(i, j - i)));
     i = j;
   }
@@ -224,6 +289,10 @@ std::vector<TargetConfig> parse_target_list(std::string_view text) {
   std::map<std::string, int> seen;
   for (auto& c : out)
     if (int n = seen[c.name]++; n > 0) c.name += fmt::format("_{}", n + 1);
+  std::set<std::string> names;
+  for (const auto& c : out)
+    if (!names.insert(c.name).second)
+      throw TargetError(fmt::format("txprop: target {}: name '{}' is used by another target", c.masked_uri(), c.name));
   return out;
 }
 

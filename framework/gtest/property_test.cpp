@@ -14,6 +14,7 @@
 #include "rapidcheck_glue.hpp"
 #include "run_summary.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/env_settings.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/targets.hpp"
 
@@ -27,15 +28,6 @@ using Clock = std::chrono::steady_clock;
 std::map<std::string, std::vector<SettingsHook>>& hooks() {
   static std::map<std::string, std::vector<SettingsHook>> h;
   return h;
-}
-
-std::optional<long long> env_number(const char* name) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return std::nullopt;
-  char* end = nullptr;
-  const long long n = std::strtoll(v, &end, 10);
-  if (*end) throw std::invalid_argument(fmt::format("txprop: {}={} is not a number", name, v));
-  return n;
 }
 
 bool rc_params_set(const std::string& key) {
@@ -65,8 +57,10 @@ class ProgressListener final : public rc::detail::TestListener {
     maybe_print();
   }
   void onTestFinished(const rc::detail::TestMetadata& m, const rc::detail::TestResult& r) override {
-    rc::detail::globalTestListener().onTestFinished(m, r);
+    // A crash is replayed from its scenario file, not with RC_PARAMS (RapidCheck would print a reproduce line).
+    if (!(suppress_reproduce && *suppress_reproduce)) rc::detail::globalTestListener().onTestFinished(m, r);
   }
+  const bool* suppress_reproduce = nullptr;
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   double seconds_to_first_finding() const {
     return found_at_ ? std::chrono::duration<double>(*found_at_ - start_).count() : -1.0;
@@ -111,7 +105,12 @@ class ProgressListener final : public rc::detail::TestListener {
 }  // namespace
 
 std::string SuiteParam::name() const {
-  if (!config_error.empty()) return config.name.empty() ? "invalid_TXPROP_TARGETS" : config.name + "_no_level";
+  if (!config_error.empty()) {
+    if (!config.name.empty()) return config.name + "_no_level";
+    return config_error.find("TXPROP_TARGETS") != std::string::npos || config_error.find(": target ") != std::string::npos
+               ? "invalid_TXPROP_TARGETS"
+               : "invalid_settings";
+  }
   return config.name + "_" + short_name(level);
 }
 
@@ -127,13 +126,13 @@ bool register_property_settings(const std::string& property, SettingsHook hook) 
 PropertySettings settings_for(const std::string& property, const SuiteParam& param) {
   PropertySettings s;
   for (const auto& hook : hooks()[property]) hook(s, param);
-  if (auto n = env_number("TXPROP_CASES")) s.cases = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_CASES", 1, kMaxCases)) s.cases = static_cast<int>(*n);
   else if (rc_params_set("max_success")) s.cases = rc::detail::configuration().testParams.maxSuccess;
-  if (auto n = env_number("TXPROP_MAX_SIZE")) s.max_size = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_MAX_SIZE", 1, kMaxSize)) s.max_size = static_cast<int>(*n);
   else if (rc_params_set("max_size")) s.max_size = rc::detail::configuration().testParams.maxSize;
-  if (auto n = env_number("TXPROP_SHRINK_ATTEMPTS")) s.shrink_attempts = static_cast<int>(*n);
-  if (auto n = env_number("TXPROP_SHRINK_SECONDS")) s.shrink_time = std::chrono::seconds(*n);
-  if (auto n = env_number("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
+  if (auto n = env_integer("TXPROP_SHRINK_ATTEMPTS", 0, kMaxShrinkAttempts)) s.shrink_attempts = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_SHRINK_SECONDS", 0, kMaxShrinkSeconds)) s.shrink_time = std::chrono::seconds(*n);
+  if (auto n = env_unsigned("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
@@ -150,6 +149,13 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
 std::vector<SuiteParam> property_suites(const std::string& property) {
   std::vector<SuiteParam> out;
   std::vector<TargetConfig> targets;
+  try {
+    validate_environment();
+  } catch (const SettingError& e) {
+    SuiteParam p;
+    p.config_error = e.what();
+    return {p};
+  }
   try {
     targets = configured_targets();
   } catch (const TargetError& e) {
@@ -178,6 +184,7 @@ std::vector<SuiteParam> property_suites(const std::string& property) {
 std::string PropertyResult::summary() const {
   std::string out = fmt::format("{} cases in {:.1f} s ({:.1f} cases/s)", cases, seconds, cases / std::max(1e-9, seconds));
   if (inconclusive) out += fmt::format(", {} without a verdict", inconclusive);
+  for (const std::string& c : transient_crashes) out += "\n  crash that did not reproduce on a re-run: " + c;
   for (const auto& [kind, n] : documented)
     out += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources.at(kind));
   for (const auto& [tag, n] : tags) out += fmt::format("\n  {}: {} case(s)", tag, n);
@@ -190,6 +197,10 @@ PropertyRunner::PropertyRunner(std::string property, Target& target, SuiteParam 
 History PropertyRunner::run(const TestCase& c) {
   last_history_ = target_.run(c);
   attempt_ran_ = true;
+  if (last_history_.finding && last_history_.finding->kind == RunFinding::Kind::Crash) {
+    crash(c, &last_history_, last_history_.finding->detail);
+    // Not reproduced on a re-run: that re-run's history is judged instead.
+  }
   const History& h = last_history_;
   Verdict v;
   v.property = "run";
@@ -217,6 +228,77 @@ Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
   oracle_ = &oracle;
   const History h = run(oracle.prepare(c, target_.engine()));
   return oracle.judge(target_, h);
+}
+
+// A lost connection or a server gone during a case: the case is the counterexample as it is. When the target
+// answers again the case is re-run once; a crash that does not reproduce is counted and reported, and the re-run's
+// history stands; one that reproduces, or a target that stays away, fails the property without shrinking.
+void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail) {
+  if (shrinking_ || rerunning_) {
+    // A shrink attempt cannot tell a smaller case from a dead server: stop shrinking here.
+    target_lost_ = true;
+    result_.target_lost = detail;
+    RC_DISCARD("target lost");
+  }
+  History first;
+  if (h) {
+    first = *h;
+  } else {
+    // Nothing ran (the reset or a connect failed): every step is recorded as skipped.
+    first.test_case = c;
+    first.transactions.resize(c.transactions.size());
+    for (const auto& t : c.transactions) {
+      first.outcomes.emplace_back(t.step_count());
+      for (auto& o : first.outcomes.back()) o.status = Outcome::Status::Skipped;
+      first.was_blocked.emplace_back(t.step_count(), false);
+      first.submitted_at.emplace_back(t.step_count(), -1);
+    }
+    first.target = suite_.config.name;
+    first.server_version = target_.server_version();
+  }
+  // A server that stopped answering is a hang; one that went away, a crash.
+  const bool stalled = detail.find("no answer within") != std::string::npos;
+  if (!first.finding)
+    first.finding = RunFinding{stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{-1, -1}, detail};
+  const std::string kind = first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
+  const std::string where = first.finding->step.txn < 0 ? std::string("between the steps (reset or state read)")
+                                                        : to_string(first.finding->step);
+  std::string rerun;
+  bool reproduced = false, reachable = true;
+  try {
+    target_.check_alive();
+    rerunning_ = true;
+    History again = target_.run(c);
+    rerunning_ = false;
+    reproduced = again.finding && again.finding->kind == RunFinding::Kind::Crash;
+    rerun = reproduced ? "re-run once: it reproduces (" + again.finding->detail + ")"
+                       : "re-run once: it did not reproduce";
+    if (!reproduced) {
+      result_.transient_crashes.push_back(fmt::format("case {}: {}", result_.cases, detail));
+      std::cerr << fmt::format("[txprop] {}/{}: crash in case {} ({}); {}\n", property_, suite_.name(), result_.cases,
+                               detail, rerun);
+      last_history_ = std::move(again);
+      return;
+    }
+  } catch (const TargetError& e) {
+    rerunning_ = false;
+    reachable = false;
+    rerun = std::string("not re-run: ") + e.what();
+    result_.target_lost = e.what();
+  }
+  Verdict v;
+  v.property = "run";
+  Finding f;
+  f.kind = kind;
+  f.explanation = fmt::format("{} {}: {}\n{}\n", kind, where, detail, rerun);
+  v.findings.push_back(std::move(f));
+  failing_history_ = first;
+  failing_verdict_ = v;
+  attempt_judged_ = true;  // the harness's record_failure keeps this verdict
+  shrinking_ = true;
+  no_shrink_ = true;
+  target_lost_ = !reachable;
+  RC_FAIL(v.explain());
 }
 
 bool PropertyRunner::judge(const Verdict& v, const History& h) {
@@ -281,6 +363,8 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   const auto prop = rc::detail::toProperty([&] {
     const TestCase c = *gen::test_case(options);
     if (shrinking_) {
+      // A crash is not shrunk; nor is anything once the target was lost.
+      if (no_shrink_ || target_lost_) return;
       if (result_.shrink_attempts == 0) shrink_start = Clock::now();
       // Past the budget every attempt passes, so RapidCheck accepts no further shrink and stops.
       if (++result_.shrink_attempts > settings_.shrink_attempts ||
@@ -295,7 +379,13 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
     // Every way a case fails (RC_ASSERT_VERDICT, RC_ASSERT, RC_FAIL, an exception) gets the shrink budget above,
     // uncounted shrink attempts and the report folder.
     try {
-      body(c);
+      try {
+        body(c);
+      } catch (const TargetError& e) {
+        // The target could not be used for this case (reset, reconnect or a replay failed).
+        crash(c, nullptr, e.what());
+        body(c);  // it answered again and the crash did not reproduce: the case is judged on a fresh run
+      }
     } catch (const rc::detail::CaseResult& r) {
       if (r.type == rc::detail::CaseResult::Type::Failure) record_failure(c, r.description);
       throw;
@@ -312,6 +402,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   metadata.id = id;
   metadata.description = id;
   ProgressListener listener(id, settings_.cases, result_);
+  listener.suppress_reproduce = &no_shrink_;
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
   result_.seconds = listener.seconds();
@@ -339,7 +430,8 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
     ce.scenario_case = oracle_->strip(ce.history.test_case);
   }
   ce.verdict = *failing_verdict_;
-  ce.reproduce = "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
+  ce.reproduce = no_shrink_ ? "txprop replay scenario.txn (in the report folder; not shrunk)"
+                            : "RC_PARAMS=\"reproduce=" + rc::detail::reproduceMapToString({{id, f.reproduce}}) + "\"";
   result_.history = ce.history;
   result_.verdict = ce.verdict;
   result_.reproduce = ce.reproduce;
@@ -350,10 +442,13 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
     result_.message = std::string("(report not written: ") + e.what() + ")\n";
   }
   result_.message += fmt::format(
-      "{}\nfound after {} case(s) in {:.1f} s; shrunk in {} step(s) ({} attempts{}).\nreport: {}\nreplay: {}\n",
-      report::describe(ce), result_.cases, result_.seconds_to_first_finding, result_.shrink_steps,
-      result_.shrink_attempts, result_.shrink_budget_spent ? ", shrink budget spent" : "", result_.report_dir,
-      ce.reproduce);
+      "{}\nfound after {} case(s) in {:.1f} s; {}.\nreport: {}\nreplay: {}\n", report::describe(ce), result_.cases,
+      result_.seconds_to_first_finding,
+      no_shrink_ ? std::string("not shrunk (the target failed: a crash or a hang of the server)")
+                 : fmt::format("shrunk in {} step(s) ({} attempts{}{})", result_.shrink_steps, result_.shrink_attempts,
+                               result_.shrink_budget_spent ? ", shrink budget spent" : "",
+                               target_lost_ ? "; shrinking stopped, the target was lost: " + result_.target_lost : ""),
+      result_.report_dir, ce.reproduce);
   return result_;
 }
 
@@ -388,6 +483,11 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// Targets lost in this process (URI -> why), so later suites on them end with one line each.
+std::map<std::string, std::string>& lost_targets() {
+  static std::map<std::string, std::string> m;
+  return m;
+}
 }  // namespace
 
 void PropertyTest::check_property(const std::string& property, const std::function<void(const TestCase&)>& body) {
@@ -403,8 +503,18 @@ void PropertyTest::check_property(const std::string& property, const std::functi
     run_summary::write(suite_record(property, p, "error", nullptr, first_line(e.what())));
     GTEST_FAIL() << e.what();
   }
+  if (auto lost = lost_targets().find(p.config.uri); lost != lost_targets().end()) {
+    try {
+      target->check_alive();
+      lost_targets().erase(lost);
+    } catch (const TargetError& e) {
+      GTEST_FAIL() << fmt::format("txprop: target {} is unreachable since an earlier suite ({})", p.config.masked_uri(),
+                                  e.what());
+    }
+  }
   runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, p));
   const PropertyResult r = runner_->check(body);
+  if (!r.target_lost.empty()) lost_targets()[GetParam().config.uri] = r.target_lost;
   RecordProperty("cases", std::to_string(r.cases));
   if (r.failed && r.verdict && r.verdict->only_deviations()) {
     // The engine departs from the level the property checks, as its documentation says: shown, not failed.

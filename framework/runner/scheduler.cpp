@@ -263,7 +263,17 @@ class Scheduler {
         sessions.push_back(&txns_[i].worker->session());
       }
     ++metrics_.probes;
-    const std::vector<drivers::WaitState> states = driver_.probe(sessions);
+    std::vector<drivers::WaitState> states;
+    const auto asked = Clock::now();
+    try {
+      states = driver_.probe(sessions);
+    } catch (const drivers::DriverError& e) {
+      // The control connection did not answer in time (a stalled server) or was lost (a server gone).
+      const bool slow = Clock::now() - asked >= std::min<Clock::duration>(options_.hang_limit, drivers::control_timeout());
+      fail_run(slow ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{all[0], state(all[0]).current},
+               fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()));
+      return;
+    }
     const auto after = Clock::now();
     for (std::size_t k = 0; k < all.size(); ++k) {
       TxnState& s = state(all[k]);
@@ -457,14 +467,17 @@ class Scheduler {
   void cleanup() {
     for (TxnState& s : txns_) {
       if (s.running) {
-        driver_.cancel(s.worker->session());
-        // The statement returns once cancelled (or once its blocker rolls back below).
-        const auto deadline = Clock::now() + std::chrono::seconds(10);
+        if (!s.worker->broken) driver_.cancel(s.worker->session());
+        // The statement returns once cancelled (or once its blocker rolls back below); a session that does not
+        // (a stalled server, a stuck client call) is abandoned: its connection is shut down, never waited on forever.
+        const auto grace = std::min<Clock::duration>(options_.hang_limit, std::chrono::seconds(2));
+        const auto deadline = Clock::now() + grace;
         while (s.worker->busy() && Clock::now() < deadline) {
           const auto gen = signal_.generation();
           if (!s.worker->busy()) break;
           signal_.wait_for(gen, std::chrono::milliseconds(10));
         }
+        if (s.worker->busy()) s.worker->abandon(std::chrono::milliseconds(1000));
         s.worker->take();
         s.running = false;
       }

@@ -7,9 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "txprop/driver.hpp"
 #include "scheduler.hpp"
 #include "session_worker.hpp"
+#include "txprop/driver.hpp"
+#include "txprop/env_settings.hpp"
 
 namespace txprop {
 
@@ -21,8 +22,11 @@ struct Target::Sessions {
 
 Target::Target(TargetConfig config, RunOptions options)
     : config_(std::move(config)), options_(options), sessions_(std::make_unique<Sessions>()) {
-  if (const char* env = std::getenv("TXPROP_HANG_LIMIT_MS"); env && *env)
-    options_.hang_limit = std::chrono::milliseconds(std::atol(env));
+  try {
+    if (auto ms = env_integer("TXPROP_HANG_LIMIT_MS", 1, kMaxHangLimitMs)) options_.hang_limit = std::chrono::milliseconds(*ms);
+  } catch (const SettingError& e) {
+    throw TargetError(e.what());
+  }
 }
 
 Target::~Target() {
@@ -42,23 +46,41 @@ Dialect Target::dialect() const { return driver_->dialect(); }
 std::string Target::configuration() const { return config_.profile().configuration(config_); }
 
 std::unique_ptr<runner::SessionWorker> Target::new_worker() {
-  return std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,
-                                                 driver_->waits_are_errors());
+  auto w = std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,
+                                                   driver_->waits_are_errors());
+  w->run_limit = options_.hang_limit;
+  return w;
+}
+
+void Target::check_alive() {
+  // Sessions idle in the pool may have lost their connections as well (a restarted server, terminated backends):
+  // they are opened afresh, each with its complete setup, by the next run.
+  for (auto& w : sessions_->workers) w->broken = true;
+  try {
+    driver_->check_alive();
+  } catch (const drivers::DriverError& e) {
+    const std::string what = e.what();
+    throw TargetError(what.starts_with("txprop: target ") ? what
+                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
+  }
 }
 
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
   auto& workers = sessions_->workers;
-  // Replace sessions whose connection was lost or left stuck by the previous run.
-  for (auto& w : workers)
-    if (w->broken) w = new_worker();
-  while (workers.size() < c.transactions.size()) workers.push_back(new_worker());
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   try {
+    // Replace sessions whose connection was lost or left stuck by the previous run.
+    for (auto& w : workers)
+      if (w->broken) w = new_worker();
+    while (workers.size() < c.transactions.size()) workers.push_back(new_worker());
+    t0 = Clock::now();
     driver_->reset(c.schema);
   } catch (const drivers::DriverError& e) {
-    throw TargetError(fmt::format("txprop: target {}: {}", config_.masked_uri(), e.what()));
+    const std::string what = e.what();
+    throw TargetError(what.starts_with("txprop: target ") ? what
+                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
   }
   std::vector<runner::SessionWorker*> used;
   for (std::size_t i = 0; i < c.transactions.size(); ++i) used.push_back(workers[i].get());

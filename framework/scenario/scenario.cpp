@@ -443,7 +443,18 @@ std::vector<Expectation> Scenario::expectations_for(const std::string& property,
 }
 
 Scenario parse_scenario(std::string_view text, const std::string& path, const ScenarioVocabulary& vocabulary) {
-  return Reader(text, path, vocabulary).read();
+  // Limits that turn hostile input into an error rather than a long run (each transaction is a session).
+  constexpr std::size_t kMaxScenarioBytes = 1 << 20;
+  if (text.size() > kMaxScenarioBytes)
+    throw ScenarioError(path, 0, fmt::format("the scenario is {} bytes; at most {} are read", text.size(), kMaxScenarioBytes));
+  Scenario s = Reader(text, path, vocabulary).read();
+  constexpr std::size_t kMaxTransactions = 64, kMaxSteps = 4096;
+  if (s.transactions.size() > kMaxTransactions)
+    throw ScenarioError(path, 0, fmt::format("the scenario has {} transactions; at most {} are supported",
+                                             s.transactions.size(), kMaxTransactions));
+  if (s.order.size() > kMaxSteps)
+    throw ScenarioError(path, 0, fmt::format("the scenario has {} steps; at most {} are supported", s.order.size(), kMaxSteps));
+  return s;
 }
 
 Scenario load_scenario(const std::string& path, const ScenarioVocabulary& vocabulary) {

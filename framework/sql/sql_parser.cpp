@@ -162,6 +162,7 @@ class Parser {
   [[noreturn]] void fail(int line, const std::string& message) const { throw SyntaxError(path_, line, message); }
 
   Statement statement() {
+    operators_ = 0;
     if (accept_keyword("SELECT")) return select();
     if (accept_keyword("INSERT")) return insert();
     if (accept_keyword("UPDATE")) return update();
@@ -187,6 +188,7 @@ class Parser {
   }
 
   std::variant<Table, CreateIndex, Statement> setup_statement() {
+    operators_ = 0;
     if (!accept_keyword("CREATE")) return statement();
     const bool unique = accept_keyword("UNIQUE");
     if (accept_keyword("INDEX")) return create_index(unique);
@@ -419,20 +421,46 @@ class Parser {
     return ci;
   }
 
+  // Limits that keep hostile input from exhausting the stack (here, and in whatever walks the tree later).
+  static constexpr int kMaxNesting = 100;     // parentheses, subqueries, NOT and unary minus, nested
+  static constexpr int kMaxOperators = 2000;  // binary operators in one statement (a chain is a deep tree too)
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxNesting)
+        p.fail(p.line(), fmt::format("expression nested more than {} levels deep", kMaxNesting));
+    }
+    ~Nest() { --p.depth_; }
+  };
+  void count_operator() {
+    if (++operators_ > kMaxOperators)
+      fail(line(), fmt::format("statement has more than {} operators", kMaxOperators));
+  }
+
   Expr or_expr() {
+    Nest nest(*this);
     Expr e = and_expr();
-    while (accept_keyword("OR")) e = Expr::binary(BinaryOp::Or, std::move(e), and_expr());
+    while (accept_keyword("OR")) {
+      count_operator();
+      e = Expr::binary(BinaryOp::Or, std::move(e), and_expr());
+    }
     return e;
   }
 
   Expr and_expr() {
     Expr e = not_expr();
-    while (accept_keyword("AND")) e = Expr::binary(BinaryOp::And, std::move(e), not_expr());
+    while (accept_keyword("AND")) {
+      count_operator();
+      e = Expr::binary(BinaryOp::And, std::move(e), not_expr());
+    }
     return e;
   }
 
   Expr not_expr() {
-    if (accept_keyword("NOT")) return Expr::not_(not_expr());
+    if (accept_keyword("NOT")) {
+      Nest nest(*this);
+      return Expr::not_(not_expr());
+    }
     return comparison();
   }
 
@@ -484,13 +512,17 @@ class Parser {
 
   Expr concat() {
     Expr e = additive();
-    while (accept_symbol("||")) e = Expr::binary(BinaryOp::Concat, std::move(e), additive());
+    while (accept_symbol("||")) {
+      count_operator();
+      e = Expr::binary(BinaryOp::Concat, std::move(e), additive());
+    }
     return e;
   }
 
   Expr additive() {
     Expr e = multiplicative();
     for (;;) {
+      if (is_symbol("+") || is_symbol("-")) count_operator();
       if (accept_symbol("+")) e = Expr::binary(BinaryOp::Add, std::move(e), multiplicative());
       else if (accept_symbol("-")) e = Expr::binary(BinaryOp::Sub, std::move(e), multiplicative());
       else return e;
@@ -499,7 +531,10 @@ class Parser {
 
   Expr multiplicative() {
     Expr e = unary();
-    while (accept_symbol("*")) e = Expr::binary(BinaryOp::Mul, std::move(e), unary());
+    while (accept_symbol("*")) {
+      count_operator();
+      e = Expr::binary(BinaryOp::Mul, std::move(e), unary());
+    }
     return e;
   }
 
@@ -508,6 +543,7 @@ class Parser {
   Expr unary() {
     if (!accept_symbol("-")) return primary();
     if (peek().kind == Token::Kind::Number) return number(true);
+    Nest nest(*this);
     return Expr::neg(unary());
   }
 
@@ -543,6 +579,7 @@ class Parser {
           Expr e = expression();
           expect_symbol(",");
           do {
+            count_operator();
             e = Expr::binary(BinaryOp::Concat, std::move(e), expression());
           } while (accept_symbol(","));
           expect_symbol(")");
@@ -591,6 +628,8 @@ class Parser {
   std::string path_;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
+  int operators_ = 0;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // cancelling a statement, and resetting the database to a schema.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -33,6 +34,9 @@ class Session {
   virtual Outcome execute(const std::string& sql) = 0;
   // The server's identifier of this connection (PostgreSQL backend pid, MySQL thread id).
   virtual std::string server_id() const = 0;
+  // Makes a call stuck in the client library return (from another thread): shuts the socket down, so the
+  // statement in flight fails as a lost connection. The session is unusable afterwards.
+  virtual void abandon() {}
 };
 
 // What a wait probe learnt about one session with a statement in flight.
@@ -64,6 +68,9 @@ class Driver {
   // Interrupts the statement running on `session` (called from another thread than the one executing).
   virtual void cancel(const Session& session) = 0;
   virtual ErrorEffect effect(const Error& e) const = 0;
+  // Checks that the engine answers on the control connection, re-establishing that connection (with its complete
+  // setup) if it was lost; throws DriverError when it cannot. Every control call is bounded in time.
+  virtual void check_alive() {}
   // Drops what the previous reset created and creates `schema` with its rows; throws DriverError.
   virtual void reset(const Schema& schema) = 0;
   // The rows of every table of `schema`, each table's rows sorted.
@@ -79,7 +86,11 @@ DatabaseState read_tables(Session& control, const Schema& schema, Dialect d);
 // Connects to the target and creates this process's test database; throws TargetError with a one-line message.
 std::unique_ptr<Driver> open_driver(const TargetConfig& config);
 
-// A name no other test process uses: txprop_<pid>_<random>.
+// A name no other test process uses: txprop_<pid>_<host><random> (host: 4 hex digits, see drivers/cleanup.hpp).
 std::string unique_database_name();
+
+// How long any single call on a control connection may take (reset, state read, wait probe, cancel):
+// TXPROP_HANG_LIMIT_MS (30 s by default). A call past it fails as a lost connection.
+std::chrono::milliseconds control_timeout();
 
 }  // namespace txprop::drivers

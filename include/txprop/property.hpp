@@ -74,6 +74,8 @@ struct PropertyResult {
   std::map<std::string, std::string> documented_sources;
   std::map<std::string, int> tags;        // verdict tag -> cases
   int inconclusive = 0;
+  std::vector<std::string> transient_crashes;  // crashes that did not reproduce on a re-run (counted, reported)
+  std::string target_lost;                 // why the target could not be used any more, if it could not
   std::string summary() const;            // one line: cases, rate, documented behaviour, tags
 };
 
@@ -110,6 +112,12 @@ class PropertyRunner {
   bool shrinking_ = false;
   bool attempt_ran_ = false, attempt_judged_ = false;  // this case (or shrink attempt) ran / failed a verdict
   void record_failure(const TestCase& c, const std::string& description);  // RC_ASSERT, RC_FAIL, exception
+  // Infrastructure faults (lost connection, server gone or stalled): the case is the counterexample as it is,
+  // never shrunk against a dead server.
+  bool no_shrink_ = false;      // the failure is a crash: no shrinking
+  bool target_lost_ = false;    // a shrink attempt or re-run could not reach the target: stop using it
+  bool rerunning_ = false;
+  void crash(const TestCase& c, const History* h, const std::string& detail);
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;

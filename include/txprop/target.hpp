@@ -62,6 +62,10 @@ class Target {
   // (the connection cannot be re-established); engine failures during the run are findings in the History.
   History run(const TestCase& c);
 
+  // Whether the engine answers; re-establishes the control connection (completely set up) if it was lost, and
+  // has the next run open fresh sessions. Throws TargetError (one line) when it cannot.
+  void check_alive();
+
   RunOptions& options() { return options_; }
   const RunMetrics& metrics() const { return metrics_; }
   RunMetrics& metrics() { return metrics_; }

@@ -31,6 +31,9 @@ WssProfile wss_profile(const TargetConfig& target, IsolationLevel level);
 
 struct WssOptions {
   std::optional<WssProfile> profile;  // instead of the target's (planted-violation tests)
+  // The any-order search replays at most this many serial orders (orders that differ only in the relative order of
+  // transactions touching no common table with a write are tried once); past it the verdict is inconclusive.
+  int max_orders = 120;
 };
 
 Verdict check_wss(Target& target, const History& h, const WssOptions& options = {});

@@ -100,3 +100,44 @@ TEST(TargetConfig, ParametersAreTypedAndValidated) {
   EXPECT_NE(error_of("mariadb://u@h/db?innodb_snapshot_isolation=maybe"), "");
   EXPECT_NE(error_of("sqlite:?journal_mode=memory"), "");
 }
+
+// Hostile URIs (issue 10): the password never shows, whatever the URI looks like.
+TEST(TargetConfig, MasksThePasswordOfEveryMalformedUri) {
+  const std::vector<std::string> uris = {
+      "postgresql:postgres:s3cretPW@127.0.0.1/db",      // missing //
+      "postgresql//postgres:s3cretPW@127.0.0.1/db",     // missing :
+      "postgresq://postgres:s3cretPW@127.0.0.1/db",     // mistyped scheme
+      "postgresql:/postgres:s3cretPW@127.0.0.1/db",     // one slash
+      "postgresql://postgres:s3cret/PW@127.0.0.1/db",   // '/' in the password
+      "postgresql://postgres:s3cret?PW@127.0.0.1/db",   // '?' in the password
+      "postgresql://postgres:s3cret@PW@127.0.0.1/db",   // '@' in the password
+      "mariadb://txtest:s3cret/PW@127.0.0.1:x/db?levels=rc",
+  };
+  for (const auto& uri : uris) {
+    const std::string e = error_of(uri);
+    EXPECT_EQ(e.find("s3cret"), std::string::npos) << e;
+    EXPECT_EQ(e.find("PW"), std::string::npos) << e;
+  }
+  for (const std::string list : {"postgresql://postgres:s3cret PW@127.0.0.1/db", "sqlite: mariadb://u:s3cret PW@h/db"}) {
+    std::string e;
+    try {
+      parse_target_list(list);
+    } catch (const TargetError& err) {
+      e = err.what();
+    }
+    EXPECT_NE(e, "");
+    EXPECT_EQ(e.find("s3cret"), std::string::npos) << e;
+    EXPECT_EQ(e.find("PW"), std::string::npos) << e;
+  }
+}
+
+TEST(TargetConfig, RejectsDuplicateAndEmptyParameters) {
+  EXPECT_NE(error_of("sqlite:?levels=ser,ser").find("listed twice"), std::string::npos);
+  EXPECT_NE(error_of("postgresql://u@h/db?levels=ser,serializable").find("listed twice"), std::string::npos);
+  EXPECT_NE(error_of("postgresql://u@h/db?levels=ser&levels=rc").find("given twice"), std::string::npos);
+  EXPECT_NE(error_of("postgresql://u@h/db?levels=").find("empty value"), std::string::npos);
+  EXPECT_NE(error_of("postgresql://u@h/db?levels=rc,,ser").find("empty item"), std::string::npos);
+  EXPECT_NE(error_of("postgresql://u@h/db?deadlock_timeout=1';DROP").find("deadlock_timeout"), std::string::npos);
+  EXPECT_EQ(error_of("postgresql://u@h/db?deadlock_timeout=20ms"), "");
+  EXPECT_EQ(error_of("postgresql://u:p%2Fw@h/db"), "");
+}

@@ -9,13 +9,19 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <iostream>
 #include <mutex>
 
 #include <fmt/format.h>
 
-#include "txprop/driver.hpp"
+#include "cleanup.hpp"
 #include "mariadb_driver.hpp"
+#include "txprop/driver.hpp"
 
 namespace txprop::drivers {
 
@@ -61,8 +67,16 @@ class MySession final : public Session {
   MySession(const TargetConfig& c, const std::string& database, bool multi_statements) {
     library_init();
     mysql_ = mysql_init(nullptr);
-    unsigned int timeout = 5;
+    // At most 5 s, and within the hang limit: a stalled server is found out in time.
+    unsigned int timeout = static_cast<unsigned int>(std::clamp<long long>((control_timeout().count() + 999) / 1000, 1, 5));
     mysql_options(mysql_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    if (multi_statements) {
+      // The control connection (the one with multi-statements): every call is bounded, so a stalled server is a
+      // finding within the hang limit, not a wait in poll() forever. Test sessions are abandoned instead.
+      unsigned int io = static_cast<unsigned int>((control_timeout().count() + 999) / 1000);
+      mysql_options(mysql_, MYSQL_OPT_READ_TIMEOUT, &io);
+      mysql_options(mysql_, MYSQL_OPT_WRITE_TIMEOUT, &io);
+    }
     // FOUND_ROWS: an UPDATE's affected count is the rows it matched (as on PostgreSQL and SQLite), not only the
     // rows whose values changed.
     unsigned long flags = CLIENT_FOUND_ROWS | (multi_statements ? CLIENT_MULTI_STATEMENTS : 0);
@@ -75,6 +89,7 @@ class MySession final : public Session {
       throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", c.masked_uri(), msg));
     }
     id_ = std::to_string(mysql_thread_id(mysql_));
+    fd_ = static_cast<int>(mysql_get_socket(mysql_));
   }
   ~MySession() override {
     if (mysql_) mysql_close(mysql_);
@@ -124,6 +139,10 @@ class MySession final : public Session {
 
   std::string server_id() const override { return id_; }
 
+  void abandon() override {
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+  }
+
  private:
   Outcome error() {
     const unsigned code = mysql_errno(mysql_);
@@ -132,6 +151,7 @@ class MySession final : public Session {
 
   MYSQL* mysql_ = nullptr;
   std::string id_;
+  int fd_ = -1;
 };
 
 class MyDriver final : public Driver {
@@ -140,23 +160,66 @@ class MyDriver final : public Driver {
     database_ = unique_database_name();
     {
       MySession admin(config_, config_.database, true);
+      reclaim(admin);
       run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
     }
-    control_ = std::make_unique<MySession>(config_, database_, true);
-    if (config_.flag("innodb_snapshot_isolation")) {
-      // Checked once here so a server without the variable fails with one clear line, not in every session.
-      Outcome o = control_->execute("SET SESSION innodb_snapshot_isolation = " + snapshot_isolation_value());
-      if (!o.ok())
-        throw TargetError(fmt::format("txprop: target {}: this server has no innodb_snapshot_isolation ({})",
-                                      config_.masked_uri(), o.error.message));
-    }
+    // On SIGINT/SIGTERM: this process's connections to its database are killed, then the database is dropped.
+    cleanup_id_ = register_cleanup([config = config_, database = database_] {
+      MySession s(config, "", true);
+      Outcome ids = s.execute("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '" + database +
+                              "' AND ID <> CONNECTION_ID()");
+      for (const Row& r : ids.rows)
+        s.execute("KILL " + (r[0].type() == ValueType::Integer ? std::to_string(r[0].as_int()) : r[0].as_text()));
+      if (s.execute("DROP DATABASE IF EXISTS " + quote_identifier(database, Dialect::MySql)).ok())
+        std::cerr << fmt::format("[txprop] target {}: dropped database {}\n", config.masked_uri(), database);
+    });
+    connect_control();
     Outcome v = control_->execute("SELECT VERSION()");
     version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
     is_mariadb_ = version_.find("MariaDB") != std::string::npos;
   }
 
+  // The control connection with its complete setup (this process's database, innodb_snapshot_isolation).
+  void connect_control() {
+    // The new connection replaces the old one only once it is set up (a failed reconnect leaves the broken one).
+    auto fresh = std::make_unique<MySession>(config_, database_, true);
+    if (config_.flag("innodb_snapshot_isolation")) {
+      // Checked once here so a server without the variable fails with one clear line, not in every session.
+      Outcome o = fresh->execute("SET SESSION innodb_snapshot_isolation = " + snapshot_isolation_value());
+      if (!o.ok())
+        throw TargetError(fmt::format("txprop: target {}: this server has no innodb_snapshot_isolation ({})",
+                                      config_.masked_uri(), o.error.message));
+    }
+    control_ = std::move(fresh);
+  }
+
+  void reconnect_control(const std::string& why) {
+    std::cerr << fmt::format("[txprop] target {}: control connection lost ({}); reconnecting\n", config_.masked_uri(),
+                             why);
+    try {
+      connect_control();  // connects to this process's database: fails if it is gone, never creates it
+    } catch (const TargetError& e) {
+      throw DriverError(e.what());
+    }
+  }
+
   ~MyDriver() override {
-    if (control_) control_->execute("DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql));
+    unregister_cleanup(cleanup_id_);
+    const std::string drop = "DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql);
+    if (control_ && control_->execute(drop).ok()) return;
+    try {
+      MySession s(config_, "", true);  // the control connection was lost: one fresh one to drop the database
+      s.execute(drop);
+    } catch (const std::exception&) {
+    }
+  }
+
+  void check_alive() override {
+    Outcome o = control_->execute("SELECT 1");
+    if (o.ok()) return;
+    if (o.error.cls != ErrorClass::LostConnection)
+      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    reconnect_control(o.error.message);
   }
 
   Dialect dialect() const override { return Dialect::MySql; }
@@ -218,7 +281,16 @@ class MyDriver final : public Driver {
   void reset(const Schema& schema) override {
     const std::string script = reset_script(created_, schema, Dialect::MySql);
     created_.clear();
-    run(*control_, script);
+    const auto sent = std::chrono::steady_clock::now();
+    Outcome o = control_->execute(script);
+    if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
+      if (std::chrono::steady_clock::now() - sent >= control_timeout())
+        throw DriverError(fmt::format("txprop: target {}: no answer within {} ms to the reset ({})", config_.masked_uri(),
+                                      control_timeout().count(), o.error.message));
+      reconnect_control(o.error.message);
+      o = control_->execute(script);
+    }
+    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
@@ -226,6 +298,17 @@ class MyDriver final : public Driver {
 
  private:
   std::string snapshot_isolation_value() const { return *config_.flag("innodb_snapshot_isolation") ? "ON" : "OFF"; }
+
+  // Databases left by processes of this host that no longer exist (killed, crashed) are dropped.
+  void reclaim(MySession& admin) {
+    Outcome o = admin.execute("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'txprop\\_%'");
+    for (const Row& r : o.rows) {
+      const std::string name = r[0].as_text();
+      if (auto pid = left_by_dead_process(name);
+          pid && admin.execute("DROP DATABASE IF EXISTS " + quote_identifier(name, Dialect::MySql)).ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "database " + name, *pid);
+    }
+  }
 
   void run(MySession& s, const std::string& sql) {
     Outcome o = s.execute(sql);
@@ -238,6 +321,7 @@ class MyDriver final : public Driver {
   bool is_mariadb_ = true;
   std::unique_ptr<MySession> control_;
   std::vector<std::string> created_;
+  int cleanup_id_ = 0;
 };
 
 }  // namespace

@@ -4,12 +4,18 @@
 // (a later COMMIT would silently roll back), so the driver reports every error as ending the transaction.
 #include <pqxx/pqxx>
 
+#include <sys/socket.h>
+
+#include <algorithm>
 #include <cstdlib>
+#include <iostream>
 
 #include <fmt/format.h>
 
-#include "txprop/driver.hpp"
+#include "cleanup.hpp"
 #include "postgresql_driver.hpp"
+#include "txprop/driver.hpp"
+#include "watchdog.hpp"
 
 namespace txprop::drivers {
 
@@ -52,7 +58,8 @@ Value field_value(const pqxx::field& f, pqxx::oid type) {
   }
 }
 
-std::string connection_string(const TargetConfig& c) {
+// application_name is this process's schema name, so its own connections can be found (and ended on a signal).
+std::string connection_string(const TargetConfig& c, const std::string& application_name) {
   auto quote = [](const std::string& v) {
     std::string out = "'";
     for (char ch : v) {
@@ -61,15 +68,32 @@ std::string connection_string(const TargetConfig& c) {
     }
     return out + "'";
   };
-  std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout=5 application_name=txprop",
-                              quote(c.host), c.port, quote(c.user), quote(c.database));
+  // At most 5 s, and within the hang limit (libpq's minimum is 2 s).
+  const long long connect_timeout = std::clamp<long long>((control_timeout().count() + 999) / 1000, 2, 5);
+  std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout={} application_name={}",
+                              quote(c.host), c.port, quote(c.user), quote(c.database), connect_timeout,
+                              application_name);
   if (!c.password.empty()) s += " password=" + quote(c.password);
   return s;
 }
 
 class PgSession final : public Session {
  public:
-  explicit PgSession(const std::string& conninfo) : conn_(conninfo), pid_(std::to_string(conn_.backendpid())) {}
+  explicit PgSession(const std::string& conninfo) : conn_(conninfo), pid_(std::to_string(conn_.backendpid())) {
+    // libpqxx 6 silently reconnects a broken connection, without the session's settings (search_path: the next
+    // statement would run in the user's schema). A lost connection must stay lost; the driver reconnects with the
+    // complete setup where it may.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    conn_.inhibit_reactivation(true);
+#pragma GCC diagnostic pop
+    fd_ = conn_.sock();
+  }
+
+  void abandon() override {
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);
+  }
+  int socket() const { return fd_; }
 
   Outcome execute(const std::string& sql) override {
     try {
@@ -115,27 +139,55 @@ class PgSession final : public Session {
  private:
   pqxx::connection conn_;
   std::string pid_;
+  int fd_ = -1;
 };
 
 class PgDriver final : public Driver {
  public:
-  explicit PgDriver(const TargetConfig& config) : config_(config), conninfo_(connection_string(config)) {
+  explicit PgDriver(const TargetConfig& config)
+      : config_(config), schema_(unique_database_name()), conninfo_(connection_string(config, schema_)) {
     control_ = connect();
-    schema_ = unique_database_name();
-    run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql) +
-                "; SET search_path TO " + quote_identifier(schema_, Dialect::PostgreSql));
-    Outcome su = control_->execute("SELECT current_setting('is_superuser')");
+    reclaim();
+    run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
+    // On SIGINT/SIGTERM: this process's other connections are ended, then its schema is dropped.
+    cleanup_id_ = register_cleanup([conninfo = conninfo_, schema = schema_, uri = config_.masked_uri()] {
+      PgSession s(conninfo);
+      s.execute("SET statement_timeout = 10000; SET client_min_messages = error");
+      s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" + schema +
+                "' AND pid <> pg_backend_pid()");
+      if (s.execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema, Dialect::PostgreSql) + " CASCADE").ok())
+        std::cerr << fmt::format("[txprop] target {}: dropped schema {}\n", uri, schema);
+    });
+    setup_control();
+    Outcome su = control("SELECT current_setting('is_superuser')");
     superuser_ = su.ok() && !su.rows.empty() && su.rows[0][0] == Value("on");
   }
 
   ~PgDriver() override {
-    if (control_) control_->execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE");
+    unregister_cleanup(cleanup_id_);
+    const std::string drop = "DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE";
+    if (control_ && control(drop).ok()) return;
+    // The control connection was lost: one fresh connection (bounded by connect_timeout) to drop the schema.
+    try {
+      PgSession s(conninfo_);
+      s.execute("SET statement_timeout = 10000");
+      s.execute(drop);
+    } catch (const std::exception&) {
+    }
+  }
+
+  void check_alive() override {
+    Outcome o = control("SELECT 1");
+    if (o.ok()) return;
+    if (o.error.cls != ErrorClass::LostConnection)
+      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    reconnect_control(o.error.message);
   }
 
   Dialect dialect() const override { return Dialect::PostgreSql; }
 
   std::string server_version() override {
-    Outcome o = control_->execute("SHOW server_version");
+    Outcome o = control("SHOW server_version");
     return o.ok() && !o.rows.empty() ? "PostgreSQL " + o.rows[0][0].as_text() : "PostgreSQL";
   }
 
@@ -157,7 +209,7 @@ class PgDriver final : public Driver {
     if (sessions.empty()) return out;
     std::string pids;
     for (const Session* s : sessions) pids += (pids.empty() ? "" : ",") + s->server_id();
-    Outcome o = control_->execute(
+    Outcome o = control(
         "SELECT array_to_string(pg_blocking_pids(pid), ',') FROM unnest(ARRAY[" + pids +
         "]::int[]) WITH ORDINALITY AS u(pid, n) ORDER BY n");
     if (!o.ok()) throw DriverError("txprop: wait probe failed: " + o.error.message);
@@ -185,7 +237,7 @@ class PgDriver final : public Driver {
   }
 
   void cancel(const Session& session) override {
-    control_->execute("SELECT pg_cancel_backend(" + session.server_id() + ")");
+    control("SELECT pg_cancel_backend(" + session.server_id() + ")");
   }
 
   ErrorEffect effect(const Error& e) const override {
@@ -196,11 +248,20 @@ class PgDriver final : public Driver {
   void reset(const Schema& schema) override {
     const std::string script = reset_script(created_, schema, Dialect::PostgreSql);
     created_.clear();
-    run_control(script);
+    Outcome o = control(script);
+    if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
+      if (o.error.message.starts_with("no answer within"))
+        throw DriverError(fmt::format("txprop: target {}: {} to the reset", config_.masked_uri(), o.error.message));
+      // Lost between cases (e.g. pg_terminate_backend): a new control connection with the complete setup, or fail.
+      reconnect_control(o.error.message);
+      o = control(script);
+    }
+    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
   DatabaseState read_state(const Schema& schema) override {
+    SocketWatchdog::Guard guard(watchdog_, control_->socket(), timeout_ + std::chrono::seconds(1));
     return read_tables(*control_, schema, Dialect::PostgreSql);
   }
 
@@ -213,16 +274,67 @@ class PgDriver final : public Driver {
     }
   }
 
+  // Every call on the control connection is bounded: statement_timeout on the server (lock waits), and the
+  // watchdog on the socket (a server that does not answer at all).
+  Outcome control(const std::string& sql) {
+    SocketWatchdog::Guard guard(watchdog_, control_->socket(), timeout_ + std::chrono::seconds(1));
+    Outcome o = control_->execute(sql);
+    if (guard.fired() && o.failed())
+      o = Outcome::failure(ErrorClass::LostConnection, o.error.code,
+                           fmt::format("no answer within {} ms ({})", (timeout_ + std::chrono::seconds(1)).count(),
+                                       o.error.message));
+    return o;
+  }
+
+  void setup_control() {
+    run_control(fmt::format("SET client_min_messages = error; SET search_path TO {}; SET statement_timeout = {}",
+                            quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
+  }
+
+  // Schemas left by processes of this host that no longer exist (killed, crashed) are dropped.
+  void reclaim() {
+    Outcome o = control("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'txprop\\_%'");
+    for (const Row& r : o.rows) {
+      const std::string name = r[0].as_text();
+      if (auto pid = left_by_dead_process(name);
+          pid && control("SET client_min_messages = error; DROP SCHEMA IF EXISTS " +
+                         quote_identifier(name, Dialect::PostgreSql) + " CASCADE")
+                     .ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "schema " + name, *pid);
+    }
+  }
+
+  // A new control connection, set up completely (search_path to this process's schema, timeouts), or DriverError.
+  void reconnect_control(const std::string& why) {
+    std::cerr << fmt::format("[txprop] target {}: control connection lost ({}); reconnecting\n", config_.masked_uri(),
+                             first_line(why));
+    std::unique_ptr<PgSession> fresh;
+    try {
+      fresh = connect();
+    } catch (const TargetError& e) {
+      throw DriverError(e.what());  // the broken connection stays: every call on it fails at once
+    }
+    control_ = std::move(fresh);
+    // The schema must still be there: a reconnect never creates anything outside it.
+    Outcome o = control("SELECT 1 FROM pg_namespace WHERE nspname = '" + schema_ + "'");
+    if (!o.ok() || o.rows.empty())
+      throw DriverError(fmt::format("txprop: target {}: the test schema {} is gone", config_.masked_uri(), schema_));
+    setup_control();
+  }
+
   void run_control(const std::string& script) {
-    Outcome o = control_->execute(script);
+    Outcome o = control(script);
     if (!o.ok())
       throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
   }
 
   TargetConfig config_;
-  std::string conninfo_;
-  std::unique_ptr<PgSession> control_;
   std::string schema_;
+  std::string conninfo_;
+  std::chrono::milliseconds timeout_ = control_timeout();
+  SocketWatchdog watchdog_;
+  std::unique_ptr<PgSession> control_;
+  int cleanup_id_ = 0;
   bool superuser_ = false;
   std::vector<std::string> created_;
 };

@@ -7,11 +7,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 
 #include <fmt/format.h>
 
-#include "txprop/driver.hpp"
+#include "cleanup.hpp"
 #include "sqlite_driver.hpp"
+#include "txprop/driver.hpp"
 
 namespace txprop::drivers {
 
@@ -115,10 +117,17 @@ class SqliteDriver final : public Driver {
  public:
   explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.param("journal_mode", "wal")) {
     const char* tmp = std::getenv("TMPDIR");
-    path_ = (std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / (unique_database_name() + ".db")).string();
+    const std::filesystem::path dir(tmp && *tmp ? tmp : "/tmp");
+    reclaim(dir);
+    path_ = (dir / (unique_database_name() + ".db")).string();
     control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
+    cleanup_id_ = register_cleanup([path = path_] {
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
+      std::cerr << fmt::format("[txprop] target sqlite: removed {}\n", path);
+    });
   }
   ~SqliteDriver() override {
+    unregister_cleanup(cleanup_id_);
     control_.reset();
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path_ + suffix).c_str());
   }
@@ -165,6 +174,24 @@ class SqliteDriver final : public Driver {
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::Sqlite); }
 
  private:
+  // Database files left by processes of this host that no longer exist are removed.
+  static void reclaim(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string file = entry.path().filename().string();
+      if (!file.starts_with("txprop_")) continue;
+      const auto dot = file.find(".db");
+      if (dot == std::string::npos) continue;
+      const std::string suffix = file.substr(dot + 3);
+      if (!(suffix.empty() || suffix == "-wal" || suffix == "-shm" || suffix == "-journal")) continue;
+      if (auto pid = left_by_dead_process(file.substr(0, dot))) {
+        std::filesystem::remove(entry.path(), ec);
+        if (suffix.empty()) std::cerr << reclaimed_line("sqlite", entry.path().string(), *pid);
+      }
+    }
+  }
+
+  int cleanup_id_ = 0;
   std::string journal_mode_;
   std::string path_;
   std::unique_ptr<SqliteSession> control_;
