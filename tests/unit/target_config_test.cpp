@@ -141,3 +141,21 @@ TEST(TargetConfig, RejectsDuplicateAndEmptyParameters) {
   EXPECT_EQ(error_of("postgresql://u@h/db?deadlock_timeout=20ms"), "");
   EXPECT_EQ(error_of("postgresql://u:p%2Fw@h/db"), "");
 }
+
+// MySQL runs on the MariaDB driver with a profile nobody could check against a MySQL server here: a user who
+// configures it is told so, once per process, however often the targets are read.
+TEST(TargetConfig, UntestedMysqlProfileIsSaidOnce) {
+  const char* before = std::getenv("TXPROP_TARGETS");
+  const std::string saved = before ? before : "";
+  setenv("TXPROP_TARGETS", "mysql://u:secret@h/db mysql://u@h/other", 1);
+  testing::internal::CaptureStderr();
+  configured_targets();
+  configured_targets();
+  const std::string err = testing::internal::GetCapturedStderr();
+  if (before) setenv("TXPROP_TARGETS", saved.c_str(), 1);
+  else unsetenv("TXPROP_TARGETS");
+  EXPECT_NE(err.find("txprop: note: mysql://u:***@h/db: the MySQL profile"), std::string::npos) << err;
+  EXPECT_EQ(err.find("the MySQL profile"), err.rfind("the MySQL profile")) << "said more than once: " << err;
+  EXPECT_EQ(err.find("secret"), std::string::npos);
+  EXPECT_FALSE(find_engine("mysql")->documented(IsolationLevel::Serializable, parse_target_uri("mysql://u@h/db")).tested);
+}
