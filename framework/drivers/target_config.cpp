@@ -74,7 +74,10 @@ std::string mask_password(const std::string& uri) {
   const bool plain = std::all_of(userinfo.begin(), userinfo.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || std::string_view("-._~!$&'()*+,;=:%@").find(ch) != std::string_view::npos;
   });
-  if (!plain || !authority_marked) return printable(uri.substr(0, start)) + "***" + printable(uri.substr(at));
+  // An '@' before the user's ':' makes the split ambiguous too.
+  const auto user_colon = userinfo.find(':');
+  const bool ambiguous = userinfo.substr(0, user_colon).find('@') != std::string::npos;
+  if (!plain || !authority_marked || ambiguous) return printable(uri.substr(0, start)) + "***" + printable(uri.substr(at));
   const auto colon = uri.find(':', start);
   if (colon == std::string::npos || colon >= at) return printable(uri);
   return printable(uri.substr(0, colon + 1)) + "***" + printable(uri.substr(at));
