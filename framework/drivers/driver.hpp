@@ -66,6 +66,12 @@ class Driver {
   // A statement each session runs after a reset, before its transaction begins, so that it does not compile
   // statements against a schema it cached before the reset (empty where sessions do not cache schemas).
   virtual std::string session_refresh_sql() const { return {}; }
+  // A statement the session that serves transaction `txn` of every case runs once, after opening (PostgreSQL: a
+  // deadlock_timeout staggered by transaction, so the victim of a deadlock is the same on every run). Empty if none.
+  virtual std::string transaction_session_sql(int txn) const {
+    (void)txn;
+    return {};
+  }
   // Interrupts the statement running on `session` (called from another thread than the one executing).
   virtual void cancel(const Session& session) = 0;
   virtual ErrorEffect effect(const Error& e) const = 0;

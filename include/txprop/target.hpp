@@ -75,7 +75,7 @@ class Target {
  private:
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
-  std::unique_ptr<runner::SessionWorker> new_worker();
+  std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn);
 
   TargetConfig config_;
   RunOptions options_;

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 
@@ -196,11 +197,20 @@ class PgDriver final : public Driver {
     auto s = connect();
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
-    // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it.
-    if (superuser_) setup += "; SET deadlock_timeout = '" + config_.param("deadlock_timeout", "20ms") + "'";
+
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;
+  }
+
+  // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it. The
+  // waiter whose timeout expires first (once the cycle is closed) runs the check and is the victim, so the timeouts
+  // are staggered by transaction, as PostgreSQL's own isolation tests do: T0 base, T1 base + 100 ms, ... The victim
+  // of a cycle is its lowest-numbered transaction, whatever the timing of the run (the steps are 100 ms apart, the
+  // base is 100 ms unless deadlock_timeout= says otherwise).
+  std::string transaction_session_sql(int txn) const override {
+    if (!superuser_) return {};
+    return fmt::format("SET deadlock_timeout = '{}ms'", deadlock_base_ms() + 100LL * txn);
   }
 
   std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
@@ -288,6 +298,15 @@ class PgDriver final : public Driver {
   void setup_control() {
     run_control(fmt::format("SET client_min_messages = error; SET search_path TO {}; SET statement_timeout = {}",
                             quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
+  }
+
+  long long deadlock_base_ms() const {
+    const std::string v = config_.param("deadlock_timeout", "100ms");  // validated: digits, then ms, s or nothing
+    std::size_t digits = 0;
+    while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
+    const long long n = std::stoll(v.substr(0, digits));
+    const std::string unit = v.substr(digits);
+    return unit == "s" || unit == "S" ? n * 1000 : n;
   }
 
   // Schemas left by processes of this host that no longer exist (killed, crashed) are dropped.
