@@ -26,6 +26,13 @@ class DriverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The engine rejected a statement txprop sent for its own purposes (the reset that creates a case's tables and
+// rows), with the engine's own error; not a lost connection: the same case would be rejected again.
+class StatementRejected : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
+
 // One connection. Not thread-safe: one thread executes on it at a time; Driver::cancel may be called from another.
 class Session {
  public:

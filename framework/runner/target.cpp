@@ -83,6 +83,10 @@ History Target::run(const TestCase& c) {
     while (workers.size() < c.transactions.size()) workers.push_back(new_worker(workers.size()));
     t0 = Clock::now();
     driver_->reset(c.schema);
+  } catch (const drivers::StatementRejected& e) {
+    const std::string what = e.what();
+    throw CaseRejected(what.starts_with("txprop: target ") ? what
+                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
   } catch (const drivers::DriverError& e) {
     const std::string what = e.what();
     throw TargetError(what.starts_with("txprop: target ") ? what

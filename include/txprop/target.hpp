@@ -42,6 +42,13 @@ struct RunMetrics {
   double reset_seconds = 0, schedule_seconds = 0, state_seconds = 0;
 };
 
+// The engine rejected the tables and rows of a case (a missing privilege, a limit): one line with the engine's own
+// error. Not an engine failure: running the case again fails the same way.
+class CaseRejected : public TargetError {
+ public:
+  using TargetError::TargetError;
+};
+
 class Target {
  public:
   // Connects and creates the test database; throws TargetError with one line naming the URI (password masked).

@@ -256,7 +256,9 @@ class PgDriver final : public Driver {
 
   void reset(const Schema& schema) override {
     const std::string script = reset_script(created_, schema, Dialect::PostgreSql);
-    created_.clear();
+    // Until the reset succeeds, both the old and the new tables may exist: the next reset drops them all.
+    for (const auto& t : schema.tables)
+      if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
     Outcome o = control(script);
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
       if (o.error.message.starts_with("no answer within"))
@@ -265,7 +267,10 @@ class PgDriver final : public Driver {
       reconnect_control(o.error.message);
       o = control(script);
     }
-    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (!o.ok())
+      throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
+                                          "tables and rows: {}", config_.masked_uri(), summary(o)));
+    created_.clear();
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
