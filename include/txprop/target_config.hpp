@@ -4,7 +4,8 @@
 //   postgresql://user[:password]@host[:port]/database[?levels=rc,rr,ser]
 //   mariadb://user[:password]@host[:port]/database[?innodb_snapshot_isolation=ON]
 //   mysql://...                               MySQL (same driver as MariaDB; profile untested here)
-// Every URI may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested).
+// Every URI may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested; each level
+// once). A parameter given twice or with an empty value is an error; messages mask the password whatever the URI.
 #pragma once
 
 #include <map>
