@@ -169,7 +169,10 @@ PropertyRunner::PropertyRunner(std::string property, Target& target, SuiteParam 
 
 History PropertyRunner::run(const TestCase& c) {
   last_history_ = target_.run(c);
-  if (last_history_.finding && last_history_.finding->kind == RunFinding::Kind::Crash) {
+  // A crash, or a server that stopped answering the runner's own questions (the wait probe), is the target
+  // failing: the case is not shrunk against it.
+  if (last_history_.finding && (last_history_.finding->kind == RunFinding::Kind::Crash ||
+                                last_history_.finding->detail.starts_with("the wait probe failed"))) {
     crash(c, &last_history_, last_history_.finding->detail);
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }

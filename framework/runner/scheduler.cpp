@@ -331,6 +331,7 @@ class Scheduler {
     } catch (const drivers::DriverError& e) {
       // The control connection did not answer in time (a stalled server) or was lost (a server gone).
       const bool slow = Clock::now() - asked >= std::min<Clock::duration>(options_.hang_limit, drivers::control_timeout());
+      control_lost_ = true;
       fail_run(slow ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{all[0], state(all[0]).current},
                fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()));
       return;
@@ -533,6 +534,8 @@ class Scheduler {
   void cleanup() {
     for (TxnState& s : txns_) {
       if (s.running) {
+        // Without a control connection (it did not answer) nothing can be cancelled: abandon at once.
+        if (control_lost_) s.worker->abandon(std::chrono::milliseconds(1000));
         if (!s.worker->broken) driver_.cancel(s.worker->session());
         // The statement returns once cancelled (or once its blocker rolls back below); a session that does not
         // (a stalled server, a stuck client call) is abandoned: its connection is shut down, never waited on forever.
@@ -571,6 +574,7 @@ class Scheduler {
   std::vector<TxnState> txns_;
   std::uint64_t blocked_counter_ = 0;
   bool holding_for_victim_ = false;
+  bool control_lost_ = false;  // a wait probe failed: the server does not answer
   std::vector<std::vector<int>> position_;  // [txn][step]: index in the submitted order
   History h_;
 };

@@ -206,8 +206,8 @@ class PgDriver final : public Driver {
   // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it. The
   // waiter whose timeout expires first (once the cycle is closed) runs the check and is the victim, so the timeouts
   // are staggered by transaction, as PostgreSQL's own isolation tests do: T0 base, T1 base + 100 ms, ... The victim
-  // of a cycle is its lowest-numbered transaction, whatever the timing of the run (the steps are 100 ms apart, the
-  // base is 100 ms unless deadlock_timeout= says otherwise).
+  // of a cycle is its lowest-numbered transaction, as long as the cycle closes within the base after it began to
+  // wait (the base is 200 ms unless deadlock_timeout= says otherwise; the steps are 100 ms apart).
   std::string transaction_session_sql(int txn) const override {
     if (!superuser_) return {};
     return fmt::format("SET deadlock_timeout = '{}ms'", deadlock_base_ms() + 100LL * txn);
@@ -306,7 +306,7 @@ class PgDriver final : public Driver {
   }
 
   long long deadlock_base_ms() const {
-    const std::string v = config_.param("deadlock_timeout", "100ms");  // validated: digits, then ms, s or nothing
+    const std::string v = config_.param("deadlock_timeout", "200ms");  // validated: digits, then ms, s or nothing
     std::size_t digits = 0;
     while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
     const long long n = std::stoll(v.substr(0, digits));
