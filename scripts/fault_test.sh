@@ -44,6 +44,15 @@ leftovers() {
 clean_leftovers() { [ "$(leftovers)" = "pg=[] mariadb=[] sqlite=[]" ]; }
 export TXPROP_REPORT_DIR="$work/reports"
 
+echo "== 0. a user without the INSERT privilege: the engine's own error, once, not 'table already exists'"
+my "CREATE USER 'noins'@'127.0.0.1' IDENTIFIED BY 'noins-pw'; GRANT SELECT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER, PROCESS ON *.* TO 'noins'@'127.0.0.1'"
+out=$(TXPROP_TARGETS="mariadb://noins:noins-pw@127.0.0.1:$(cat "$TXPROP_SERVER_DIR/mariadb/port")/txtest?levels=ser" \
+      TXPROP_CASES=5 "$suites" --gtest_filter='Wss.*' 2>&1)
+echo "$out" | grep -a '^setup-rejected' | cut -c1-200 | sed 's/^/   saw: /'
+echo "$out" | grep -aq '(1142): INSERT command denied'; check "the real error (1142) is shown" $?
+! echo "$out" | grep -aq 'already exists'; check "no 'already exists' from a half-done reset" $?
+! echo "$out" | grep -aq 'noins-pw'; check "the password is not shown" $?
+
 echo "== 1. a run killed with SIGKILL leaves its objects; the next run reclaims them"
 for t in "sqlite:" "$PG" "$MY"; do
   TXPROP_TARGETS="$t?levels=ser" TXPROP_CASES=100000 "$suites" --gtest_filter='Wss.*' >/dev/null 2>&1 &

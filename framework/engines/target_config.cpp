@@ -64,7 +64,10 @@ std::string mask_password(const std::string& uri) {
   const bool plain = std::all_of(userinfo.begin(), userinfo.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || std::string_view("-._~!$&'()*+,;=:%@").find(ch) != std::string_view::npos;
   });
-  if (!plain || !authority_marked) return printable(uri.substr(0, start)) + "***" + printable(uri.substr(at));
+  // An '@' before the user's ':' makes the split ambiguous too.
+  const auto user_colon = userinfo.find(':');
+  const bool ambiguous = userinfo.substr(0, user_colon).find('@') != std::string::npos;
+  if (!plain || !authority_marked || ambiguous) return printable(uri.substr(0, start)) + "***" + printable(uri.substr(at));
   const auto colon = uri.find(':', start);
   if (colon == std::string::npos || colon >= at) return printable(uri);
   return printable(uri.substr(0, colon + 1)) + "***" + printable(uri.substr(at));
@@ -117,13 +120,17 @@ std::string canonical_value(const EngineParameter& p, const std::string& value) 
       if (std::find(p.choices.begin(), p.choices.end(), v) != p.choices.end()) return v;
       throw std::invalid_argument(fmt::format("{} must be one of {} ({})", p.name, fmt::join(p.choices, ", "), p.help));
     case EngineParameter::Type::Milliseconds: {
+      // Digits with an optional unit, ms (the default) or s; stored as milliseconds.
       std::string digits = v;
+      long scale = 1;
       if (digits.ends_with("ms")) digits.resize(digits.size() - 2);
+      else if (digits.ends_with("s")) digits.resize(digits.size() - 1), scale = 1000;
       long n = -1;
-      if (!digits.empty() && digits.size() <= 9 && std::all_of(digits.begin(), digits.end(), ::isdigit)) n = std::stol(digits);
+      if (!digits.empty() && digits.size() <= 9 && std::all_of(digits.begin(), digits.end(), ::isdigit))
+        n = std::stol(digits) * scale;
       if (n < p.min || n > p.max)
-        throw std::invalid_argument(fmt::format("{} must be a number of milliseconds from {} to {}, e.g. {}={}ms ({})",
-                                                p.name, p.min, p.max, p.name, p.min, p.help));
+        throw std::invalid_argument(fmt::format("{} must be a number of milliseconds from {} to {}, e.g. {}=200ms ({})",
+                                                p.name, p.min, p.max, p.name, p.help));
       return std::to_string(n);
     }
   }

@@ -197,7 +197,10 @@ PropertyRunner::PropertyRunner(std::string property, Target& target, SuiteParam 
 History PropertyRunner::run(const TestCase& c) {
   last_history_ = target_.run(c);
   attempt_ran_ = true;
-  if (last_history_.finding && last_history_.finding->kind == RunFinding::Kind::Crash) {
+  // A crash, or a server that stopped answering the runner's own questions (the wait probe), is the target
+  // failing: the case is not shrunk against it.
+  if (last_history_.finding && (last_history_.finding->kind == RunFinding::Kind::Crash ||
+                                last_history_.finding->detail.starts_with("the wait probe failed"))) {
     crash(c, &last_history_, last_history_.finding->detail);
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
@@ -233,7 +236,7 @@ Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
 // A lost connection or a server gone during a case: the case is the counterexample as it is. When the target
 // answers again the case is re-run once; a crash that does not reproduce is counted and reported, and the re-run's
 // history stands; one that reproduces, or a target that stays away, fails the property without shrinking.
-void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail) {
+void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail, const std::string& as) {
   if (shrinking_ || rerunning_) {
     // A shrink attempt cannot tell a smaller case from a dead server: stop shrinking here.
     target_lost_ = true;
@@ -260,12 +263,14 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
   const bool stalled = detail.find("no answer within") != std::string::npos;
   if (!first.finding)
     first.finding = RunFinding{stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{-1, -1}, detail};
-  const std::string kind = first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
+  const std::string kind = !as.empty() ? as : first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
   const std::string where = first.finding->step.txn < 0 ? std::string("between the steps (reset or state read)")
                                                         : to_string(first.finding->step);
   std::string rerun;
   bool reproduced = false, reachable = true;
-  try {
+  if (!as.empty()) {
+    rerun = "not re-run: the engine gives the same answer every time";
+  } else try {
     target_.check_alive();
     rerunning_ = true;
     History again = target_.run(c);
@@ -381,6 +386,9 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
     try {
       try {
         body(c);
+      } catch (const CaseRejected& e) {
+        // The engine refused the case's tables or rows (e.g. a missing privilege): its own error, not shrunk.
+        crash(c, nullptr, e.what(), "setup-rejected");
       } catch (const TargetError& e) {
         // The target could not be used for this case (reset, reconnect or a replay failed).
         crash(c, nullptr, e.what());

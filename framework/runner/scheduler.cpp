@@ -18,6 +18,8 @@ constexpr auto kMaxProbeInterval = std::chrono::milliseconds(20);
 // How long two waiters without known blockers must stay waiting before we believe neither is about to be
 // released (MariaDB picks a deadlock victim synchronously but the victim's rollback takes a moment).
 constexpr auto kSettleGrace = std::chrono::milliseconds(3);
+// How long a statement released from a deadlock cycle is held for the victim's error to arrive.
+constexpr auto kVictimGrace = std::chrono::milliseconds(2000);
 
 struct TxnState {
   SessionWorker* worker = nullptr;
@@ -30,9 +32,11 @@ struct TxnState {
   Clock::time_point sent_at;
   Clock::time_point next_probe;
   std::chrono::microseconds probe_interval{0};
+  std::optional<Clock::time_point> held_since;  // its result is held until the deadlock victim's error is in
   std::uint64_t blocked_seq = 0;  // when it was found blocked (SQLite deadlock victim choice)
   bool begun = false;         // BEGIN was sent
   bool ended = false;
+  bool in_cycle = false;      // waits in a deadlock cycle the server's blockers show (the engine must break it)
 };
 
 class Scheduler {
@@ -149,6 +153,8 @@ class Scheduler {
     const StepRef ref{t, index};
     s.running = false;
     s.waiting = false;
+    s.in_cycle = false;
+    s.held_since.reset();
     if (o.failed()) {
       const ErrorEffect effect = driver_.effect(o.error);
       if (effect == ErrorEffect::Blocked) {
@@ -207,6 +213,7 @@ class Scheduler {
       TxnState& o = txns_[i];
       if (o.waiting) {
         o.waiting = false;
+        o.in_cycle = false;
         o.blockers.reset();
         o.probe_interval = options_.first_probe_after;
         o.next_probe = Clock::now() + o.probe_interval;
@@ -236,15 +243,69 @@ class Scheduler {
       end_in_flight = end_in_flight || (txns_[i].running && !txns_[i].waiting &&
                                         txn(static_cast<int>(i)).is_end_step(static_cast<std::size_t>(txns_[i].current)));
     bool any = false;
+    holding_for_victim_ = false;
+    // A deadlock victim's error first: it released what the others of its cycle waited for.
+    for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
+      TxnState& s = txns_[i];
+      if (!s.running || !s.in_cycle || s.worker->peek_failed() != std::optional<bool>(true)) continue;
+      if (auto o = s.worker->take()) {
+        any = true;
+        complete(static_cast<int>(i), std::move(*o));
+      }
+    }
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
       TxnState& s = txns_[i];
       if (!s.running || (s.waiting && end_in_flight)) continue;
+      if (s.in_cycle && hold_for_victim(static_cast<int>(i))) continue;
       if (auto o = s.worker->take()) {
         any = true;
         complete(static_cast<int>(i), std::move(*o));
       }
     }
     return any;
+  }
+
+  // A statement of a deadlock cycle that completes without an error was released by the victim's abort (PostgreSQL
+  // releases the victim's locks before its error reaches us): while another member of the cycle is still in
+  // flight, its error is on its way, and it is recorded first (and nothing is dispatched meanwhile). Bounded: a
+  // cycle the engine broke without a victim releases the hold after kVictimGrace.
+  bool hold_for_victim(int t) {
+    TxnState& s = state(t);
+    const std::optional<bool> failed = s.worker->peek_failed();
+    if (!failed || *failed) return false;
+    bool victim_in_flight = false;
+    for (std::size_t j = 0; j < txns_.size(); ++j)
+      if (static_cast<int>(j) != t && txns_[j].in_cycle && txns_[j].running && !txns_[j].worker->peek_failed().has_value())
+        victim_in_flight = true;
+    if (!victim_in_flight) return false;
+    const auto now = Clock::now();
+    if (!s.held_since) s.held_since = now;
+    if (now - *s.held_since > kVictimGrace) return false;
+    holding_for_victim_ = true;
+    return true;
+  }
+
+  // Marks the transactions on a cycle of waits among the blockers the server reported.
+  void mark_cycles() {
+    for (std::size_t start = 0; start < txns_.size(); ++start) {
+      TxnState& first = txns_[start];
+      if (!first.waiting || !first.blockers) continue;
+      std::vector<int> stack{static_cast<int>(start)};
+      std::vector<bool> seen(txns_.size(), false);
+      while (!stack.empty() && !first.in_cycle) {
+        const int v = stack.back();
+        stack.pop_back();
+        const TxnState& s = txns_[static_cast<std::size_t>(v)];
+        if (!s.waiting || !s.blockers) continue;
+        for (int w : *s.blockers) {
+          if (w == static_cast<int>(start)) first.in_cycle = true;
+          if (!seen[static_cast<std::size_t>(w)]) {
+            seen[static_cast<std::size_t>(w)] = true;
+            stack.push_back(w);
+          }
+        }
+      }
+    }
   }
 
   // Asks the server about the running statements whose probe is due (and, for blockers, about all running ones).
@@ -270,6 +331,7 @@ class Scheduler {
     } catch (const drivers::DriverError& e) {
       // The control connection did not answer in time (a stalled server) or was lost (a server gone).
       const bool slow = Clock::now() - asked >= std::min<Clock::duration>(options_.hang_limit, drivers::control_timeout());
+      control_lost_ = true;
       fail_run(slow ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{all[0], state(all[0]).current},
                fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()));
       return;
@@ -293,6 +355,7 @@ class Scheduler {
         s.next_probe = after + s.probe_interval;
       }
     }
+    mark_cycles();
   }
 
   // A cycle among waiting transactions whose blockers the server reported: the engine will abort one of them
@@ -366,6 +429,10 @@ class Scheduler {
           ++waiters;
           if (!s.blockers) waiters_unexplained = true;
         }
+      }
+      if (holding_for_victim_) {  // a deadlock victim's error is on its way: wait for it, dispatch nothing
+        signal_.wait_for(gen, std::chrono::milliseconds(1));
+        continue;
       }
       if (!undecided && dispatch_queued()) {
         all_waiting_since = Clock::time_point::max();
@@ -467,6 +534,8 @@ class Scheduler {
   void cleanup() {
     for (TxnState& s : txns_) {
       if (s.running) {
+        // Without a control connection (it did not answer) nothing can be cancelled: abandon at once.
+        if (control_lost_) s.worker->abandon(std::chrono::milliseconds(1000));
         if (!s.worker->broken) driver_.cancel(s.worker->session());
         // The statement returns once cancelled (or once its blocker rolls back below); a session that does not
         // (a stalled server, a stuck client call) is abandoned: its connection is shut down, never waited on forever.
@@ -504,6 +573,8 @@ class Scheduler {
   RunMetrics& metrics_;
   std::vector<TxnState> txns_;
   std::uint64_t blocked_counter_ = 0;
+  bool holding_for_victim_ = false;
+  bool control_lost_ = false;  // a wait probe failed: the server does not answer
   std::vector<std::vector<int>> position_;  // [txn][step]: index in the submitted order
   History h_;
 };

@@ -72,6 +72,12 @@ std::optional<Outcome> SessionWorker::take() {
   return out;
 }
 
+std::optional<bool> SessionWorker::peek_failed() const {
+  std::lock_guard lock(state_->mutex);
+  if (state_->running || !state_->result) return std::nullopt;
+  return state_->result->failed();
+}
+
 Outcome SessionWorker::run(std::string sql) {
   if (inline_) return sql.empty() ? Outcome{} : state_->session->execute(sql);
   start(std::move(sql));

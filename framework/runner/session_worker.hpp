@@ -49,6 +49,8 @@ class SessionWorker {
   bool busy() const;
   // The outcome of the statement started last, once it is done.
   std::optional<Outcome> take();
+  // Whether that outcome is an error, once it is done (without taking it).
+  std::optional<bool> peek_failed() const;
   // Runs `sql` and waits for it (for statements that cannot wait on a lock, e.g. cleanup ROLLBACK), at most
   // `run_limit`: past it the session is abandoned and the outcome is a lost connection.
   Outcome run(std::string sql);

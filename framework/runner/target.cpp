@@ -45,10 +45,13 @@ Dialect Target::dialect() const { return driver_->dialect(); }
 
 std::string Target::configuration() const { return config_.profile().configuration(config_); }
 
-std::unique_ptr<runner::SessionWorker> Target::new_worker() {
+std::unique_ptr<runner::SessionWorker> Target::new_worker(std::size_t txn) {
   auto w = std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,
                                                    driver_->waits_are_errors());
   w->run_limit = options_.hang_limit;
+  // Worker i serves transaction i of every case: its per-transaction settings are made once, here.
+  if (const std::string sql = driver_->transaction_session_sql(static_cast<int>(txn)); !sql.empty())
+    if (Outcome o = w->run(sql); !o.ok()) throw drivers::DriverError("txprop: session setup failed: " + summary(o));
   return w;
 }
 
@@ -72,11 +75,15 @@ History Target::run(const TestCase& c) {
   auto t0 = Clock::now();
   try {
     // Replace sessions whose connection was lost or left stuck by the previous run.
-    for (auto& w : workers)
-      if (w->broken) w = new_worker();
-    while (workers.size() < c.transactions.size()) workers.push_back(new_worker());
+    for (std::size_t i = 0; i < workers.size(); ++i)
+      if (workers[i]->broken) workers[i] = new_worker(i);
+    while (workers.size() < c.transactions.size()) workers.push_back(new_worker(workers.size()));
     t0 = Clock::now();
     driver_->reset(c.schema);
+  } catch (const drivers::StatementRejected& e) {
+    const std::string what = e.what();
+    throw CaseRejected(what.starts_with("txprop: target ") ? what
+                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
   } catch (const drivers::DriverError& e) {
     const std::string what = e.what();
     throw TargetError(what.starts_with("txprop: target ") ? what

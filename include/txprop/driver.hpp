@@ -26,6 +26,13 @@ class DriverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The engine rejected a statement txprop sent for its own purposes (the reset that creates a case's tables and
+// rows), with the engine's own error; not a lost connection: the same case would be rejected again.
+class StatementRejected : public DriverError {
+ public:
+  using DriverError::DriverError;
+};
+
 // One connection. Not thread-safe: one thread executes on it at a time; Driver::cancel may be called from another.
 class Session {
  public:
@@ -65,6 +72,12 @@ class Driver {
   // A statement each session runs after a reset, before its transaction begins, so that it does not compile
   // statements against a schema it cached before the reset (empty where sessions do not cache schemas).
   virtual std::string session_refresh_sql() const { return {}; }
+  // A statement the session that serves transaction `txn` of every case runs once, after opening (PostgreSQL: a
+  // deadlock_timeout staggered by transaction, so the victim of a deadlock is the same on every run). Empty if none.
+  virtual std::string transaction_session_sql(int txn) const {
+    (void)txn;
+    return {};
+  }
   // Interrupts the statement running on `session` (called from another thread than the one executing).
   virtual void cancel(const Session& session) = 0;
   virtual ErrorEffect effect(const Error& e) const = 0;

@@ -43,6 +43,13 @@ struct RunMetrics {
   double reset_seconds = 0, schedule_seconds = 0, state_seconds = 0;
 };
 
+// The engine rejected the tables and rows of a case (a missing privilege, a limit): one line with the engine's own
+// error. Not an engine failure: running the case again fails the same way.
+class CaseRejected : public TargetError {
+ public:
+  using TargetError::TargetError;
+};
+
 class Target {
  public:
   // Connects and creates the test database; throws TargetError with one line naming the URI (password masked).
@@ -76,7 +83,7 @@ class Target {
  private:
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
-  std::unique_ptr<runner::SessionWorker> new_worker();
+  std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn);
 
   TargetConfig config_;
   RunOptions options_;

@@ -5,7 +5,8 @@
 //   mariadb://user[:password]@host[:port]/database[?innodb_snapshot_isolation=ON]
 //   mysql://...                               MySQL (same driver as MariaDB; profile untested here)
 // The scheme selects a registered engine profile (engine.hpp), which also defines the parameters it accepts. Every URI
-// may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested).
+// may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested; each level once). A
+// parameter given twice or with an empty value is an error; messages mask the password whatever the URI.
 #pragma once
 
 #include <map>

@@ -92,10 +92,10 @@ TEST(TargetConfig, BehaviourSettingsAreParsedOnce) {
 TEST(TargetConfig, ParametersAreTypedAndValidated) {
   EXPECT_EQ(parse_target_uri("postgresql://u@h/db?deadlock_timeout=50ms").param("deadlock_timeout"), "50");
   EXPECT_EQ(parse_target_uri("postgresql://u@h/db?deadlock_timeout=50").param("deadlock_timeout"), "50");
-  EXPECT_EQ(error_of("postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int)"),
-            "txprop: target postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int): deadlock_timeout "
-            "must be a number of milliseconds from 1 to 60000, e.g. deadlock_timeout=1ms (how long a session waits "
-            "before PostgreSQL looks for a deadlock; default 20ms (needs a superuser))");
+  EXPECT_TRUE(error_of("postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int)")
+                  .starts_with("txprop: target postgresql://u@h/db?deadlock_timeout=20ms';CREATE%20TABLE%20x(a%20int): "
+                               "deadlock_timeout must be a number of milliseconds from 1 to 60000"));
+  EXPECT_EQ(parse_target_uri("postgresql://u@h/db?deadlock_timeout=2s").param("deadlock_timeout"), "2000");
   EXPECT_NE(error_of("postgresql://u@h/db?deadlock_timeout=0"), "");
   EXPECT_NE(error_of("mariadb://u@h/db?innodb_snapshot_isolation=maybe"), "");
   EXPECT_NE(error_of("sqlite:?journal_mode=memory"), "");

@@ -280,7 +280,9 @@ class MyDriver final : public Driver {
 
   void reset(const Schema& schema) override {
     const std::string script = reset_script(created_, schema, Dialect::MySql);
-    created_.clear();
+    // Until the reset succeeds, both the old and the new tables may exist: the next reset drops them all.
+    for (const auto& t : schema.tables)
+      if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
     const auto sent = std::chrono::steady_clock::now();
     Outcome o = control_->execute(script);
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
@@ -290,7 +292,10 @@ class MyDriver final : public Driver {
       reconnect_control(o.error.message);
       o = control_->execute(script);
     }
-    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (!o.ok())
+      throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
+                                          "tables and rows: {}", config_.masked_uri(), summary(o)));
+    created_.clear();
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 
@@ -195,13 +196,19 @@ class PgDriver final : public Driver {
     auto s = connect();
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
-    // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it.
-    // The value was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp)
-    // and is sent as that number, never as text from the URI.
-    if (superuser_) setup += fmt::format("; SET deadlock_timeout = {}", std::stol(config_.param("deadlock_timeout", "20")));
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
     return s;
+  }
+
+  // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it. The
+  // waiter whose timeout expires first (once the cycle is closed) runs the check and is the victim, so the timeouts
+  // are staggered by transaction, as PostgreSQL's own isolation tests do: T0 base, T1 base + 100 ms, ... The victim
+  // of a cycle is its lowest-numbered transaction, as long as the cycle closes within the base after it began to
+  // wait (the base is 200 ms unless deadlock_timeout= says otherwise; the steps are 100 ms apart).
+  std::string transaction_session_sql(int txn) const override {
+    if (!superuser_) return {};
+    return fmt::format("SET deadlock_timeout = '{}ms'", deadlock_base_ms() + 100LL * txn);
   }
 
   std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
@@ -247,7 +254,9 @@ class PgDriver final : public Driver {
 
   void reset(const Schema& schema) override {
     const std::string script = reset_script(created_, schema, Dialect::PostgreSql);
-    created_.clear();
+    // Until the reset succeeds, both the old and the new tables may exist: the next reset drops them all.
+    for (const auto& t : schema.tables)
+      if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
     Outcome o = control(script);
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
       if (o.error.message.starts_with("no answer within"))
@@ -256,7 +265,10 @@ class PgDriver final : public Driver {
       reconnect_control(o.error.message);
       o = control(script);
     }
-    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (!o.ok())
+      throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
+                                          "tables and rows: {}", config_.masked_uri(), summary(o)));
+    created_.clear();
     for (const auto& t : schema.tables) created_.push_back(t.name);
   }
 
@@ -290,6 +302,9 @@ class PgDriver final : public Driver {
     run_control(fmt::format("SET client_min_messages = error; SET search_path TO {}; SET statement_timeout = {}",
                             quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
   }
+
+  // deadlock_timeout= was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp).
+  long long deadlock_base_ms() const { return std::stoll(config_.param("deadlock_timeout", "200")); }
 
   // Schemas left by processes of this host that no longer exist (killed, crashed) are dropped.
   void reclaim() {

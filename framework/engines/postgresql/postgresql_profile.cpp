@@ -28,7 +28,7 @@ class PostgresqlProfile final : public EngineProfile {
   int default_port() const override { return 5432; }
   std::vector<EngineParameter> parameters() const override {
     return {{"deadlock_timeout", EngineParameter::Type::Milliseconds, {}, 1, 60000,
-             "how long a session waits before PostgreSQL looks for a deadlock; default 20ms (needs a superuser)"}};
+             "the first transaction's wait before PostgreSQL looks for a deadlock, later ones 100 ms more each; default 200ms (needs a superuser)"}};
   }
   // deadlock_timeout changes how fast deadlocks are found, not what is allowed.
   std::string configuration(const TargetConfig&) const override { return {}; }

@@ -165,7 +165,7 @@ class SqliteDriver final : public Driver {
       const std::string msg = err ? err : "unknown error";
       sqlite3_free(err);
       sqlite3_exec(control_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-      throw DriverError("txprop: SQLite reset failed: " + msg);
+      throw StatementRejected("txprop: SQLite rejected the reset that creates the case's tables and rows: " + msg);
     }
     created_.clear();
     for (const auto& t : schema.tables) created_.push_back(t.name);
