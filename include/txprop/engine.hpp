@@ -102,6 +102,9 @@ struct VisibilityRules {
   StatementRule select, select_share, select_update, update, insert, delete_;
   SnapshotPoint snapshot_point = SnapshotPoint::FirstStatement;
   std::string snapshot_source;
+  // A first statement that waits takes its snapshot when it finally runs, not when it was sent (SQLite: a statement
+  // that got SQLITE_BUSY holds no read transaction and is retried).
+  bool snapshot_after_wait = false;
   // Locks cover the whole database (SQLite: one writer at a time); otherwise rows and unique-index values.
   bool database_locks = false;
   // An INSERT, or an UPDATE setting a unique value, waits while another active transaction has written that value

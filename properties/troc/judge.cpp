@@ -136,6 +136,7 @@ struct Judge {
   Model model;
   Verdict v = Verdict::pass("troc");
   std::vector<std::string> undecided;
+  int seq_ = -1;  // the event being judged
 
   Judge(const History& h_, const EngineProfile& p, const TargetConfig& c, Evaluator& e, const TrocOptions& o)
       : h(h_), profile(p), config(c), evaluator(e), options(o), model(h_.test_case.schema, txns(h_, p, c)) {}
@@ -191,6 +192,7 @@ struct Judge {
     l.table = s.table;
     l.strength = rule.lock;
     l.database = model.txns()[static_cast<std::size_t>(t)].rules.database_locks;
+    l.seq = seq_;
     l.statement = render(adya::strip_instrumentation_of(s), Dialect::Portable) +
                   fmt::format(" of T{}", t);
     if (rule.lock == LockStrength::None) return l;
@@ -232,7 +234,7 @@ struct Judge {
     if (!m.snapshot_seq && (m.rules.snapshot_point == SnapshotPoint::FirstStatement ||
                             (m.rules.snapshot_point == SnapshotPoint::FirstRead && s.kind == StatementKind::Select &&
                              s.lock == LockMode::None && rule.view == ViewRule::Snapshot)))
-      m.snapshot_seq = start;
+      m.snapshot_seq = blocked && m.rules.snapshot_after_wait ? e : start;
     const TxnResult& fate = h.transactions[static_cast<std::size_t>(t)];
     const bool aborts_here = fate.fate == TxnFate::Aborted && fate.failed_step && *fate.failed_step == ref;
     if (!actual.ok()) {
@@ -280,6 +282,7 @@ struct Judge {
       return;
     }
     // Lock expectation.
+    seq_ = e;
     const Lock lock = lock_of(t, s, rule, ex);
     if (!blocked) {
       if (auto c = find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits,
@@ -289,7 +292,7 @@ struct Judge {
                             "it must block", quote(ref), c->reason, c->holder,
                             m.rules.lock_source.empty() ? rule.source : m.rules.lock_source),
                 {t, c->holder}, t);
-    } else if (!find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits, {})) {
+    } else if (!find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits, {}, start)) {
       tag("block-not-required");
     }
     // First-updater-wins.

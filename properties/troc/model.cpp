@@ -150,12 +150,14 @@ std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int
 }
 
 std::optional<Conflict> find_conflict(const Model& model, int txn, const Lock& mine, bool unique_waits,
-                                      const std::vector<bool>& changed_predicates) {
+                                      const std::vector<bool>& changed_predicates, int at) {
   if (mine.strength == LockStrength::None) return std::nullopt;
   for (std::size_t o = 0; o < model.txns().size(); ++o) {
     const TxnModel& other = model.txns()[o];
-    if (static_cast<int>(o) == txn || other.state != TxnState::Active) continue;
+    const bool active = other.state == TxnState::Active || (at >= 0 && other.end_seq > at);
+    if (static_cast<int>(o) == txn || !active) continue;
     for (const Lock& held : other.locks) {
+      if (at >= 0 && held.seq >= at) continue;
       if (mine.database && held.database && exclusive(mine.strength, held.strength))
         return Conflict{static_cast<int>(o), fmt::format("T{} holds the database write lock (taken by {})", o,
                                                          held.statement)};

@@ -50,6 +50,7 @@ struct Lock {
   std::optional<Expr> predicate;       // WHERE of a statement with predicate locks
   bool database = false;               // a database-wide write lock (SQLite)
   std::string statement;               // for explanations
+  int seq = -1;                        // the event that took it
 };
 
 enum class TxnState { Active, Committed, Aborted };
@@ -116,8 +117,9 @@ struct Conflict {
   int holder = -1;
   std::string reason;
 };
+// `at`: the event at which the statement started (locks taken and transactions active then); -1: now.
 std::optional<Conflict> find_conflict(const Model& model, int txn, const Lock& mine, bool unique_waits,
-                                      const std::vector<bool>& changed_predicates);
+                                      const std::vector<bool>& changed_predicates, int at = -1);
 // The predicate locks of other active transactions on `table` (in the order find_conflict indexes them).
 std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int txn, const std::string& table);
 

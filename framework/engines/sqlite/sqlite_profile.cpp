@@ -71,6 +71,7 @@ class SqliteProfile final : public EngineProfile {
     v.snapshot_point = SnapshotPoint::FirstStatement;
     v.snapshot_source = "SQLite BEGIN DEFERRED: no lock until the database is first accessed, "
                         "https://www.sqlite.org/lang_transaction.html";
+    v.snapshot_after_wait = true;
     v.database_locks = true;
     v.lock_source = writes;
     v.snapshot_write_conflict = true;
