@@ -248,36 +248,34 @@ struct Judge {
       return;
     }
     Statement run = s;
-    ViewRule view_rule = rule.view;
-    if (view_rule == ViewRule::StatementSnapshot) {
-      view_rule = ViewRule::LatestCommitted;
-      if (blocked && s.where) {
-        // Re-evaluation after a wait (EvalPlanQual): only rows that matched in the statement's snapshot, checked
-        // again on their latest committed version.
-        if (has_subquery(s)) {
-          undecided.push_back(fmt::format("{}: waited at a per-statement snapshot with a subquery (EvalPlanQual on "
-                                          "subqueries is not modelled)", quote(ref)));
-          return;
-        }
-        const View at_start = model.view(t, ViewRule::LatestCommitted, start, {s.table});
-        Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
-        const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
-        std::vector<Expr> ids;
-        for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
-        Expr in_snapshot = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
-                                       : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
-        run.where = Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot));
-      }
-    }
+    // After a wait (PostgreSQL READ COMMITTED's EvalPlanQual), or always (InnoDB READ UNCOMMITTED's semi-consistent
+    // UPDATE), only rows that matched on the start view when the statement started are written, each re-checked on
+    // its version in the statement's view. Subqueries are evaluated once, on the start view.
+    const bool statement_snapshot = rule.view == ViewRule::StatementSnapshot;
+    const ViewRule view_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.view;
+    const ViewRule start_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.start_view;
+    const bool recheck = (statement_snapshot && blocked) || rule.recheck_from_start;
     std::vector<std::string> tables = s.tables();
-    if (rule.view == ViewRule::Latest)
-      if (const std::string w = write_in_flight(t, e, tables); !w.empty()) {
-        undecided.push_back(fmt::format("{}: reads uncommitted data while {} waits half-done (its partial writes are "
-                                        "visible at this level, which the version history cannot know)",
-                                        quote(ref), w));
+    View view = model.view(t, view_rule, e, tables);
+    if (recheck && s.where) {
+      std::vector<std::string> sub;
+      s.where->collect_subquery_tables(sub);
+      for (const Assignment& a : s.assignments) a.value.collect_subquery_tables(sub);
+      if (std::find(sub.begin(), sub.end(), s.table) != sub.end()) {
+        undecided.push_back(fmt::format("{}: re-checks its rows after a wait with a subquery on its own table (which "
+                                        "version the subquery reads is not modelled)", quote(ref)));
         return;
       }
-    const View view = model.view(t, view_rule, e, tables);
+      const View at_start = model.view(t, start_rule, start, tables);
+      for (const std::string& other : sub) view[other] = at_start.at(other);
+      Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
+      std::vector<Expr> ids;
+      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
+      Expr in_snapshot = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
+                                     : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
+      run.where = Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot));
+    }
     std::vector<Expr> predicates;
     if (s.is_write() && !blocked)
       for (const auto& [holder, lock] : predicate_locks(model, t, s.table)) predicates.push_back(*lock->predicate);
@@ -365,6 +363,13 @@ struct Judge {
     // Result.
     if (s.kind == StatementKind::Select) {
       if (const std::string diff = compare_outcomes(ex.outcome, actual); !diff.empty()) {
+        if (rule.view == ViewRule::Latest)
+          if (const std::string w = write_in_flight(t, e, tables); !w.empty()) {
+            undecided.push_back(fmt::format("{}: read uncommitted data while {} waited half-done (its partial writes "
+                                            "are visible at this level; the version history holds whole statements)",
+                                            quote(ref), w));
+            return;
+          }
         const bool mixed = rule.view == ViewRule::Snapshot && m.current_read_beyond_snapshot;
         finding("incorrect-result",
                 fmt::format("{} returned rows that differ from the same statement run alone on its view ({} at "

@@ -167,6 +167,15 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
   v.update = current(LockStrength::Exclusive, locking_predicates);
   v.delete_ = current(LockStrength::Exclusive, locking_predicates);
   v.insert = current(LockStrength::Exclusive, false);
+  if (level == IsolationLevel::ReadUncommitted) {
+    // Semi-consistent read: an UPDATE that finds a row locked reads the version a READ UNCOMMITTED read sees (the
+    // uncommitted one) and skips the row without waiting if that version does not match its WHERE.
+    v.update.recheck_from_start = true;
+    v.update.start_view = ViewRule::Latest;
+    v.update.source += std::string("; semi-consistent read for UPDATE below REPEATABLE READ, ") + kReadCommitted +
+                       " (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"InnoDB returns the latest committed version "
+                       "... to MySQL so that MySQL can determine whether the row matches the WHERE\")";
+  }
   // Troc's code, RU: a locking read sees the latest version (newView); an uncommitted row is X-locked by its writer,
   // so the read waits for it anyway.
   v.snapshot_point = SnapshotPoint::FirstRead;

@@ -110,9 +110,10 @@ class PostgresqlProfile final : public EngineProfile {
     v.select_share = {view, LockStrength::Shared, false, visibility + "; " + locks};
     v.select_update = {view, LockStrength::Exclusive, false, visibility + "; " + locks};
     v.update = v.delete_ = v.select_update;
-    v.insert = {view, LockStrength::Exclusive, false,
-                visibility + "; a unique-index insert waits for a concurrent writer of the same value, " +
-                    "https://www.postgresql.org/docs/15/index-unique-checks.html"};
+    // The unique check of an INSERT sees the latest committed (and in-progress) versions, not the snapshot.
+    v.insert = {ViewRule::LatestCommitted, LockStrength::Exclusive, false,
+                visibility + "; a unique-index insert checks the latest versions and waits for a concurrent writer of "
+                             "the same value, https://www.postgresql.org/docs/15/index-unique-checks.html"};
     v.snapshot_point = SnapshotPoint::FirstStatement;
     v.snapshot_source = std::string("PostgreSQL 15 manual 13.2.2: the snapshot is taken at \"the start of the first "
                                     "non-transaction-control statement in the transaction\", ") + kRepeatableRead;
