@@ -94,9 +94,9 @@ struct StatementRule {
   LockStrength lock = LockStrength::None;
   bool predicate = false;  // also locks its predicate (next-key / gap locks): a row another transaction inserts or
                            // updates into its WHERE must wait
-  // Only rows that matched on start_view when the statement started are read or written (and locked), each
-  // re-checked on its version in `view` (InnoDB's semi-consistent UPDATE at READ UNCOMMITTED: a row whose
-  // uncommitted version does not match is skipped without waiting).
+  // A statement that does not wait reads or writes (and locks) only rows that match on start_view too (InnoDB's
+  // semi-consistent UPDATE at READ UNCOMMITTED: a row whose uncommitted version does not match is skipped without
+  // waiting). After a wait the statement sees `view` as it is when it completes (Troc's rule).
   std::string source;
   bool recheck_from_start = false;
   ViewRule start_view = ViewRule::LatestCommitted;

@@ -254,7 +254,7 @@ struct Judge {
     const bool statement_snapshot = rule.view == ViewRule::StatementSnapshot;
     const ViewRule view_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.view;
     const ViewRule start_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.start_view;
-    const bool recheck = (statement_snapshot && blocked) || rule.recheck_from_start;
+    const bool recheck = (statement_snapshot && blocked) || (rule.recheck_from_start && !blocked);
     std::vector<std::string> tables = s.tables();
     View view = model.view(t, view_rule, e, tables);
     if (recheck && s.where) {
