@@ -137,6 +137,7 @@ struct Judge {
   Verdict v = Verdict::pass("troc");
   std::vector<std::string> undecided;
   int seq_ = -1;  // the event being judged
+  std::string ambiguous_order;  // a waiting COMMIT raced a statement: findings are undecided
 
   Judge(const History& h_, const EngineProfile& p, const TargetConfig& c, Evaluator& e, const TrocOptions& o)
       : h(h_), profile(p), config(c), evaluator(e), options(o), model(h_.test_case.schema, txns(h_, p, c)) {}
@@ -225,8 +226,24 @@ struct Judge {
     return w;
   }
 
+  // A COMMIT of another transaction that waited (SQLite's rollback journal: readers hold SHARED locks) and was still
+  // in flight when this step completed: the two were retried together, so which came first is not observable.
+  std::string commit_in_flight(int t, int e) const {
+    for (std::size_t o = 0; o < h.test_case.transactions.size(); ++o) {
+      if (static_cast<int>(o) == t) continue;
+      const Transaction& tx = h.test_case.transactions[o];
+      const std::size_t end = tx.statements.size() + 1;
+      const StepRef ref{static_cast<int>(o), static_cast<int>(end)};
+      if (end >= h.was_blocked[o].size() || !h.was_blocked[o][end]) continue;
+      const int done = h.completed_at(ref);
+      if (start_of(ref) < e && (done < 0 || done > e)) return quote(ref);
+    }
+    return {};
+  }
+
   void statement(int e, StepRef ref, const Statement& s, const Outcome& actual) {
     const int t = ref.txn;
+    if (ambiguous_order.empty()) ambiguous_order = commit_in_flight(t, e);
     TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
     const bool blocked = h.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(ref.index)];
     const int start = blocked ? start_of(ref) : e;
@@ -257,9 +274,9 @@ struct Judge {
     const bool recheck = (statement_snapshot && blocked) || (rule.recheck_from_start && !blocked);
     std::vector<std::string> tables = s.tables();
     View view = model.view(t, view_rule, e, tables);
-    if (recheck && s.where) {
+    if (recheck && s.kind != StatementKind::Insert) {
       std::vector<std::string> sub;
-      s.where->collect_subquery_tables(sub);
+      if (s.where) s.where->collect_subquery_tables(sub);
       for (const Assignment& a : s.assignments) a.value.collect_subquery_tables(sub);
       if (std::find(sub.begin(), sub.end(), s.table) != sub.end()) {
         undecided.push_back(fmt::format("{}: re-checks its rows after a wait with a subquery on its own table (which "
@@ -274,16 +291,15 @@ struct Judge {
       for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
       Expr in_snapshot = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
                                      : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
-      run.where = Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot));
+      run.where = s.where ? Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot)) : std::move(in_snapshot);
     }
     std::vector<Expr> predicates;
     if (s.is_write() && !blocked)
       for (const auto& [holder, lock] : predicate_locks(model, t, s.table)) predicates.push_back(*lock->predicate);
     Execution ex = evaluator.execute(model.schema(), view, run, predicates);
     if (!ex.outcome.ok()) {
-      undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule {} is "
-                                      "ambiguous here", quote(ref), summary(ex.outcome),
-                                      static_cast<int>(rule.view)));
+      undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
+                                      "ambiguous here", quote(ref), summary(ex.outcome), view_name(view_rule)));
       return;
     }
     // Lock expectation.
@@ -499,6 +515,12 @@ struct Judge {
       for (std::size_t i = 0; i < model.txns().size(); ++i)
         if (model.txns()[i].level < model.txns()[static_cast<std::size_t>(deciding)].level) deciding = static_cast<int>(i);
       finding("incorrect-final-state", "the final state differs from the model's:\n  " + diff, all, deciding);
+    }
+    if (!ambiguous_order.empty() && v.fails()) {
+      v.findings.clear();
+      v.inconclusive = true;
+      v.note = "undecided: " + ambiguous_order + " waited and was retried together with other statements (their order "
+               "is not observable; the findings depend on it)";
     }
     return v;
   }

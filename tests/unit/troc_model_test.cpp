@@ -65,6 +65,8 @@ TEST(TrocRules, ProfilesStateTrocTables) {
   EXPECT_EQ(ru.select.view, ViewRule::Latest);
   EXPECT_EQ(ru.update.view, ViewRule::LatestCommitted);
   EXPECT_FALSE(ru.update.predicate);
+  EXPECT_TRUE(ru.update.recheck_from_start);  // semi-consistent UPDATE: skips a row whose dirty version fails WHERE
+  EXPECT_EQ(ru.update.start_view, ViewRule::Latest);
   const VisibilityRules rr = maria.profile().visibility(IsolationLevel::RepeatableRead, maria);
   EXPECT_EQ(rr.select.view, ViewRule::Snapshot);
   EXPECT_EQ(rr.select_update.view, ViewRule::LatestCommitted);  // locking reads: current read
@@ -86,11 +88,13 @@ TEST(TrocRules, ProfilesStateTrocTables) {
   EXPECT_EQ(pg_rr.update.view, ViewRule::Snapshot);
   EXPECT_EQ(pg_rr.snapshot_point, SnapshotPoint::FirstStatement);
   EXPECT_TRUE(pg_rr.snapshot_write_conflict && pg_rr.conflict_on_locking_reads);
+  EXPECT_EQ(pg_rr.insert.view, ViewRule::LatestCommitted);  // unique checks see the latest versions
   const TargetConfig lite = parse_target_uri("sqlite:");
   const VisibilityRules sq = lite.profile().visibility(IsolationLevel::Serializable, lite);
   EXPECT_TRUE(sq.database_locks);
   EXPECT_EQ(sq.select.view, ViewRule::Snapshot);
   EXPECT_TRUE(sq.conflict_on_any_commit);
+  EXPECT_TRUE(sq.snapshot_after_wait);
   for (const VisibilityRules* r : {&ru, &rr, &ser, &rr_si, &pg_rc, &pg_rr, &sq}) {
     EXPECT_TRUE(r->modelled);
     EXPECT_FALSE(r->select.source.empty());
