@@ -243,7 +243,10 @@ struct Judge {
 
   void statement(int e, StepRef ref, const Statement& s, const Outcome& actual) {
     const int t = ref.txn;
-    if (ambiguous_order.empty()) ambiguous_order = commit_in_flight(t, e);
+    if (ambiguous_order.empty())
+      if (const std::string c = commit_in_flight(t, e); !c.empty())
+        ambiguous_order = c + " waited and was retried together with other statements (their order is not "
+                              "observable; the findings depend on it)";
     TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
     const bool blocked = h.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(ref.index)];
     const int start = blocked ? start_of(ref) : e;
@@ -283,6 +286,11 @@ struct Judge {
                                         "version the subquery reads is not modelled)", quote(ref)));
         return;
       }
+      if (start_rule == ViewRule::Latest && ambiguous_order.empty())
+        if (const std::string w = write_in_flight(t, e, tables); !w.empty())
+          ambiguous_order = fmt::format("{} chose its rows on uncommitted versions while {} waited half-done (its "
+                                        "partial writes are visible; the version history holds whole statements)",
+                                        quote(ref), w);
       const View at_start = model.view(t, start_rule, start, tables);
       for (const std::string& other : sub) view[other] = at_start.at(other);
       Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
@@ -295,7 +303,8 @@ struct Judge {
     }
     std::vector<Expr> predicates;
     if (s.is_write() && !blocked)
-      for (const auto& [holder, lock] : predicate_locks(model, t, s.table)) predicates.push_back(*lock->predicate);
+      for (const auto& [holder, lock] : predicate_locks(model, t, s.table, deadlock_victims_in_flight(t, e)))
+        predicates.push_back(*lock->predicate);
     Execution ex = evaluator.execute(model.schema(), view, run, predicates);
     if (!ex.outcome.ok()) {
       undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
@@ -306,8 +315,10 @@ struct Judge {
     seq_ = e;
     Lock lock = lock_of(t, s, rule, ex);
     if (!blocked) {
+      const std::set<int> released = deadlock_victims_in_flight(t, e);
+      if (!released.empty()) tag("deadlock-victim-released");
       if (auto c = find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits,
-                                 ex.predicate_changed)) {
+                                 ex.predicate_changed, -1, released)) {
         // A row the holder changed into one the statement does not match (or deleted), skipped without waiting:
         // the semi-consistent read the profile may document at this level.
         std::string allowed;
@@ -408,6 +419,22 @@ struct Judge {
     }
     for (const auto& c : ex.changes) model.append(s.table, c.rid, c.data, t, c.deleted, e);
     if (lock.strength != LockStrength::None) m.locks.push_back(lock);
+  }
+
+  // Transactions the engine chose as deadlock victims while their statement waited, and whose abort the history
+  // records after event e: the engine rolled them back (releasing their locks) as soon as the cycle closed, which may
+  // be what let the statement at e through without a visible wait.
+  std::set<int> deadlock_victims_in_flight(int t, int e) const {
+    std::set<int> out;
+    for (std::size_t o = 0; o < h.transactions.size(); ++o) {
+      const TxnResult& r = h.transactions[o];
+      if (static_cast<int>(o) == t || r.fate != TxnFate::Aborted || !r.failed_step ||
+          r.abort_reason.cls != ErrorClass::Deadlock)
+        continue;
+      const int done = h.completed_at(*r.failed_step);
+      if (start_of(*r.failed_step) <= e && (done < 0 || done > e)) out.insert(static_cast<int>(o));
+    }
+    return out;
   }
 
   bool held_by(int holder, const std::string& table, std::int64_t rid) const {
@@ -519,8 +546,7 @@ struct Judge {
     if (!ambiguous_order.empty() && v.fails()) {
       v.findings.clear();
       v.inconclusive = true;
-      v.note = "undecided: " + ambiguous_order + " waited and was retried together with other statements (their order "
-               "is not observable; the findings depend on it)";
+      v.note = "undecided: " + ambiguous_order;
     }
     return v;
   }

@@ -139,10 +139,12 @@ bool exclusive(LockStrength a, LockStrength b) {
 }
 }  // namespace
 
-std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int txn, const std::string& table) {
+std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int txn, const std::string& table,
+                                                         const std::set<int>& released) {
   std::vector<std::pair<int, const Lock*>> out;
   for (std::size_t o = 0; o < model.txns().size(); ++o) {
     if (static_cast<int>(o) == txn || model.txns()[o].state != TxnState::Active) continue;
+    if (released.count(static_cast<int>(o))) continue;
     for (const Lock& l : model.txns()[o].locks)
       if (l.table == table && l.predicate) out.emplace_back(static_cast<int>(o), &l);
   }
@@ -150,12 +152,13 @@ std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int
 }
 
 std::optional<Conflict> find_conflict(const Model& model, int txn, const Lock& mine, bool unique_waits,
-                                      const std::vector<bool>& changed_predicates, int at) {
+                                      const std::vector<bool>& changed_predicates, int at,
+                                      const std::set<int>& released) {
   if (mine.strength == LockStrength::None) return std::nullopt;
   for (std::size_t o = 0; o < model.txns().size(); ++o) {
     const TxnModel& other = model.txns()[o];
     const bool active = other.state == TxnState::Active || (at >= 0 && other.end_seq > at);
-    if (static_cast<int>(o) == txn || !active) continue;
+    if (static_cast<int>(o) == txn || !active || released.count(static_cast<int>(o))) continue;
     for (const Lock& held : other.locks) {
       if (at >= 0 && held.seq >= at) continue;
       if (mine.database && held.database && exclusive(mine.strength, held.strength))
@@ -175,7 +178,7 @@ std::optional<Conflict> find_conflict(const Model& model, int txn, const Lock& m
                             fmt::format("T{} wrote the unique value {} (in {})", o, k, held.statement)};
     }
   }
-  const auto predicates = predicate_locks(model, txn, mine.table);
+  const auto predicates = predicate_locks(model, txn, mine.table, released);
   for (std::size_t i = 0; i < predicates.size() && i < changed_predicates.size(); ++i)
     if (changed_predicates[i] && exclusive(mine.strength, predicates[i].second->strength))
       return Conflict{predicates[i].first,

@@ -118,10 +118,13 @@ struct Conflict {
   std::string reason;
 };
 // `at`: the event at which the statement started (locks taken and transactions active then); -1: now.
+// `released`: transactions whose locks are gone already (a deadlock victim rolled back while its statement waited).
 std::optional<Conflict> find_conflict(const Model& model, int txn, const Lock& mine, bool unique_waits,
-                                      const std::vector<bool>& changed_predicates, int at = -1);
+                                      const std::vector<bool>& changed_predicates, int at = -1,
+                                      const std::set<int>& released = {});
 // The predicate locks of other active transactions on `table` (in the order find_conflict indexes them).
-std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int txn, const std::string& table);
+std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int txn, const std::string& table,
+                                                         const std::set<int>& released = {});
 
 // Runs one statement alone on a view: the engine's own SQL semantics on scratch contents.
 struct Execution {
