@@ -5,6 +5,8 @@
 
 #include "properties/troc/troc.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/driver.hpp"
+#include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
 
 using namespace txprop;
@@ -260,4 +262,88 @@ TEST(TrocViews, PostgresqlRepeatableReadSeesConcurrentUpdateBeyondSnapshot) {
   EXPECT_EQ(latest->txn, 1);
   EXPECT_GT(m.txns()[1].end_seq, *m.txns()[0].snapshot_seq);  // the judge expects 40001 for T0's UPDATE
   EXPECT_EQ(m.in_snapshot(1, 0, 5)->txn, kInitial);
+}
+
+// The judge on hand-made histories of Troc's Figure 1/3 at MariaDB READ COMMITTED, with embedded SQLite as the scratch
+// engine that runs each statement on its view (no server): Troc's comparison rules.
+namespace {
+
+struct Fig3 {
+  TestCase c;
+  History h;
+};
+
+// T0: UPDATE t SET a = 10; T1: UPDATE t SET b = 20 WHERE a IS NOT NULL; submitted T0 T0 T1 T1 T0 T1. `t1_waits`: T1's
+// UPDATE waited for T0's COMMIT (as the lock model requires) or completed at once.
+Fig3 figure3(bool t1_waits, const std::vector<Row>& final_rows) {
+  Table t;
+  t.name = "t";
+  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false}};
+  t.rows = {{N, 1}, {2, 2}, {N, 3}};
+  TestCase c;
+  c.schema.tables = {t};
+  c.transactions = {
+      Transaction{IsolationLevel::ReadCommitted, {Statement::update("t", {{"a", Expr::lit(10)}})}, TxnEnd::Commit},
+      Transaction{IsolationLevel::ReadCommitted,
+                  {Statement::update("t", {{"b", Expr::lit(20)}}, Expr::is_null(Expr::col("a"), true))},
+                  TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 0, 1};
+  Fig3 f;
+  f.c = troc::prepare(c);
+  History& h = f.h;
+  h.test_case = f.c;
+  h.outcomes.assign(2, std::vector<Outcome>(3));
+  h.was_blocked.assign(2, std::vector<bool>(3, false));
+  h.submitted_at.assign(2, std::vector<int>(3, 0));
+  using K = Event::Kind;
+  if (t1_waits) {
+    h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Blocked, {1, 1}},
+                {K::Completed, {0, 2}}, {K::Completed, {1, 1}}, {K::Completed, {1, 2}}};
+    h.was_blocked[1][1] = true;
+    h.submitted_at[1][1] = 3;
+  } else {
+    h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Completed, {1, 1}},
+                {K::Completed, {0, 2}}, {K::Completed, {1, 2}}};
+    h.submitted_at[1][1] = 3;
+  }
+  for (int i = 0; i < 3; ++i) h.submitted_at[0][static_cast<std::size_t>(i)] = i;
+  h.transactions = {TxnResult{TxnFate::Committed, {}, {}, 4}, TxnResult{TxnFate::Committed, {}, {}, 6}};
+  h.final_state["t"] = sorted_rows(final_rows);
+  return f;
+}
+
+Verdict judge_on_sqlite(const History& h) {
+  static std::unique_ptr<Target> scratch = Target::open(parse_target_uri("sqlite:"));
+  scratch->driver().reset(h.test_case.schema);
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  auto evaluator = engine_evaluator(*scratch);
+  return judge(h, maria.profile(), maria, *evaluator);
+}
+
+Row ab(Value a, Value b, std::int64_t rid, std::string wl) { return Row{a, b, Value(rid), Value(wl)}; }
+
+}  // namespace
+
+TEST(TrocJudge, Figure3AsTheLockModelExpects) {
+  const Fig3 f = figure3(true, {ab(10, 20, 1, "0,1,2"), ab(10, 20, 2, "0,1,2"), ab(10, 20, 3, "0,1,2")});
+  const Verdict v = judge_on_sqlite(f.h);
+  EXPECT_TRUE(v.ok()) << v.explain() << v.note;
+}
+
+// MDEV-26643: after the wait, the first row (scanned before the first non-NULL a) keeps b = 1.
+TEST(TrocJudge, Figure3SkippedRowIsAnIncorrectFinalState) {
+  const Fig3 f = figure3(true, {ab(10, 1, 1, "0,1"), ab(10, 20, 2, "0,1,2"), ab(10, 20, 3, "0,1,2")});
+  const Verdict v = judge_on_sqlite(f.h);
+  ASSERT_EQ(v.findings.size(), 1u) << v.explain() << v.note;
+  EXPECT_EQ(v.findings[0].kind, "incorrect-final-state");
+  EXPECT_FALSE(v.findings[0].documented);
+}
+
+// T1's UPDATE matches row 2, which T0 holds X-locked: completing without a wait is inconsistent blocking.
+TEST(TrocJudge, Figure3WithoutTheWaitIsInconsistentBlocking) {
+  const Fig3 f = figure3(false, {ab(10, 2, 2, "0,2,1"), ab(10, 1, 1, "0,1"), ab(10, 3, 3, "0,1")});
+  const Verdict v = judge_on_sqlite(f.h);
+  ASSERT_FALSE(v.findings.empty()) << v.note;
+  EXPECT_EQ(v.findings[0].kind, "inconsistent-blocking");
+  EXPECT_EQ(v.findings[0].transactions, (std::vector<int>{1, 0}));
 }
