@@ -306,6 +306,26 @@ struct Judge {
       for (const auto& [holder, lock] : predicate_locks(model, t, s.table, deadlock_victims_in_flight(t, e)))
         predicates.push_back(*lock->predicate);
     Execution ex = evaluator.execute(model.schema(), view, run, predicates);
+    if (rule.recheck_from_start && blocked && ex.outcome.ok() && ambiguous_order.empty() && s.is_write()) {
+      // A semi-consistent statement that waited has skipped some rows (on their uncommitted versions) before the
+      // wait and reads the rest after it: which ones depends on its scan position. If restricting it to the rows
+      // that matched when it started changes its effect, later findings depend on that order.
+      const View at_start = model.view(t, rule.start_view, start, tables);
+      Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
+      std::vector<Expr> ids;
+      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
+      Statement restricted = s;
+      Expr in_start = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
+                                  : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
+      restricted.where = s.where ? Expr::binary(BinaryOp::And, *s.where, in_start) : in_start;
+      const Execution alt = evaluator.execute(model.schema(), view, restricted, {});
+      std::set<std::int64_t> a(ex.matched.begin(), ex.matched.end()), b(alt.matched.begin(), alt.matched.end());
+      if (a != b)
+        ambiguous_order = fmt::format("{} waited; which rows it skipped on their uncommitted versions before the wait "
+                                      "depends on its scan position (semi-consistent read)", quote(ref));
+      evaluator.execute(model.schema(), view, run, {});  // leave the scratch tables as the statement left them
+    }
     if (!ex.outcome.ok()) {
       undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
                                       "ambiguous here", quote(ref), summary(ex.outcome), view_name(view_rule)));
