@@ -16,6 +16,18 @@ std::string DocumentedBehaviour::allows(const std::string& phenomenon) const {
 
 std::string EngineProfile::kind(const TargetConfig&) const { return name(); }
 
+const StatementRule& VisibilityRules::rule(StatementKind kind, LockMode lock) const {
+  switch (kind) {
+    case StatementKind::Update: return update;
+    case StatementKind::Insert: return insert;
+    case StatementKind::Delete: return delete_;
+    default:
+      return lock == LockMode::Share ? select_share : lock == LockMode::Update ? select_update : select;
+  }
+}
+
+VisibilityRules EngineProfile::visibility(IsolationLevel, const TargetConfig&) const { return {}; }
+
 std::string EngineProfile::configuration(const TargetConfig& config) const {
   // Every parameter the engine defines changes its behaviour; list those given, as given.
   std::string out;

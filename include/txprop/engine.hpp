@@ -20,6 +20,7 @@
 
 #include "txprop/driver.hpp"
 #include "txprop/isolation.hpp"
+#include "txprop/outcome.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target_config.hpp"
 
@@ -68,6 +69,65 @@ struct DocumentedBehaviour {
   std::string allows(const std::string& phenomenon) const;
 };
 
+
+// Troc's visibility and lock tables (shared/notes/seed-troc-writecheck.md A5, A6) as data: for one isolation level
+// under one configuration, which row versions each kind of statement sees, which locks it takes, and when a
+// transaction's snapshot is taken. The Troc oracle (properties/troc/) rebuilds every statement's view from these rows;
+// every row carries the passage it comes from.
+enum class ViewRule {
+  Latest,             // V1+V2: the latest version of every row, committed or not (dirty reads)
+  LatestCommitted,    // V1+V3: own writes, and the latest committed version of the others ("current read")
+  Snapshot,           // V1+V4: own writes, and versions committed before the transaction's snapshot
+  StatementSnapshot,  // own writes, and versions committed before the statement started; a row found locked is
+                      // re-checked on its latest committed version once the lock is released (PostgreSQL READ
+                      // COMMITTED); without a wait this is LatestCommitted
+};
+enum class LockStrength { None, Shared, Exclusive };
+enum class SnapshotPoint {
+  Begin,           // BEGIN takes it
+  FirstStatement,  // the first statement of any kind after BEGIN (PostgreSQL, SQLite WAL)
+  FirstRead,       // the first plain (consistent) SELECT (InnoDB's read view)
+};
+
+struct StatementRule {
+  ViewRule view = ViewRule::LatestCommitted;
+  LockStrength lock = LockStrength::None;
+  bool predicate = false;  // also locks its predicate (next-key / gap locks): a row another transaction inserts or
+                           // updates into its WHERE must wait
+  // A statement that does not wait reads or writes (and locks) only rows that match on start_view too (InnoDB's
+  // semi-consistent UPDATE at READ UNCOMMITTED: a row whose uncommitted version does not match is skipped without
+  // waiting). After a wait the statement sees `view` as it is when it completes (Troc's rule).
+  std::string source;
+  bool recheck_from_start = false;
+  ViewRule start_view = ViewRule::LatestCommitted;
+};
+
+struct VisibilityRules {
+  bool modelled = false;  // false: no rules for this engine or level; the Troc oracle cannot judge it
+  StatementRule select, select_share, select_update, update, insert, delete_;
+  SnapshotPoint snapshot_point = SnapshotPoint::FirstStatement;
+  std::string snapshot_source;
+  // A first statement that waits takes its snapshot when it finally runs, not when it was sent (SQLite: a statement
+  // that got SQLITE_BUSY holds no read transaction and is retried).
+  bool snapshot_after_wait = false;
+  // Locks cover the whole database (SQLite: one writer at a time); otherwise rows and unique-index values.
+  bool database_locks = false;
+  // An INSERT, or an UPDATE setting a unique value, waits while another active transaction has written that value
+  // (inserted, deleted, or updated from or to it).
+  bool unique_value_waits = true;
+  std::string lock_source;
+  // First-updater-wins: a write (or locking read, with conflict_on_locking_reads) that finds a row whose latest
+  // committed version is not in its transaction's snapshot fails with conflict_error; with
+  // conflict_on_any_commit, any commit after the snapshot that changed rows makes the next write fail (SQLite WAL).
+  bool snapshot_write_conflict = false;
+  bool conflict_on_locking_reads = false;
+  bool conflict_on_any_commit = false;
+  ErrorClass conflict_error = ErrorClass::SerializationFailure;
+  std::string conflict_source;
+
+  const StatementRule& rule(StatementKind kind, LockMode lock) const;
+};
+
 class EngineProfile {
  public:
   virtual ~EngineProfile() = default;
@@ -95,6 +155,8 @@ class EngineProfile {
 
   virtual EngineCapabilities capabilities() const = 0;
   virtual DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const = 0;
+  // Troc's visibility and lock rules for a transaction at `level` (not modelled by default).
+  virtual VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const;
 
   // Connects and creates this process's test database; throws TargetError with one line naming the URI.
   virtual std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const = 0;

@@ -100,6 +100,13 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
                                "them), ") + kSnapshotIsolation;
         d.allowed["lost-update"] = d.allowed["read-skew"] = d.allowed["G-single"] = d.source;
         d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
+        // Troc: a plain SELECT after a write that read (current read) versions the snapshot does not hold returns a
+        // mix the snapshot+own-writes model does not give (Troc Listing 2 / MDEV-26642, MDEV-26671: "design decision
+        // of the InnoDB Repeatable Read ... since MySQL 3.23.49").
+        d.allowed["snapshot-read-after-current-read"] =
+            "MDEV-26642 / MDEV-26671 (won't fix: InnoDB REPEATABLE READ writes read the latest committed version "
+            "while plain SELECTs read the read view), https://jira.mariadb.org/browse/MDEV-26642, "
+            "https://jira.mariadb.org/browse/MDEV-26671; " + std::string(kSnapshotIsolation);
       }
       return d;
     case IsolationLevel::Serializable:
@@ -115,6 +122,74 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
       return d;
   }
   return d;
+}
+
+// Troc's Tables II and III (ICSE 2023, shared/notes/seed-troc-writecheck.md A5/A6) for InnoDB: plain SELECTs read
+// uncommitted data at RU, a fresh committed view at RC, the transaction's read view at RR; locking reads and writes
+// read the latest committed version at every level ("current read"); SERIALIZABLE makes plain SELECTs locking
+// reads. Row and unique-index locks at every level; next-key (predicate) locks at RR and SERIALIZABLE.
+VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConfig& config) const {
+  VisibilityRules v;
+  v.modelled = true;
+  const bool snapshot_isolation = config.flag("innodb_snapshot_isolation").value_or(false);
+  const bool locking_predicates = level == IsolationLevel::RepeatableRead || level == IsolationLevel::Serializable;
+  const std::string table2 = "Troc (ICSE 2023) Table II; MySQL 8.0 manual 15.7.2.3 Consistent Nonlocking Reads, "
+                             "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
+  const std::string table3 = std::string("Troc (ICSE 2023) Table III; MySQL 8.0 manual 15.7.3 Locks Set by Different "
+                                         "SQL Statements in InnoDB, https://dev.mysql.com/doc/refman/8.0/en/"
+                                         "innodb-locks-set.html") +
+                             (locking_predicates ? " (next-key locks at RR/SERIALIZABLE)" : " (no gap locks below RR)");
+  const auto current = [&](LockStrength lock, bool predicate) {
+    return StatementRule{ViewRule::LatestCommitted, lock, predicate, table2 + "; " + table3};
+  };
+  switch (level) {
+    case IsolationLevel::ReadUncommitted:
+      v.select = {ViewRule::Latest, LockStrength::None, false, std::string("READ UNCOMMITTED: ") + kReadUncommitted};
+      break;
+    case IsolationLevel::ReadCommitted:
+      v.select = {ViewRule::LatestCommitted, LockStrength::None, false,
+                  std::string("READ COMMITTED: each consistent read sets and reads its own fresh snapshot, ") +
+                      kReadCommitted};
+      break;
+    case IsolationLevel::RepeatableRead:
+      v.select = {ViewRule::Snapshot, LockStrength::None, false,
+                  "REPEATABLE READ: consistent reads within the transaction read the snapshot established by the "
+                  "first such read, " + std::string(kRepeatableRead)};
+      break;
+    case IsolationLevel::Serializable:
+      v.select = current(LockStrength::Shared, true);
+      v.select.source = std::string("SERIALIZABLE: plain SELECTs are SELECT ... LOCK IN SHARE MODE when autocommit "
+                                    "is off, ") + kSerializable + "; " + table3;
+      break;
+  }
+  v.select_share = current(LockStrength::Shared, locking_predicates);
+  v.select_update = current(LockStrength::Exclusive, locking_predicates);
+  v.update = current(LockStrength::Exclusive, locking_predicates);
+  v.delete_ = current(LockStrength::Exclusive, locking_predicates);
+  v.insert = current(LockStrength::Exclusive, false);
+  if (level == IsolationLevel::ReadUncommitted) {
+    // Semi-consistent read: an UPDATE that finds a row locked reads the version a READ UNCOMMITTED read sees (the
+    // uncommitted one) and skips the row without waiting if that version does not match its WHERE.
+    v.update.recheck_from_start = true;
+    v.update.start_view = ViewRule::Latest;
+    v.update.source += std::string("; semi-consistent read for UPDATE below REPEATABLE READ, ") + kReadCommitted +
+                       " (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"InnoDB returns the latest committed version "
+                       "... to MySQL so that MySQL can determine whether the row matches the WHERE\")";
+  }
+  // Troc's code, RU: a locking read sees the latest version (newView); an uncommitted row is X-locked by its writer,
+  // so the read waits for it anyway.
+  v.snapshot_point = SnapshotPoint::FirstRead;
+  v.snapshot_source = "InnoDB creates a transaction's read view at its first consistent read (MySQL 8.0 manual "
+                      "15.7.2.3: \"the snapshot is established by the first such read\"), not at BEGIN, "
+                      "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
+  v.lock_source = table3;
+  if (snapshot_isolation && level == IsolationLevel::RepeatableRead) {
+    v.snapshot_write_conflict = true;
+    v.conflict_error = ErrorClass::SnapshotConflict;
+    v.conflict_source = std::string("MariaDB innodb_snapshot_isolation=ON: a write to a record that is not visible in "
+                                    "the transaction's read view fails with ER_CHECKREAD (1020), ") + kSnapshotIsolation;
+  }
+  return v;
 }
 
 std::unique_ptr<drivers::Driver> InnodbProfile::open(const TargetConfig& config) const {

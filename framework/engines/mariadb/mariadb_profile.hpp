@@ -17,6 +17,7 @@ class InnodbProfile : public EngineProfile {
   std::string configuration(const TargetConfig& config) const override;
   EngineCapabilities capabilities() const override;
   DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const override;
+  VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const override;
   std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const override;
 };
 

@@ -86,6 +86,49 @@ class PostgresqlProfile final : public EngineProfile {
     return d;
   }
 
+  // Troc's tables for PostgreSQL (txprop's own, from the manual): READ COMMITTED takes a snapshot per statement; an
+  // UPDATE, DELETE or locking read that waits for a row lock re-checks its WHERE on the row's latest committed version
+  // once the lock is released (EvalPlanQual) and never sees rows that were not in its snapshot. REPEATABLE READ and
+  // SERIALIZABLE read one snapshot taken by the first statement after BEGIN; a write or locking read of a row changed
+  // by a transaction that committed after the snapshot fails (40001, first updater wins). Row locks only (FOR UPDATE
+  // / FOR NO KEY UPDATE / FOR SHARE), no gap or predicate locks (SSI's SIREAD locks never block).
+  VisibilityRules visibility(IsolationLevel level, const TargetConfig&) const override {
+    VisibilityRules v;
+    v.modelled = true;
+    const std::string locks = "PostgreSQL 15 manual 13.3.2 Row-Level Locks (FOR UPDATE, FOR NO KEY UPDATE and FOR "
+                              "SHARE conflict as Table 13.3 says; no gap locks), "
+                              "https://www.postgresql.org/docs/15/explicit-locking.html#LOCKING-ROWS";
+    const bool read_committed = level == IsolationLevel::ReadCommitted || level == IsolationLevel::ReadUncommitted;
+    const ViewRule view = read_committed ? ViewRule::StatementSnapshot : ViewRule::Snapshot;
+    const std::string visibility =
+        read_committed ? std::string("PostgreSQL 15 manual 13.2.1: a query sees data committed before it began; "
+                                     "UPDATE/DELETE/SELECT FOR UPDATE wait for a concurrent updater and then re-evaluate "
+                                     "their WHERE on the updated version of the row, ") + kReadCommitted
+                       : std::string("PostgreSQL 15 manual 13.2.2: a query sees a snapshot as of the start of the first "
+                                     "non-transaction-control statement of the transaction, ") + kRepeatableRead;
+    v.select = {view, LockStrength::None, false, visibility};
+    v.select_share = {view, LockStrength::Shared, false, visibility + "; " + locks};
+    v.select_update = {view, LockStrength::Exclusive, false, visibility + "; " + locks};
+    v.update = v.delete_ = v.select_update;
+    // The unique check of an INSERT sees the latest committed (and in-progress) versions, not the snapshot.
+    v.insert = {ViewRule::LatestCommitted, LockStrength::Exclusive, false,
+                visibility + "; a unique-index insert checks the latest versions and waits for a concurrent writer of "
+                             "the same value, https://www.postgresql.org/docs/15/index-unique-checks.html"};
+    v.snapshot_point = SnapshotPoint::FirstStatement;
+    v.snapshot_source = std::string("PostgreSQL 15 manual 13.2.2: the snapshot is taken at \"the start of the first "
+                                    "non-transaction-control statement in the transaction\", ") + kRepeatableRead;
+    v.lock_source = locks;
+    if (!read_committed) {
+      v.snapshot_write_conflict = true;
+      v.conflict_on_locking_reads = true;
+      v.conflict_error = ErrorClass::SerializationFailure;
+      v.conflict_source = std::string("PostgreSQL 15 manual 13.2.2: an UPDATE, DELETE or SELECT FOR UPDATE/SHARE of a "
+                                      "row changed by a transaction that committed after the snapshot fails with "
+                                      "\"could not serialize access due to concurrent update\", ") + kRepeatableRead;
+    }
+    return v;
+  }
+
   std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const override {
     return drivers::open_postgresql_driver(config);
   }

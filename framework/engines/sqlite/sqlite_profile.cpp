@@ -54,6 +54,34 @@ class SqliteProfile final : public EngineProfile {
     return d;
   }
 
+  // Troc's tables for SQLite: a transaction (BEGIN DEFERRED) reads one snapshot from its first statement on (WAL: the
+  // read transaction's end mark; rollback journal: the SHARED lock keeps writers from committing), sees its own
+  // writes, and writes under one database-wide write lock (a second writer gets SQLITE_BUSY, which the runner treats
+  // as waiting). A WAL transaction whose snapshot is older than the last commit cannot write (SQLITE_BUSY_SNAPSHOT).
+  VisibilityRules visibility(IsolationLevel, const TargetConfig&) const override {
+    VisibilityRules v;
+    v.modelled = true;
+    const std::string reads = "SQLite isolation: \"a read transaction ... sees a snapshot of the database as it "
+                              "existed at the moment the read transaction started\" (WAL) and the SHARED lock "
+                              "(rollback journal), https://www.sqlite.org/isolation.html";
+    const std::string writes = "SQLite locking: one RESERVED (write) lock per database; a second writer gets "
+                               "SQLITE_BUSY, https://www.sqlite.org/lockingv3.html";
+    v.select = v.select_share = v.select_update = {ViewRule::Snapshot, LockStrength::None, false, reads};
+    v.update = v.insert = v.delete_ = {ViewRule::Snapshot, LockStrength::Exclusive, false, reads + "; " + writes};
+    v.snapshot_point = SnapshotPoint::FirstStatement;
+    v.snapshot_source = "SQLite BEGIN DEFERRED: no lock until the database is first accessed, "
+                        "https://www.sqlite.org/lang_transaction.html";
+    v.snapshot_after_wait = true;
+    v.database_locks = true;
+    v.lock_source = writes;
+    v.snapshot_write_conflict = true;
+    v.conflict_on_any_commit = true;
+    v.conflict_error = ErrorClass::SerializationFailure;
+    v.conflict_source = "SQLite WAL: a read transaction whose snapshot is older than the latest commit cannot become a "
+                        "write transaction (SQLITE_BUSY_SNAPSHOT), https://www.sqlite.org/rescode.html#busy_snapshot";
+    return v;
+  }
+
   std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const override {
     return drivers::open_sqlite_driver(config);
   }

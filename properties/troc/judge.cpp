@@ -1,0 +1,674 @@
+// Troc's oracle: walk the actual order, build each statement's view from the version history by its transaction's
+// rules, run it alone on the view in the same engine, and compare (Troc section III-F, digest A7-A9).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "../adya/instrumentation.hpp"
+#include "txprop/comparison.hpp"
+#include "txprop/driver.hpp"
+#include "txprop/sql.hpp"
+#include "troc.hpp"
+
+namespace txprop::troc {
+
+namespace {
+
+std::int64_t as_rid(const Value& v) {
+  return v.type() == ValueType::Integer ? v.as_int() : static_cast<std::int64_t>(v.as_number());
+}
+
+bool has_subquery(const std::optional<Expr>& e) {
+  if (!e) return false;
+  std::vector<std::string> tables;
+  e->collect_subquery_tables(tables);
+  return !tables.empty();
+}
+
+bool has_subquery(const Statement& s) {
+  if (has_subquery(s.where)) return true;
+  for (const Assignment& a : s.assignments)
+    if (has_subquery(std::optional<Expr>(a.value))) return true;
+  for (const auto& row : s.values)
+    for (const Expr& e : row)
+      if (has_subquery(std::optional<Expr>(e))) return true;
+  return false;
+}
+
+class EngineEvaluator final : public Evaluator {
+ public:
+  EngineEvaluator(std::unique_ptr<drivers::Session> session, Dialect dialect)
+      : session_(std::move(session)), dialect_(dialect) {}
+
+  View canonical(const Schema& schema, const View& view) override {
+    View out;
+    for (const auto& [table, rows] : view) {
+      materialise(schema, table, rows);
+      out[table] = read(table).rows;
+    }
+    return out;
+  }
+
+  Execution execute(const Schema& schema, const View& view, const Statement& s,
+                    const std::vector<Expr>& predicates) override {
+    Execution ex;
+    for (const auto& [table, rows] : view) materialise(schema, table, rows);
+    const Table* table = schema.find_table(s.table);
+    const auto rid = table ? table->column_index(adya::kRowIdColumn) : std::nullopt;
+    std::vector<std::set<std::int64_t>> matching_before;
+    for (const Expr& p : predicates) matching_before.push_back(matching(s.table, p));
+    ex.outcome = run(render(s, dialect_));
+    if (!ex.outcome.ok() || !rid) return ex;
+    if (s.kind == StatementKind::Select) {
+      const auto c = std::find(ex.outcome.columns.begin(), ex.outcome.columns.end(), adya::kRowIdColumn);
+      if (c != ex.outcome.columns.end()) {
+        const auto i = static_cast<std::size_t>(c - ex.outcome.columns.begin());
+        for (const Row& r : ex.outcome.rows) ex.matched.push_back(as_rid(r.at(i)));
+      }
+      return ex;
+    }
+    // Writes: what changed, by row id.
+    const auto it = view.find(s.table);
+    std::map<std::int64_t, Row> before;
+    if (it != view.end())
+      for (const Row& r : it->second) before[as_rid(r.at(*rid))] = r;
+    std::map<std::int64_t, Row> after;
+    for (const Row& r : read(s.table).rows) after[as_rid(r.at(*rid))] = r;
+    for (const auto& [id, row] : after) {
+      auto b = before.find(id);
+      if (b != before.end() && b->second == row) continue;
+      if (b != before.end()) ex.before.push_back(b->second);
+      ex.matched.push_back(id);
+      ex.changes.push_back(Execution::Change{id, row, false});
+    }
+    for (const auto& [id, row] : before)
+      if (!after.count(id)) {
+        ex.matched.push_back(id);
+        ex.before.push_back(row);
+        ex.changes.push_back(Execution::Change{id, row, true});
+      }
+    for (std::size_t i = 0; i < predicates.size(); ++i)
+      ex.predicate_changed.push_back(matching(s.table, predicates[i]) != matching_before[i]);
+    return ex;
+  }
+
+ private:
+  Outcome run(const std::string& sql) { return session_->execute(sql); }
+  Outcome read(const std::string& table) { return run(render(Statement::select(table), dialect_)); }
+
+  std::set<std::int64_t> matching(const std::string& table, const Expr& where) {
+    std::set<std::int64_t> out;
+    const Outcome o = run(render(Statement::select(table, where, LockMode::None, {adya::kRowIdColumn}), dialect_));
+    for (const Row& r : o.rows)
+      if (!r.empty()) out.insert(as_rid(r[0]));
+    return out;
+  }
+
+  void materialise(const Schema& schema, const std::string& table, const std::vector<Row>& rows) {
+    const Table* t = schema.find_table(table);
+    if (!t) return;
+    check(run(render(Statement::delete_(table), dialect_)), "empty " + table);
+    if (rows.empty()) return;
+    Statement ins = Statement::insert(table, t->column_names(), {});
+    ins.values.clear();
+    for (const Row& r : rows) {
+      std::vector<Expr> values;
+      for (const Value& v : r) values.push_back(Expr::lit(v));
+      ins.values.push_back(std::move(values));
+    }
+    check(run(render(ins, dialect_)), "materialise " + table);
+  }
+
+  static void check(const Outcome& o, const std::string& what) {
+    if (!o.ok()) throw std::runtime_error(fmt::format("troc: cannot {} on the scratch session: {}", what, summary(o)));
+  }
+
+  std::unique_ptr<drivers::Session> session_;
+  Dialect dialect_;
+};
+
+struct Judge {
+  const History& h;
+  const EngineProfile& profile;
+  const TargetConfig& config;
+  Evaluator& evaluator;
+  const TrocOptions& options;
+  Model model;
+  Verdict v = Verdict::pass("troc");
+  std::vector<std::string> undecided;
+  int seq_ = -1;  // the event being judged
+  std::string ambiguous_order;  // a waiting COMMIT raced a statement: findings are undecided
+
+  Judge(const History& h_, const EngineProfile& p, const TargetConfig& c, Evaluator& e, const TrocOptions& o)
+      : h(h_), profile(p), config(c), evaluator(e), options(o), model(h_.test_case.schema, txns(h_, p, c)) {}
+
+  static std::vector<TxnModel> txns(const History& h, const EngineProfile& p, const TargetConfig& c) {
+    std::vector<TxnModel> out;
+    for (const Transaction& t : h.test_case.transactions) {
+      TxnModel m;
+      m.level = t.isolation;
+      m.rules = p.visibility(t.isolation, c);
+      out.push_back(std::move(m));
+    }
+    return out;
+  }
+
+  std::string quote(StepRef ref) const {
+    const Transaction& tx = h.test_case.transactions[static_cast<std::size_t>(ref.txn)];
+    return fmt::format("T{}.{} {} ({})", ref.txn, ref.index,
+                       render(adya::strip_instrumentation_of(tx.step(static_cast<std::size_t>(ref.index))),
+                              Dialect::Portable),
+                       sql_name(tx.isolation));
+  }
+
+  void tag(const std::string& t) { v.tags.push_back(t); }
+
+  void finding(const std::string& kind, const std::string& text, std::vector<int> involved, int deciding,
+               const std::string& allowed = {}) {
+    Finding f{kind, text, false, {}, {}};
+    f.transactions = std::move(involved);
+    f.deciding = {deciding};
+    if (!allowed.empty() && !options.ignore_documentation) {
+      const std::string source =
+          profile.documented(h.test_case.transactions[static_cast<std::size_t>(deciding)].isolation, config)
+              .allows(allowed);
+      if (!source.empty()) {
+        f.documented = true;
+        f.source = source;
+        f.explanation += fmt::format("\n  documented ({}): {}", allowed, source);
+      }
+    }
+    v.findings.push_back(std::move(f));
+  }
+
+  // Where a blocked step actually started: when it was submitted, or when its transaction's previous step completed.
+  int start_of(StepRef ref) const {
+    int start = h.submitted_at[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+    if (ref.index > 0) start = std::max(start, h.completed_at(StepRef{ref.txn, ref.index - 1}) + 1);
+    return start;
+  }
+
+  Lock lock_of(int t, const Statement& s, const StatementRule& rule, const Execution& ex) const {
+    Lock l;
+    l.table = s.table;
+    l.strength = rule.lock;
+    l.database = model.txns()[static_cast<std::size_t>(t)].rules.database_locks;
+    l.seq = seq_;
+    l.statement = render(adya::strip_instrumentation_of(s), Dialect::Portable) +
+                  fmt::format(" of T{}", t);
+    if (rule.lock == LockStrength::None) return l;
+    l.rows.insert(ex.matched.begin(), ex.matched.end());
+    if (s.is_write()) {
+      std::set<std::string> old_keys;
+      for (const Row& r : ex.before)
+        for (const std::string& k : model.unique_keys(s.table, r)) old_keys.insert(k);
+      for (const auto& c : ex.changes)
+        for (const std::string& k : model.unique_keys(s.table, c.data))
+          if (!c.deleted && !old_keys.count(k)) l.written_keys.insert(k);  // values new to their row
+      // Deleted values and values updated away are held too (another's insert of them waits).
+      l.written_keys.insert(old_keys.begin(), old_keys.end());
+    }
+    if (rule.predicate && s.kind != StatementKind::Insert && !has_subquery(s.where))
+      l.predicate = s.where.value_or(Expr::lit(Value(1)));
+    return l;
+  }
+
+  // Only values new to their rows are checked against others' (an unchanged value waits on its row instead).
+  Lock waiting_lock(const Lock& l, const Execution& ex, const Statement& s) const {
+    Lock w = l;
+    std::set<std::string> old_keys;
+    for (const Row& r : ex.before)
+      for (const std::string& k : model.unique_keys(s.table, r)) old_keys.insert(k);
+    std::set<std::string> keys;
+    for (const std::string& k : l.written_keys)
+      if (!old_keys.count(k)) keys.insert(k);
+    w.written_keys = keys;
+    return w;
+  }
+
+  // A COMMIT of another transaction that waited (SQLite's rollback journal: readers hold SHARED locks) and was still
+  // in flight when this step completed: the two were retried together, so which came first is not observable.
+  std::string commit_in_flight(int t, int e) const {
+    for (std::size_t o = 0; o < h.test_case.transactions.size(); ++o) {
+      if (static_cast<int>(o) == t) continue;
+      const Transaction& tx = h.test_case.transactions[o];
+      const std::size_t end = tx.statements.size() + 1;
+      const StepRef ref{static_cast<int>(o), static_cast<int>(end)};
+      if (end >= h.was_blocked[o].size() || !h.was_blocked[o][end]) continue;
+      const int done = h.completed_at(ref);
+      if (start_of(ref) < e && (done < 0 || done > e)) return quote(ref);
+    }
+    return {};
+  }
+
+  void statement(int e, StepRef ref, const Statement& s, const Outcome& actual) {
+    const int t = ref.txn;
+    if (ambiguous_order.empty())
+      if (const std::string c = commit_in_flight(t, e); !c.empty())
+        ambiguous_order = c + " waited and was retried together with other statements (their order is not "
+                              "observable; the findings depend on it)";
+    TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
+    const bool blocked = h.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(ref.index)];
+    const int start = blocked ? start_of(ref) : e;
+    const StatementRule& rule = m.rules.rule(s.kind, s.lock);
+    if (!m.snapshot_seq && (m.rules.snapshot_point == SnapshotPoint::FirstStatement ||
+                            (m.rules.snapshot_point == SnapshotPoint::FirstRead && s.kind == StatementKind::Select &&
+                             s.lock == LockMode::None && rule.view == ViewRule::Snapshot)))
+      m.snapshot_seq = blocked && m.rules.snapshot_after_wait ? e : start;
+    const TxnResult& fate = h.transactions[static_cast<std::size_t>(t)];
+    const bool aborts_here = fate.fate == TxnFate::Aborted && fate.failed_step && *fate.failed_step == ref;
+    if (!actual.ok()) {
+      if (aborts_here) {
+        tag(actual.error.cls == m.rules.conflict_error && m.rules.snapshot_write_conflict ? "engine-abort-conflict"
+                                                                                         : "engine-abort");
+        model.end(t, TxnState::Aborted, e);
+      } else {
+        tag("statement-error");
+      }
+      return;
+    }
+    Statement run = s;
+    // After a wait (PostgreSQL READ COMMITTED's EvalPlanQual), or always (InnoDB READ UNCOMMITTED's semi-consistent
+    // UPDATE), only rows that matched on the start view when the statement started are written, each re-checked on
+    // its version in the statement's view. Subqueries are evaluated once, on the start view.
+    const bool statement_snapshot = rule.view == ViewRule::StatementSnapshot;
+    const ViewRule view_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.view;
+    const ViewRule start_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.start_view;
+    const bool recheck = (statement_snapshot && blocked) || (rule.recheck_from_start && !blocked);
+    std::vector<std::string> tables = s.tables();
+    View view = model.view(t, view_rule, e, tables);
+    if (recheck && s.kind != StatementKind::Insert) {
+      std::vector<std::string> sub;
+      if (s.where) s.where->collect_subquery_tables(sub);
+      for (const Assignment& a : s.assignments) a.value.collect_subquery_tables(sub);
+      if (std::find(sub.begin(), sub.end(), s.table) != sub.end()) {
+        undecided.push_back(fmt::format("{}: re-checks its rows after a wait with a subquery on its own table (which "
+                                        "version the subquery reads is not modelled)", quote(ref)));
+        return;
+      }
+      if (start_rule == ViewRule::Latest && ambiguous_order.empty())
+        if (const std::string w = write_in_flight(t, e, tables); !w.empty())
+          ambiguous_order = fmt::format("{} chose its rows on uncommitted versions while {} waited half-done (its "
+                                        "partial writes are visible; the version history holds whole statements)",
+                                        quote(ref), w);
+      const View at_start = model.view(t, start_rule, start, tables);
+      for (const std::string& other : sub) view[other] = at_start.at(other);
+      Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
+      std::vector<Expr> ids;
+      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
+      Expr in_snapshot = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
+                                     : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
+      run.where = s.where ? Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot)) : std::move(in_snapshot);
+    }
+    std::vector<Expr> predicates;
+    if (s.is_write() && !blocked)
+      for (const auto& [holder, lock] : predicate_locks(model, t, s.table, deadlock_victims_in_flight(t, e)))
+        predicates.push_back(*lock->predicate);
+    Execution ex = evaluator.execute(model.schema(), view, run, predicates);
+    if (rule.recheck_from_start && blocked && ex.outcome.ok() && ambiguous_order.empty() && s.is_write()) {
+      // A semi-consistent statement that waited has skipped some rows (on their uncommitted versions) before the
+      // wait and reads the rest after it: which ones depends on its scan position. If restricting it to the rows
+      // that matched when it started changes its effect, later findings depend on that order.
+      const View at_start = model.view(t, rule.start_view, start, tables);
+      Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
+      std::vector<Expr> ids;
+      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
+      Statement restricted = s;
+      Expr in_start = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
+                                  : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
+      restricted.where = s.where ? Expr::binary(BinaryOp::And, *s.where, in_start) : in_start;
+      const Execution alt = evaluator.execute(model.schema(), view, restricted, {});
+      std::set<std::int64_t> a(ex.matched.begin(), ex.matched.end()), b(alt.matched.begin(), alt.matched.end());
+      if (a != b)
+        ambiguous_order = fmt::format("{} waited; which rows it skipped on their uncommitted versions before the wait "
+                                      "depends on its scan position (semi-consistent read)", quote(ref));
+      evaluator.execute(model.schema(), view, run, {});  // leave the scratch tables as the statement left them
+    }
+    if (!ex.outcome.ok()) {
+      undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
+                                      "ambiguous here", quote(ref), summary(ex.outcome), view_name(view_rule)));
+      return;
+    }
+    // Lock expectation.
+    seq_ = e;
+    Lock lock = lock_of(t, s, rule, ex);
+    if (!blocked) {
+      const std::set<int> released = deadlock_victims_in_flight(t, e);
+      if (!released.empty()) tag("deadlock-victim-released");
+      if (auto c = find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits,
+                                 ex.predicate_changed, -1, released)) {
+        // A row the holder changed into one the statement does not match (or deleted), skipped without waiting:
+        // the semi-consistent read the profile may document at this level.
+        std::string allowed;
+        if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
+            m.rules.select.view == ViewRule::Latest) {
+          const View latest = model.view(t, ViewRule::Latest, e, tables);
+          Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+          const Execution dirty = evaluator.execute(model.schema(), latest, probe, {});
+          bool skipped = true;  // every row it should have waited for is one its uncommitted version does not match
+          for (std::int64_t r : lock.rows)
+            if (held_by(c->holder, s.table, r) &&
+                std::find(dirty.matched.begin(), dirty.matched.end(), r) != dirty.matched.end())
+              skipped = false;
+          if (skipped) {
+            allowed = "semi-consistent-read";
+            // Follow the engine: the rows it skipped are not written.
+            std::vector<Expr> ids;
+            for (std::int64_t r : lock.rows)
+              if (held_by(c->holder, s.table, r)) ids.push_back(Expr::lit(Value(r)));
+            Statement rest = run;
+            Expr skip = Expr::in_list(Expr::col(adya::kRowIdColumn), ids, true);
+            rest.where = rest.where ? Expr::binary(BinaryOp::And, *rest.where, skip) : skip;
+            Execution again = evaluator.execute(model.schema(), view, rest, {});
+            if (again.outcome.ok()) {
+              ex = std::move(again);
+              lock = lock_of(t, s, rule, ex);
+            }
+          }
+        }
+        finding("inconsistent-blocking",
+                fmt::format("{} completed without waiting, but {} and T{} was still active: the lock model ({}) says "
+                            "it must block", quote(ref), c->reason, c->holder,
+                            m.rules.lock_source.empty() ? rule.source : m.rules.lock_source),
+                {t, c->holder}, t, allowed);
+      }
+    } else if (!find_conflict(model, t, waiting_lock(lock, ex, s), m.rules.unique_value_waits, {}, start)) {
+      tag("block-not-required");
+    }
+    // First-updater-wins.
+    const bool conflict_applies = s.is_write() || (s.lock != LockMode::None && m.rules.conflict_on_locking_reads);
+    if (m.rules.snapshot_write_conflict && m.snapshot_seq && conflict_applies && !(m.rules.conflict_on_any_commit && m.wrote)) {
+      std::string why;
+      if (m.rules.conflict_on_any_commit) {
+        if (s.is_write())
+          for (std::size_t o = 0; o < model.txns().size() && why.empty(); ++o) {
+            const TxnModel& other = model.txns()[o];
+            if (static_cast<int>(o) != t && other.state == TxnState::Committed && other.end_seq > *m.snapshot_seq &&
+                other.end_seq < e && other.wrote_rows)
+              why = fmt::format("T{} committed changes after T{}'s snapshot", o, t);
+          }
+      } else {
+        for (std::int64_t r : ex.matched) {
+          if (s.kind == StatementKind::Insert) break;
+          const Version* latest = model.latest_committed(r, t, e);
+          if (!latest && s.kind != StatementKind::Select) continue;
+          if (latest && (latest->txn == kInitial || latest->txn == t)) continue;
+          if (latest && model.txns()[static_cast<std::size_t>(latest->txn)].end_seq < *m.snapshot_seq) continue;
+          why = fmt::format("row txp_rid={} was changed by T{}, which committed after T{}'s snapshot", r,
+                            latest ? latest->txn : -1, t);
+          break;
+        }
+      }
+      if (!why.empty())
+        finding("missing-abort",
+                fmt::format("{} succeeded, but {}: the rules say it fails with {} ({})", quote(ref), why,
+                            to_string(m.rules.conflict_error), m.rules.conflict_source),
+                {t}, t);
+    }
+    // Result.
+    if (s.kind == StatementKind::Select) {
+      if (const std::string diff = compare_outcomes(ex.outcome, actual); !diff.empty()) {
+        if (rule.view == ViewRule::Latest && partial_writes_explain(t, e, run, view, ex.outcome, actual)) {
+          tag("dirty-read-of-partial-write");
+        } else if (rule.view == ViewRule::Latest)
+          if (const std::string w = write_in_flight(t, e, tables); !w.empty()) {
+            undecided.push_back(fmt::format("{}: read uncommitted data while {} waited half-done (its partial writes "
+                                            "are visible at this level; the version history holds whole statements)",
+                                            quote(ref), w));
+            return;
+          }
+        const bool mixed = rule.view == ViewRule::Snapshot && m.current_read_beyond_snapshot;
+        if (!v.tags.empty() && v.tags.back() == "dirty-read-of-partial-write") {
+          // explained: every row is as the model has it or as a waiting write left it
+        } else
+        finding("incorrect-result",
+                fmt::format("{} returned rows that differ from the same statement run alone on its view ({} at "
+                            "event {}; {}):\n    expected: {}\n    actual:   {}\n    {}",
+                            quote(ref), view_name(rule.view), e, rule.source, rows_text(ex.outcome),
+                            rows_text(actual), diff),
+                {t}, t, mixed ? "snapshot-read-after-current-read" : "");
+      }
+    }
+    // Effect on the history.
+    if (s.is_write()) {
+      m.wrote = true;
+      if (!ex.changes.empty()) m.wrote_rows = true;
+      if (m.snapshot_seq && m.rules.select.view == ViewRule::Snapshot && rule.view != ViewRule::Snapshot)
+        for (std::int64_t r : ex.matched) {
+          const Version* a = model.latest_committed(r, t, e);
+          const Version* b = model.in_snapshot(r, t, e);
+          if (a != b) m.current_read_beyond_snapshot = true;
+        }
+    }
+    for (const auto& c : ex.changes) model.append(s.table, c.rid, c.data, t, c.deleted, e);
+    if (lock.strength != LockStrength::None) m.locks.push_back(lock);
+  }
+
+  // Transactions the engine chose as deadlock victims while their statement waited, and whose abort the history
+  // records after event e: the engine rolled them back (releasing their locks) as soon as the cycle closed, which may
+  // be what let the statement at e through without a visible wait.
+  std::set<int> deadlock_victims_in_flight(int t, int e) const {
+    std::set<int> out;
+    for (std::size_t o = 0; o < h.transactions.size(); ++o) {
+      const TxnResult& r = h.transactions[o];
+      if (static_cast<int>(o) == t || r.fate != TxnFate::Aborted || !r.failed_step ||
+          r.abort_reason.cls != ErrorClass::Deadlock)
+        continue;
+      const int done = h.completed_at(*r.failed_step);
+      if (start_of(*r.failed_step) <= e && (done < 0 || done > e)) out.insert(static_cast<int>(o));
+    }
+    return out;
+  }
+
+  bool held_by(int holder, const std::string& table, std::int64_t rid) const {
+    for (const Lock& l : model.txns()[static_cast<std::size_t>(holder)].locks)
+      if (l.table == table && l.rows.count(rid)) return true;
+    return false;
+  }
+
+  // Whether a dirty read's rows are each either as the model has them or as the waiting writes of other transactions
+  // (half-done, at READ UNCOMMITTED) would leave them: every row id of the actual result, and of the model's, is
+  // accounted for by one of the two.
+  bool partial_writes_explain(int t, int e, const Statement& select, const View& view, const Outcome& expected,
+                              const Outcome& actual) {
+    View with = view;
+    bool any = false;
+    for (std::size_t o = 0; o < h.test_case.transactions.size(); ++o) {
+      if (static_cast<int>(o) == t) continue;
+      const Transaction& tx = h.test_case.transactions[o];
+      for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
+        const StepRef ref{static_cast<int>(o), static_cast<int>(i)};
+        const Statement& w = tx.statements[i - 1];
+        if (!h.was_blocked[o][i] || !w.is_write() || !with.count(w.table)) continue;
+        const int done = h.completed_at(ref);
+        if (!(start_of(ref) < e && (done < 0 || done > e))) continue;
+        const Execution wx = evaluator.execute(
+            model.schema(), model.view(static_cast<int>(o), ViewRule::LatestCommitted, e, w.tables()), w, {});
+        if (!wx.outcome.ok()) return false;
+        const auto rid = model.rid_column(w.table);
+        if (!rid) return false;
+        std::vector<Row>& rows = with[w.table];
+        for (const auto& c : wx.changes) {
+          std::erase_if(rows, [&](const Row& r) { return as_rid(r.at(*rid)) == c.rid; });
+          if (!c.deleted) rows.push_back(c.data);
+        }
+        any = true;
+      }
+    }
+    if (!any) return false;
+    const Execution alt = evaluator.execute(model.schema(), with, select, {});
+    if (!alt.outcome.ok()) return false;
+    auto by_rid = [](const Outcome& o) -> std::optional<std::map<std::int64_t, Row>> {
+      const auto c = std::find(o.columns.begin(), o.columns.end(), adya::kRowIdColumn);
+      if (c == o.columns.end()) return std::nullopt;
+      const auto i = static_cast<std::size_t>(c - o.columns.begin());
+      std::map<std::int64_t, Row> out;
+      for (const Row& r : o.rows) out[as_rid(r.at(i))] = r;
+      return out;
+    };
+    const auto a = by_rid(expected), b = by_rid(alt.outcome), x = by_rid(actual);
+    if (!a || !b || !x || actual.rows.size() != x->size()) return false;
+    std::set<std::int64_t> ids;
+    for (const auto* m : {&*a, &*b, &*x})
+      for (const auto& [id, row] : *m) ids.insert(id);
+    for (std::int64_t id : ids) {
+      auto get = [&](const std::map<std::int64_t, Row>& m) {
+        auto it = m.find(id);
+        return it == m.end() ? std::optional<Row>() : std::optional<Row>(it->second);
+      };
+      const auto got = get(*x);
+      if (got != get(*a) && got != get(*b)) return false;
+    }
+    return true;
+  }
+
+  // A write of another transaction on one of `tables` that was waiting (started, not completed) at event e.
+  std::string write_in_flight(int t, int e, const std::vector<std::string>& tables) const {
+    for (std::size_t o = 0; o < h.test_case.transactions.size(); ++o) {
+      if (static_cast<int>(o) == t) continue;
+      const Transaction& tx = h.test_case.transactions[o];
+      for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
+        const StepRef ref{static_cast<int>(o), static_cast<int>(i)};
+        if (!h.was_blocked[o][i] || !tx.statements[i - 1].is_write()) continue;
+        const int done = h.completed_at(ref);
+        if (start_of(ref) < e && (done < 0 || done > e) &&
+            std::find(tables.begin(), tables.end(), tx.statements[i - 1].table) != tables.end())
+          return quote(ref);
+      }
+    }
+    return {};
+  }
+
+  static std::string view_name(ViewRule r) {
+    switch (r) {
+      case ViewRule::Latest: return "latest versions, uncommitted included";
+      case ViewRule::LatestCommitted: return "latest committed versions and own writes";
+      case ViewRule::Snapshot: return "the transaction's snapshot and own writes";
+      case ViewRule::StatementSnapshot: return "the statement's snapshot and own writes";
+    }
+    return "";
+  }
+
+  static std::string rows_text(const Outcome& o) {
+    if (!o.ok()) return summary(o);
+    std::string out;
+    for (const Row& r : sorted_rows(o.rows)) out += (out.empty() ? "" : " ") + to_string(r);
+    return out.empty() ? "(no rows)" : out;
+  }
+
+  Verdict run() {
+    if (h.finding) {
+      v.inconclusive = true;
+      v.note = "the run did not finish";
+      return v;
+    }
+    for (const TxnModel& m : model.txns())
+      if (!m.rules.modelled) {
+        v.inconclusive = true;
+        v.note = fmt::format("undecided: {} has no visibility rules for {}", profile.name(), sql_name(m.level));
+        return v;
+      }
+    // Initial rows, as the engine gives them back.
+    View initial;
+    for (const Table& t : model.schema().tables) initial[t.name] = t.rows;
+    for (const auto& [table, rows] : evaluator.canonical(model.schema(), initial)) model.set_initial(table, rows);
+    for (std::size_t e = 0; e < h.events.size(); ++e) {
+      const Event& ev = h.events[e];
+      if (ev.kind != Event::Kind::Completed) continue;
+      const int t = ev.step.txn;
+      const Transaction& tx = h.test_case.transactions[static_cast<std::size_t>(t)];
+      const Statement s = tx.step(static_cast<std::size_t>(ev.step.index));
+      const Outcome& actual = h.outcome(ev.step);
+      TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
+      const int seq = static_cast<int>(e);
+      switch (s.kind) {
+        case StatementKind::Begin:
+          if (m.rules.snapshot_point == SnapshotPoint::Begin) m.snapshot_seq = seq;
+          break;
+        case StatementKind::Commit:
+          model.end(t, actual.ok() && h.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed
+                           ? TxnState::Committed
+                           : TxnState::Aborted,
+                    seq);
+          if (!actual.ok()) tag("engine-abort");
+          break;
+        case StatementKind::Rollback: model.end(t, TxnState::Aborted, seq); break;
+        default: statement(seq, ev.step, s, actual);
+      }
+      if (!undecided.empty()) break;
+    }
+    if (!undecided.empty()) {
+      v.findings.clear();
+      v.inconclusive = true;
+      v.note = "undecided: " + undecided.front();
+      return v;
+    }
+    for (const TxnModel& m : model.txns())
+      if (m.state == TxnState::Active) {
+        v.inconclusive = true;
+        v.note = "undecided: a transaction did not end";
+        return v;
+      }
+    const View expected_view = evaluator.canonical(model.schema(), model.final_state());
+    DatabaseState expected;
+    for (const auto& [table, rows] : expected_view) expected[table] = sorted_rows(rows);
+    DatabaseState actual;
+    for (const auto& [table, rows] : h.final_state) actual[table] = sorted_rows(rows);
+    if (const std::string diff = compare_states(expected, actual, "model", "engine"); !diff.empty()) {
+      std::vector<int> all;
+      for (std::size_t i = 0; i < model.txns().size(); ++i) all.push_back(static_cast<int>(i));
+      int deciding = 0;
+      for (std::size_t i = 0; i < model.txns().size(); ++i)
+        if (model.txns()[i].level < model.txns()[static_cast<std::size_t>(deciding)].level) deciding = static_cast<int>(i);
+      finding("incorrect-final-state", "the final state differs from the model's:\n  " + diff, all, deciding);
+    }
+    if (!ambiguous_order.empty() && v.fails()) {
+      v.findings.clear();
+      v.inconclusive = true;
+      v.note = "undecided: " + ambiguous_order;
+    }
+    return v;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Evaluator> engine_evaluator(Target& target) {
+  return std::make_unique<EngineEvaluator>(target.driver().open_session(), target.dialect());
+}
+
+Verdict judge(const History& h, const EngineProfile& profile, const TargetConfig& config, Evaluator& evaluator,
+              const TrocOptions& options) {
+  Judge j(h, profile, config, evaluator, options);
+  return j.run();
+}
+
+Verdict check_troc(Target& target, const History& h, const TrocOptions& options) {
+  auto evaluator = engine_evaluator(target);
+  return judge(h, options.profile ? *options.profile : target.engine(), target.config(), *evaluator, options);
+}
+
+TestCase prepare(const TestCase& c) {
+  adya::InstrumentationOptions o;
+  o.update_returning = o.delete_returning = false;
+  o.observer = false;
+  return adya::instrument(c, o);
+}
+
+TestCase strip(const TestCase& prepared) {
+  if (!adya::is_instrumented(prepared)) return prepared;
+  TestCase out = prepared;
+  for (Table& t : out.schema.tables)
+    for (const char* hidden : {adya::kWriterListColumn, adya::kRowIdColumn})
+      if (const auto i = t.column_index(hidden)) {
+        t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(*i));
+        for (Row& r : t.rows) r.erase(r.begin() + static_cast<std::ptrdiff_t>(*i));
+      }
+  for (Transaction& t : out.transactions)
+    for (Statement& s : t.statements) s = adya::strip_instrumentation_of(s);
+  return out;
+}
+
+}  // namespace txprop::troc

@@ -1,0 +1,349 @@
+// Troc's view construction and lock-conflict analysis (properties/troc/model.cpp) against hand-worked examples:
+// Troc's Figure 1/3 (MDEV-26643), Listing 2 (MDEV-26642), Listing 3 (MDEV-27992) and the digest's A13 cases, with
+// each engine's VisibilityRules from its profile. No server: the model is pure.
+#include <gtest/gtest.h>
+
+#include "properties/troc/troc.hpp"
+#include "txprop/engine.hpp"
+#include "txprop/driver.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+
+using namespace txprop;
+using namespace txprop::troc;
+
+namespace {
+
+const Value N;  // NULL
+
+// t(a, b, txp_rid, txp_wl); rows get row ids 1, 2, ...
+Schema schema_ab(bool primary_key_a = false) {
+  Table t;
+  t.name = "t";
+  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false},
+               {"txp_rid", ColumnType::Integer, false}, {"txp_wl", ColumnType::Text, true}};
+  if (primary_key_a) t.primary_key = {"a"};
+  Schema s;
+  s.tables = {t};
+  return s;
+}
+
+Row row(Value a, Value b, std::int64_t rid, std::string wl = "0") { return Row{a, b, Value(rid), Value(wl)}; }
+
+Model model(const std::string& uri, std::vector<IsolationLevel> levels, const Schema& schema) {
+  const TargetConfig config = parse_target_uri(uri);
+  std::vector<TxnModel> txns;
+  for (IsolationLevel l : levels) {
+    TxnModel m;
+    m.level = l;
+    m.rules = config.profile().visibility(l, config);
+    txns.push_back(m);
+  }
+  return Model(schema, txns);
+}
+
+std::vector<Row> sorted(std::vector<Row> r) { return sorted_rows(std::move(r)); }
+
+Lock lock(LockStrength s, std::set<std::int64_t> rows, bool database = false) {
+  Lock l;
+  l.table = "t";
+  l.strength = s;
+  l.rows = std::move(rows);
+  l.database = database;
+  l.statement = "test";
+  return l;
+}
+
+constexpr const char* kMariadb = "mariadb://u@127.0.0.1/db";
+constexpr const char* kMariadbSi = "mariadb://u@127.0.0.1/db?innodb_snapshot_isolation=ON";
+constexpr const char* kPostgresql = "postgresql://u@127.0.0.1/db";
+
+}  // namespace
+
+// Troc Table II as each profile states it.
+TEST(TrocRules, ProfilesStateTrocTables) {
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  const VisibilityRules ru = maria.profile().visibility(IsolationLevel::ReadUncommitted, maria);
+  EXPECT_EQ(ru.select.view, ViewRule::Latest);
+  EXPECT_EQ(ru.update.view, ViewRule::LatestCommitted);
+  EXPECT_FALSE(ru.update.predicate);
+  EXPECT_TRUE(ru.update.recheck_from_start);  // semi-consistent UPDATE: skips a row whose dirty version fails WHERE
+  EXPECT_EQ(ru.update.start_view, ViewRule::Latest);
+  const VisibilityRules rr = maria.profile().visibility(IsolationLevel::RepeatableRead, maria);
+  EXPECT_EQ(rr.select.view, ViewRule::Snapshot);
+  EXPECT_EQ(rr.select_update.view, ViewRule::LatestCommitted);  // locking reads: current read
+  EXPECT_TRUE(rr.update.predicate);
+  EXPECT_EQ(rr.snapshot_point, SnapshotPoint::FirstRead);
+  EXPECT_FALSE(rr.snapshot_write_conflict);
+  const VisibilityRules ser = maria.profile().visibility(IsolationLevel::Serializable, maria);
+  EXPECT_EQ(ser.select.lock, LockStrength::Shared);
+  EXPECT_FALSE(ser.update.source.empty());
+  const TargetConfig si = parse_target_uri(kMariadbSi);
+  const VisibilityRules rr_si = si.profile().visibility(IsolationLevel::RepeatableRead, si);
+  EXPECT_TRUE(rr_si.snapshot_write_conflict);
+  EXPECT_EQ(rr_si.conflict_error, ErrorClass::SnapshotConflict);
+  const TargetConfig pg = parse_target_uri(kPostgresql);
+  const VisibilityRules pg_rc = pg.profile().visibility(IsolationLevel::ReadCommitted, pg);
+  EXPECT_EQ(pg_rc.update.view, ViewRule::StatementSnapshot);
+  EXPECT_FALSE(pg_rc.update.predicate);  // no gap locks
+  const VisibilityRules pg_rr = pg.profile().visibility(IsolationLevel::RepeatableRead, pg);
+  EXPECT_EQ(pg_rr.update.view, ViewRule::Snapshot);
+  EXPECT_EQ(pg_rr.snapshot_point, SnapshotPoint::FirstStatement);
+  EXPECT_TRUE(pg_rr.snapshot_write_conflict && pg_rr.conflict_on_locking_reads);
+  EXPECT_EQ(pg_rr.insert.view, ViewRule::LatestCommitted);  // unique checks see the latest versions
+  const TargetConfig lite = parse_target_uri("sqlite:");
+  const VisibilityRules sq = lite.profile().visibility(IsolationLevel::Serializable, lite);
+  EXPECT_TRUE(sq.database_locks);
+  EXPECT_EQ(sq.select.view, ViewRule::Snapshot);
+  EXPECT_TRUE(sq.conflict_on_any_commit);
+  EXPECT_TRUE(sq.snapshot_after_wait);
+  for (const VisibilityRules* r : {&ru, &rr, &ser, &rr_si, &pg_rc, &pg_rr, &sq}) {
+    EXPECT_TRUE(r->modelled);
+    EXPECT_FALSE(r->select.source.empty());
+    EXPECT_FALSE(r->snapshot_source.empty());
+  }
+}
+
+// Listing 2 (MDEV-26642) at MariaDB REPEATABLE READ. Events: 0 T0 BEGIN, 1 T0 SELECT, 2 T1 BEGIN, 3 T1 UPDATE
+// c1=10 WHERE c2=1, 4 T1 COMMIT, 5 T0 SELECT, 6 T0 UPDATE c1=10, 7 T0 SELECT.
+TEST(TrocViews, Listing2RepeatableReadSnapshotAndCurrentRead) {
+  Model m = model(kMariadb, {IsolationLevel::RepeatableRead, IsolationLevel::RepeatableRead}, schema_ab());
+  m.set_initial("t", {row(0, 0, 1), row(1, 1, 2)});
+  m.txns()[0].snapshot_seq = 1;  // the first plain SELECT
+  m.append("t", 2, row(10, 1, 2, "0,2"), 1, false, 3);
+  m.end(1, TxnState::Committed, 4);
+  // Event 5: T0's SELECT reads its snapshot; T0's UPDATE (current read) the latest committed version.
+  EXPECT_EQ(sorted(m.view(0, ViewRule::Snapshot, 5, {"t"})["t"]), sorted({row(0, 0, 1), row(1, 1, 2)}));
+  EXPECT_EQ(sorted(m.view(0, ViewRule::LatestCommitted, 6, {"t"})["t"]),
+            sorted({row(0, 0, 1), row(10, 1, 2, "0,2")}));
+  // T0's UPDATE writes both rows; its next SELECT sees its own writes: [(10,0), (10,1)] (Troc's expectation).
+  m.append("t", 1, row(10, 0, 1, "0,1"), 0, false, 6);
+  m.append("t", 2, row(10, 1, 2, "0,2,1"), 0, false, 6);
+  EXPECT_EQ(sorted(m.view(0, ViewRule::Snapshot, 7, {"t"})["t"]),
+            sorted({row(10, 0, 1, "0,1"), row(10, 1, 2, "0,2,1")}));
+  // The row T0 updated had a version beyond its snapshot: the mix the profile documents.
+  EXPECT_NE(m.latest_committed(2, 0, 6), m.in_snapshot(2, 0, 6));
+}
+
+// MDEV-26671 (A13): T1's committed INSERT is not in T0's snapshot, but T0's UPDATE (current read) writes it.
+TEST(TrocViews, Mdev26671InsertedRowReachedByCurrentRead) {
+  Model m = model(kMariadb, {IsolationLevel::RepeatableRead, IsolationLevel::RepeatableRead}, schema_ab());
+  m.set_initial("t", {row(0, 0, 1), row(1, 1, 2)});
+  m.txns()[0].snapshot_seq = 1;
+  m.append("t", 1000000, row(10, 2, 1000000, "2"), 1, false, 3);
+  m.end(1, TxnState::Committed, 4);
+  EXPECT_EQ(m.view(0, ViewRule::Snapshot, 5, {"t"})["t"].size(), 2u);
+  EXPECT_EQ(m.view(0, ViewRule::LatestCommitted, 6, {"t"})["t"].size(), 3u);
+  EXPECT_EQ(m.in_snapshot(1000000, 0, 6), nullptr);
+}
+
+// Figure 1/3 (MySQL#104833 / MDEV-26643) at READ COMMITTED: tx1 UPDATE t SET a = 10 locks every row; tx2's UPDATE
+// ... WHERE a matches row 2 on its view (committed versions) and must block; after tx1 commits its view holds
+// tx1's versions, where every row matches, so every b becomes 20.
+TEST(TrocLocks, Figure3ReadCommittedUpdateMustBlock) {
+  for (const char* uri : {kMariadb, kPostgresql}) {
+    SCOPED_TRACE(uri);
+    Model m = model(uri, {IsolationLevel::ReadCommitted, IsolationLevel::ReadCommitted}, schema_ab());
+    m.set_initial("t", {row(N, 1, 1), row(2, 2, 2), row(N, 3, 3)});
+    // Events: 0 T0 BEGIN, 1 T0 UPDATE a=10, 2 T1 BEGIN, 3 T1 UPDATE b=20 WHERE a (blocked), 4 T0 COMMIT, 5 T1 done.
+    for (std::int64_t r : {1, 2, 3}) m.append("t", r, row(10, r, r, "0,1"), 0, false, 1);
+    m.txns()[0].locks.push_back(lock(LockStrength::Exclusive, {1, 2, 3}));
+    const auto before = m.view(1, m.txns()[1].rules.update.view, 3, {"t"})["t"];
+    EXPECT_EQ(sorted(before), sorted({row(N, 1, 1), row(2, 2, 2), row(N, 3, 3)}));
+    const auto c = find_conflict(m, 1, lock(LockStrength::Exclusive, {2}), true, {});
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->holder, 0);
+    m.end(0, TxnState::Committed, 4);
+    EXPECT_FALSE(find_conflict(m, 1, lock(LockStrength::Exclusive, {2}), true, {}));
+    const auto after = m.view(1, ViewRule::LatestCommitted, 5, {"t"})["t"];
+    for (const Row& r : after) EXPECT_EQ(r[0], Value(10));
+  }
+}
+
+// Listing 3 (MDEV-27992) at READ COMMITTED: tx2's DELETE waits for tx1's row lock; once tx1 committed c1 = 3, the
+// DELETE's view holds (3) and removes it, so tx2's SELECT ... FOR UPDATE must return nothing.
+TEST(TrocViews, Listing3DeleteAfterWaitSeesLatestCommitted) {
+  Model m = model(kMariadb, {IsolationLevel::ReadCommitted, IsolationLevel::ReadCommitted}, schema_ab(true));
+  m.set_initial("t", {row(8, N, 1)});
+  m.append("t", 1, row(5, N, 1, "0,1"), 0, false, 2);
+  m.txns()[0].locks.push_back(lock(LockStrength::Exclusive, {1}));
+  EXPECT_TRUE(find_conflict(m, 1, lock(LockStrength::Exclusive, {1}), true, {}));
+  m.append("t", 1, row(3, N, 1, "0,1,1"), 0, false, 4);
+  m.end(0, TxnState::Committed, 5);
+  EXPECT_EQ(m.view(1, ViewRule::LatestCommitted, 6, {"t"})["t"], (std::vector<Row>{row(3, N, 1, "0,1,1")}));
+  m.append("t", 1, row(3, N, 1, "0,1,1"), 1, true, 6);
+  EXPECT_TRUE(m.view(1, ViewRule::LatestCommitted, 7, {"t"})["t"].empty());
+}
+
+// READ UNCOMMITTED sees uncommitted versions; an aborted writer's versions vanish after its rollback.
+TEST(TrocViews, ReadUncommittedSeesDirtyVersionsUntilRollback) {
+  Model m = model(kMariadb, {IsolationLevel::ReadUncommitted, IsolationLevel::ReadUncommitted}, schema_ab());
+  m.set_initial("t", {row(1, 1, 1)});
+  m.append("t", 1, row(2, 1, 1, "0,1"), 0, false, 1);
+  EXPECT_EQ(m.view(1, ViewRule::Latest, 2, {"t"})["t"], (std::vector<Row>{row(2, 1, 1, "0,1")}));
+  EXPECT_EQ(m.view(1, ViewRule::LatestCommitted, 2, {"t"})["t"], (std::vector<Row>{row(1, 1, 1)}));
+  m.end(0, TxnState::Aborted, 3);
+  EXPECT_EQ(m.view(1, ViewRule::Latest, 4, {"t"})["t"], (std::vector<Row>{row(1, 1, 1)}));
+  // A view at an earlier event still shows what was there then.
+  EXPECT_EQ(m.view(1, ViewRule::Latest, 2, {"t"})["t"], (std::vector<Row>{row(2, 1, 1, "0,1")}));
+  EXPECT_EQ(m.final_state()["t"], (std::vector<Row>{row(1, 1, 1)}));
+}
+
+// Predicate (next-key) locks at MariaDB REPEATABLE READ and SERIALIZABLE, none at READ COMMITTED or in PostgreSQL:
+// an INSERT into another's locked predicate must wait only where the rules give predicate locks.
+TEST(TrocLocks, PredicateLocksPerEngineAndLevel) {
+  struct Case {
+    const char* uri;
+    IsolationLevel level;
+    bool waits;
+  };
+  for (const Case& k : {Case{kMariadb, IsolationLevel::RepeatableRead, true},
+                        Case{kMariadb, IsolationLevel::Serializable, true},
+                        Case{kMariadb, IsolationLevel::ReadCommitted, false},
+                        Case{kPostgresql, IsolationLevel::RepeatableRead, false},
+                        Case{kPostgresql, IsolationLevel::Serializable, false}}) {
+    SCOPED_TRACE(std::string(k.uri) + " " + sql_name(k.level));
+    Model m = model(k.uri, {k.level, k.level}, schema_ab());
+    m.set_initial("t", {row(1, 1, 1)});
+    const StatementRule& del = m.txns()[0].rules.delete_;
+    Lock held = lock(del.lock, {});
+    if (del.predicate) held.predicate = Expr::binary(BinaryOp::Gt, Expr::col("a"), Expr::lit(5));
+    m.txns()[0].locks.push_back(held);
+    const auto predicates = predicate_locks(m, 1, "t");
+    EXPECT_EQ(predicates.size(), k.waits ? 1u : 0u);
+    // T1 inserts (6, 6): the evaluator would report that it changed the predicate's rows.
+    const std::vector<bool> changed(predicates.size(), true);
+    EXPECT_EQ(find_conflict(m, 1, lock(LockStrength::Exclusive, {1000000}), true, changed).has_value(), k.waits);
+  }
+}
+
+// Unique values: an INSERT of a value another active transaction wrote (or deleted) must wait, on every row engine.
+TEST(TrocLocks, UniqueValueWrittenByAnotherWaits) {
+  Model m = model(kPostgresql, {IsolationLevel::ReadCommitted, IsolationLevel::ReadCommitted}, schema_ab(true));
+  m.set_initial("t", {row(1, 1, 1)});
+  Lock held = lock(LockStrength::Exclusive, {1000000});
+  for (const std::string& k : m.unique_keys("t", row(3, 3, 1000000))) held.written_keys.insert(k);
+  m.txns()[0].locks.push_back(held);
+  Lock mine = lock(LockStrength::Exclusive, {1000001});
+  for (const std::string& k : m.unique_keys("t", row(3, 9, 1000001))) mine.written_keys.insert(k);
+  ASSERT_EQ(mine.written_keys.size(), 1u);
+  EXPECT_TRUE(find_conflict(m, 1, mine, true, {}));
+  EXPECT_TRUE(m.unique_keys("t", row(N, 1, 5)).empty());  // NULL is never a duplicate
+  // Shared locks do not conflict with each other.
+  m.txns()[0].locks = {lock(LockStrength::Shared, {1})};
+  EXPECT_FALSE(find_conflict(m, 1, lock(LockStrength::Shared, {1}), true, {}));
+  EXPECT_TRUE(find_conflict(m, 1, lock(LockStrength::Exclusive, {1}), true, {}));
+}
+
+// SQLite: one database-wide write lock; reads take none; a snapshot from the first statement.
+TEST(TrocLocks, SqliteDatabaseWriteLock) {
+  Model m = model("sqlite:", {IsolationLevel::Serializable, IsolationLevel::Serializable}, schema_ab());
+  m.set_initial("t", {row(1, 1, 1), row(2, 2, 2)});
+  m.txns()[0].locks.push_back(lock(LockStrength::Exclusive, {1}, true));
+  EXPECT_TRUE(find_conflict(m, 1, lock(LockStrength::Exclusive, {2}, true), true, {}));  // another row: still waits
+  EXPECT_FALSE(find_conflict(m, 1, lock(LockStrength::None, {1}, true), true, {}));
+  // T1's snapshot from event 1; T0 commits a change at event 3; T1 still reads its snapshot.
+  m.txns()[1].snapshot_seq = 1;
+  m.append("t", 2, row(2, 9, 2, "0,1"), 0, false, 2);
+  m.end(0, TxnState::Committed, 3);
+  EXPECT_EQ(sorted(m.view(1, ViewRule::Snapshot, 4, {"t"})["t"]), sorted({row(1, 1, 1), row(2, 2, 2)}));
+  EXPECT_FALSE(find_conflict(m, 1, lock(LockStrength::Exclusive, {2}, true), true, {}));
+}
+
+// PostgreSQL REPEATABLE READ, first updater wins: the row's latest committed version is beyond the snapshot.
+TEST(TrocViews, PostgresqlRepeatableReadSeesConcurrentUpdateBeyondSnapshot) {
+  Model m = model(kPostgresql, {IsolationLevel::RepeatableRead, IsolationLevel::ReadCommitted}, schema_ab());
+  m.set_initial("t", {row(1, 1, 1)});
+  m.txns()[0].snapshot_seq = 1;
+  m.append("t", 1, row(1, 2, 1, "0,2"), 1, false, 3);
+  m.end(1, TxnState::Committed, 4);
+  const Version* latest = m.latest_committed(1, 0, 5);
+  ASSERT_NE(latest, nullptr);
+  EXPECT_EQ(latest->txn, 1);
+  EXPECT_GT(m.txns()[1].end_seq, *m.txns()[0].snapshot_seq);  // the judge expects 40001 for T0's UPDATE
+  EXPECT_EQ(m.in_snapshot(1, 0, 5)->txn, kInitial);
+}
+
+// The judge on hand-made histories of Troc's Figure 1/3 at MariaDB READ COMMITTED, with embedded SQLite as the scratch
+// engine that runs each statement on its view (no server): Troc's comparison rules.
+namespace {
+
+struct Fig3 {
+  TestCase c;
+  History h;
+};
+
+// T0: UPDATE t SET a = 10; T1: UPDATE t SET b = 20 WHERE a IS NOT NULL; submitted T0 T0 T1 T1 T0 T1. `t1_waits`: T1's
+// UPDATE waited for T0's COMMIT (as the lock model requires) or completed at once.
+Fig3 figure3(bool t1_waits, const std::vector<Row>& final_rows) {
+  Table t;
+  t.name = "t";
+  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false}};
+  t.rows = {{N, 1}, {2, 2}, {N, 3}};
+  TestCase c;
+  c.schema.tables = {t};
+  c.transactions = {
+      Transaction{IsolationLevel::ReadCommitted, {Statement::update("t", {{"a", Expr::lit(10)}})}, TxnEnd::Commit},
+      Transaction{IsolationLevel::ReadCommitted,
+                  {Statement::update("t", {{"b", Expr::lit(20)}}, Expr::is_null(Expr::col("a"), true))},
+                  TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 0, 1};
+  Fig3 f;
+  f.c = troc::prepare(c);
+  History& h = f.h;
+  h.test_case = f.c;
+  h.outcomes.assign(2, std::vector<Outcome>(3));
+  h.was_blocked.assign(2, std::vector<bool>(3, false));
+  h.submitted_at.assign(2, std::vector<int>(3, 0));
+  using K = Event::Kind;
+  if (t1_waits) {
+    h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Blocked, {1, 1}},
+                {K::Completed, {0, 2}}, {K::Completed, {1, 1}}, {K::Completed, {1, 2}}};
+    h.was_blocked[1][1] = true;
+    h.submitted_at[1][1] = 3;
+  } else {
+    h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Completed, {1, 1}},
+                {K::Completed, {0, 2}}, {K::Completed, {1, 2}}};
+    h.submitted_at[1][1] = 3;
+  }
+  for (int i = 0; i < 3; ++i) h.submitted_at[0][static_cast<std::size_t>(i)] = i;
+  h.transactions = {TxnResult{TxnFate::Committed, {}, {}, 4}, TxnResult{TxnFate::Committed, {}, {}, 6}};
+  h.final_state["t"] = sorted_rows(final_rows);
+  return f;
+}
+
+Verdict judge_on_sqlite(const History& h) {
+  static std::unique_ptr<Target> scratch = Target::open(parse_target_uri("sqlite:"));
+  scratch->driver().reset(h.test_case.schema);
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  auto evaluator = engine_evaluator(*scratch);
+  return judge(h, maria.profile(), maria, *evaluator);
+}
+
+Row ab(Value a, Value b, std::int64_t rid, std::string wl) { return Row{a, b, Value(rid), Value(wl)}; }
+
+}  // namespace
+
+TEST(TrocJudge, Figure3AsTheLockModelExpects) {
+  const Fig3 f = figure3(true, {ab(10, 20, 1, "0,1,2"), ab(10, 20, 2, "0,1,2"), ab(10, 20, 3, "0,1,2")});
+  const Verdict v = judge_on_sqlite(f.h);
+  EXPECT_TRUE(v.ok()) << v.explain() << v.note;
+}
+
+// MDEV-26643: after the wait, the first row (scanned before the first non-NULL a) keeps b = 1.
+TEST(TrocJudge, Figure3SkippedRowIsAnIncorrectFinalState) {
+  const Fig3 f = figure3(true, {ab(10, 1, 1, "0,1"), ab(10, 20, 2, "0,1,2"), ab(10, 20, 3, "0,1,2")});
+  const Verdict v = judge_on_sqlite(f.h);
+  ASSERT_EQ(v.findings.size(), 1u) << v.explain() << v.note;
+  EXPECT_EQ(v.findings[0].kind, "incorrect-final-state");
+  EXPECT_FALSE(v.findings[0].documented);
+}
+
+// T1's UPDATE matches row 2, which T0 holds X-locked: completing without a wait is inconsistent blocking.
+TEST(TrocJudge, Figure3WithoutTheWaitIsInconsistentBlocking) {
+  const Fig3 f = figure3(false, {ab(10, 2, 2, "0,2,1"), ab(10, 1, 1, "0,1"), ab(10, 3, 3, "0,1")});
+  const Verdict v = judge_on_sqlite(f.h);
+  ASSERT_FALSE(v.findings.empty()) << v.note;
+  EXPECT_EQ(v.findings[0].kind, "inconsistent-blocking");
+  EXPECT_EQ(v.findings[0].transactions, (std::vector<int>{1, 0}));
+}
