@@ -1,6 +1,7 @@
 #include "sdg.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -132,6 +133,8 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
 
 bool groups_contiguous(const History& h, const Layout& layout) {
   for (std::size_t t = 0; t < layout.size(); ++t) {
+    // Only committed transactions' statements are in the graph (an aborted one's groups may be split by its abort).
+    if (t < h.transactions.size() && h.transactions[t].fate != TxnFate::Committed) continue;
     std::map<int, std::pair<int, int>> span;  // group -> first, last event
     for (std::size_t s = 0; s < layout[t].size(); ++s) {
       const int g = layout[t][s].group;
@@ -146,9 +149,14 @@ bool groups_contiguous(const History& h, const Layout& layout) {
         }
       }
     }
+    // What transactions that did not commit did in between installed no committed version (below READ
+    // UNCOMMITTED, where Assumption A3 does not hold anyway), so it does not separate a group.
     for (const auto& [g, range] : span)
-      for (int e = range.first + 1; e < range.second; ++e)
-        if (h.events[static_cast<std::size_t>(e)].step.txn != static_cast<int>(t)) return false;
+      for (int e = range.first + 1; e < range.second; ++e) {
+        const int other = h.events[static_cast<std::size_t>(e)].step.txn;
+        if (other != static_cast<int>(t) && h.transactions[static_cast<std::size_t>(other)].fate == TxnFate::Committed)
+          return false;
+      }
   }
   return true;
 }
@@ -383,6 +391,7 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
     }
   };
   auto no_verdict = [&](const std::string& why) {
+    if (std::getenv("TXPROP_SDG_DEBUG")) fmt::print(stderr, "[sdg] no verdict: {}\n{}\n", why, describe(h));
     v.inconclusive = true;
     v.note = why;
     v.tags.push_back("sdg-no-verdict");

@@ -18,7 +18,8 @@ namespace txprop::sdg {
 
 // The SDG nodes of a run of an instrumented case: one per statement of a committed transaction.
 std::vector<Node> extract_nodes(const History& h, const Layout& layout);
-// Whether every instrumented group ran contiguously (nothing of another transaction in between).
+// Whether every instrumented group of a committed transaction ran contiguously (nothing of another transaction in
+// between).
 bool groups_contiguous(const History& h, const Layout& layout);
 // The prepared case's order re-planned to the actual order of the run, each group glued to where its statement
 // completed (TxCheck's blocking scheduling).
