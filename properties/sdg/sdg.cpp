@@ -154,7 +154,9 @@ bool groups_contiguous(const History& h, const Layout& layout) {
     for (const auto& [g, range] : span)
       for (int e = range.first + 1; e < range.second; ++e) {
         const int other = h.events[static_cast<std::size_t>(e)].step.txn;
-        if (other != static_cast<int>(t) && h.transactions[static_cast<std::size_t>(other)].fate == TxnFate::Committed)
+        const bool committed = static_cast<std::size_t>(other) >= h.transactions.size() ||
+                               h.transactions[static_cast<std::size_t>(other)].fate == TxnFate::Committed;
+        if (other != static_cast<int>(t) && committed)
           return false;
       }
   }
@@ -226,9 +228,38 @@ Assumption assumption_a3(Target& target, const TestCase& c) {
   return a;
 }
 
+// Write groups of committed transactions whose statement did not write what its instrumentation says: an UPDATE or
+// DELETE that affected another number of rows than its before-write read returned, or an UPDATE/INSERT whose
+// after-write read returned another number than it affected. Where Assumption A3 holds that cannot happen.
+std::map<std::pair<int, int>, std::string> a3_mismatches(const History& h, const Layout& layout) {
+  std::map<std::pair<int, int>, std::string> out;
+  const TestCase& c = h.test_case;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    if (h.transactions[t].fate != TxnFate::Committed) continue;
+    for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
+      if (layout[t][s].role != Role::Statement) continue;
+      const ::txprop::Statement& st = c.transactions[t].statements[s - 1];
+      const Outcome& o = h.outcomes[t][s];
+      if (!o.ok() || o.affected < 0 || st.kind == StatementKind::Select) continue;
+      const int group = layout[t][s].group;
+      for (int k : steps_of(layout, static_cast<int>(t), group)) {
+        const Role role = layout[t][static_cast<std::size_t>(k)].role;
+        if (role != Role::BeforeWriteRead && role != Role::AfterWriteRead) continue;
+        const Outcome& r = h.outcomes[t][static_cast<std::size_t>(k)];
+        if (!r.ok() || static_cast<std::int64_t>(r.rows.size()) == o.affected) continue;
+        out[{static_cast<int>(t), group}] = fmt::format(
+            "T{}.{} {} affected {} row(s), but its {} read returned {}", t, group + 1, statement_text(st), o.affected,
+            role == Role::BeforeWriteRead ? "before-write" : "after-write", r.rows.size());
+      }
+    }
+  }
+  return out;
+}
+
 // The transaction graph of item dependencies, classified by the Adya checker: each row's writer list is rebuilt
 // from the version chain (before-write read -> after-write read) the instrumentation observed.
-std::vector<Finding> isolation_findings(Target& target, const History& h, const Layout& layout, const Assumption& a3) {
+std::vector<Finding> isolation_findings(Target& target, const History& h, const Layout& layout, const Assumption& a3,
+                                        const std::map<std::pair<int, int>, std::string>& mismatched) {
   using namespace txprop::adya;
   const TestCase& c = h.test_case;
   ObservedHistory o;
@@ -273,7 +304,8 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
     const int main = main_step(layout, op.txn, op.group);
     const ::txprop::Statement& s = c.transactions[static_cast<std::size_t>(op.txn)].statements[static_cast<std::size_t>(main - 1)];
     const TxnId id = static_cast<TxnId>(op.txn + 1);
-    const Outcome* before = outcome_of(op.txn, op.group, Role::BeforeWriteRead);
+    // A write that did not overwrite what its before-write read returned: which versions it replaced is unknown.
+    const Outcome* before = mismatched.count({op.txn, op.group}) ? nullptr : outcome_of(op.txn, op.group, Role::BeforeWriteRead);
     const Outcome* after = outcome_of(op.txn, op.group, Role::AfterWriteRead);
     switch (s.kind) {
       case StatementKind::Select:
@@ -400,9 +432,29 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
   };
   if (!converge()) return no_verdict(h.finding ? "a re-planned run did not finish: " + h.finding->detail
                                                : fmt::format("blocking scheduling did not converge in {} rounds", replans));
-  if (options.isolation) {
+  {
     const Layout layout = sdg::layout(h.test_case);
-    for (Finding& f : isolation_findings(target, h, layout, a3)) v.findings.push_back(std::move(f));
+    const auto mismatched = a3_mismatches(h, layout);
+    if (!mismatched.empty() && options.a3_check) {
+      Finding f;
+      f.kind = "a3-violation";
+      f.explanation = "A write did not overwrite exactly the rows its before-write read (a plain SELECT with the same "
+                      "predicate, right before it in the same transaction) returned: TxCheck's Assumption A3 does not "
+                      "hold here.\n";
+      for (const auto& [where, what] : mismatched) {
+        f.explanation += "  " + what + "\n";
+        f.transactions.push_back(where.first);
+      }
+      f.explanation += describe(h);
+      if (!a3.holds) {
+        f.documented = true;
+        f.source = a3.source;
+      }
+      v.findings.push_back(std::move(f));
+      v.tags.push_back("sdg-a3-mismatch");
+    }
+    if (options.isolation)
+      for (Finding& f : isolation_findings(target, h, layout, a3, mismatched)) v.findings.push_back(std::move(f));
   }
   // Decycling: remove a statement on a cycle and run again (the graph may change completely).
   for (;;) {

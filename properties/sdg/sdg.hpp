@@ -33,6 +33,8 @@ struct SdgOptions {
   // Treat Assumption A3 as holding whatever the profile says (a planted violation: the oracle told A3 holds where the
   // engine documents that it does not).
   bool assume_a3 = false;
+  // Report writes that did not overwrite what their before-write read returned (a3-violation).
+  bool a3_check = true;
 };
 
 Verdict check_sdg(Target& target, const History& h, const SdgOptions& options = {});

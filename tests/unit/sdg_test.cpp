@@ -210,6 +210,8 @@ TEST(SdgScheduling, ReplanGluesEachGroupToWhereItsStatementCompleted) {
   const TestCase p = instrument(c);
   History h;
   h.test_case = p;
+  h.transactions.resize(2);
+  for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
   // Steps: T0: BEGIN, VSR, BWR, UPDATE, AWR, COMMIT (6); T1 the same.
   auto done = [&](int txn, int step) { h.events.push_back(Event{Event::Kind::Completed, StepRef{txn, step}}); };
   done(0, 0), done(1, 0), done(0, 1), done(0, 2), done(0, 3), done(0, 4), done(1, 1), done(1, 2);
