@@ -40,7 +40,10 @@ TestCase drop_statement(const TestCase& c, int t, int s) {
 void collect_columns(const Expr& e, const std::string& table, const std::string& scope,
                      std::set<std::pair<std::string, std::string>>& out) {
   switch (e.kind) {
-    case Expr::Kind::Column: out.emplace(scope, e.column); return;
+    case Expr::Kind::Column: out.emplace(e.table.empty() ? scope : e.table, e.column); return;
+    case Expr::Kind::Exists:
+      for (const auto& a : e.args) collect_columns(a, table, e.table, out);
+      return;
     case Expr::Kind::Subquery:
     case Expr::Kind::InSubquery:
       out.emplace(e.table, e.column);
@@ -91,6 +94,16 @@ std::vector<Expr> simpler_exprs(const Expr& e) {
       }
       break;
     case Expr::Kind::Not: out.push_back(e.args[0]); break;
+    case Expr::Kind::Exists:
+      // Toward a simple form: an uncorrelated (then unfiltered) EXISTS, then the plain condition on the own table.
+      if (e.has_where) {
+        out.push_back(Expr::exists(e.table, std::nullopt, e.negated));
+      }
+      break;
+    case Expr::Kind::Case:
+      out.push_back(e.args[1]);  // the THEN branch alone
+      out.push_back(e.args[2]);  // the ELSE branch alone
+      break;
     case Expr::Kind::InList:
       if (e.args.size() > 2) {
         Expr fewer = e;

@@ -120,6 +120,8 @@ class StatementMaker {
   }
 
   Expr comparison(const Table& t) {
+    if (o_.rich_statements && d_.chance(o_.exists_probability))
+      if (auto e = exists(t)) return std::move(*e);
     const Column& c = d_.pick(t.columns);
     Expr col = Expr::col(c.name);
     if (d_.chance(o_.subquery_probability))
@@ -137,6 +139,33 @@ class StatementMaker {
     }
     if (r < 90) return Expr::in_list(col, {Expr::lit(value_for(t, c)), Expr::lit(value_for(t, c))});
     return Expr::is_null(col, d_.chance(0.5));
+  }
+
+  // [NOT] EXISTS (SELECT 1 FROM other [WHERE other.x = own.y | other.x op literal]): another table only (MariaDB
+  // rejects an UPDATE/DELETE reading its own table in a subquery, error 1093); every column qualified, so that no name
+  // resolves to the wrong scope.
+  std::optional<Expr> exists(const Table& own) {
+    std::vector<const Table*> others;
+    for (const Table& t : schema_.tables)
+      if (t.name != own.name) others.push_back(&t);
+    if (others.empty()) return std::nullopt;
+    const Table& inner = *d_.pick(others);
+    const Column& ic = d_.pick(inner.columns);
+    std::optional<Expr> where;
+    const int r = d_.in_range(0, 99);
+    if (r < 50) {
+      std::vector<const Column*> same;
+      for (const Column& c : own.columns)
+        if (c.type == ic.type) same.push_back(&c);
+      if (!same.empty()) {
+        static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Eq, BinaryOp::Lt, BinaryOp::Ne};
+        where = Expr::binary(d_.pick(ops), Expr::qcol(inner.name, ic.name), Expr::qcol(own.name, d_.pick(same)->name));
+      }
+    } else if (r < 85) {
+      static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Gt, BinaryOp::Le};
+      where = Expr::binary(d_.pick(ops), Expr::qcol(inner.name, ic.name), Expr::lit(value_for(inner, ic)));
+    }
+    return Expr::exists(inner.name, std::move(where), d_.chance(0.4));
   }
 
   // (SELECT MIN|MAX(col) FROM other) over another table's column of the same type. Never the statement's own
@@ -199,6 +228,8 @@ class StatementMaker {
         if (auto sub = subquery(t, c)) value = std::move(*sub);
       if (c.not_null && value.kind == Expr::Kind::Subquery)  // MIN over an empty table is NULL
         value = Expr::lit(value_for(t, c));
+      if (o_.rich_statements && d_.chance(o_.case_probability))
+        value = Expr::case_(comparison(t), std::move(value), Expr::col(c.name));
       sets.push_back(Assignment{c.name, std::move(value)});
     }
     return Statement::update(t.name, std::move(sets), maybe_predicate(t));

@@ -85,6 +85,7 @@ int precedence(const Expr& e) {
       }
       return 0;
     case Expr::Kind::Not: return 3;
+    case Expr::Kind::Exists: return e.negated ? 3 : 9;
     case Expr::Kind::IsNull:
     case Expr::Kind::InList:
     case Expr::Kind::Between:
@@ -118,8 +119,21 @@ std::string aggregate_name(Aggregate a) {
 std::string render_expr(const Expr& e, Dialect d) {
   switch (e.kind) {
     case Expr::Kind::Literal: return render_literal(e.literal, d);
-    case Expr::Kind::Column: return quote_identifier(e.column, d);
-    case Expr::Kind::Not: return "NOT " + child(e.args[0], 4, d);
+    case Expr::Kind::Column:
+      return e.table.empty() ? quote_identifier(e.column, d)
+                             : quote_identifier(e.table, d) + "." + quote_identifier(e.column, d);
+    case Expr::Kind::Exists: {
+      std::string out = fmt::format("{}EXISTS (SELECT 1 FROM {}", e.negated ? "NOT " : "", quote_identifier(e.table, d));
+      if (e.has_where) out += " WHERE " + render_expr(e.args.back(), d);
+      return out + ")";
+    }
+    case Expr::Kind::Case:
+      return fmt::format("CASE WHEN {} THEN {} ELSE {} END", render_expr(e.args[0], d), render_expr(e.args[1], d),
+                         render_expr(e.args[2], d));
+    case Expr::Kind::Not:
+      // NOT around EXISTS keeps its parentheses: "NOT EXISTS (...)" reads back as the negated EXISTS.
+      if (e.args[0].kind == Expr::Kind::Exists) return "NOT (" + render_expr(e.args[0], d) + ")";
+      return "NOT " + child(e.args[0], 4, d);
     case Expr::Kind::Neg: {
       const std::string inner = child(e.args[0], 9, d);
       return inner.starts_with('-') ? "-(" + inner + ")" : "-" + inner;  // "--" would start a comment

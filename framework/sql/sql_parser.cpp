@@ -103,7 +103,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       out.push_back({c == '\'' ? Token::Kind::String : Token::Kind::QuotedIdentifier, std::move(text), start_line});
     } else {
       static constexpr std::string_view two_char[] = {"<>", "!=", "<=", ">=", "||"};
-      static constexpr std::string_view one_char = "(),;*+-=<>";
+      static constexpr std::string_view one_char = "(),;*+-=<>.";
       const std::string_view rest = s.substr(i);
       std::size_t len = 0;
       for (auto sym : two_char)
@@ -133,7 +133,8 @@ std::string describe(const Token& t) {
 bool is_reserved(std::string_view word) {
   static constexpr std::string_view reserved[] = {"SELECT", "FROM", "WHERE",   "AND",     "OR",       "NOT",
                                                   "IN",     "IS",   "NULL",    "BETWEEN", "SET",      "VALUES",
-                                                  "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING"};
+                                                  "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING",
+                                                  "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END"};
   for (auto r : reserved)
     if (iequals(word, r)) return true;
   return false;
@@ -432,8 +433,27 @@ class Parser {
   }
 
   Expr not_expr() {
+    if (is_keyword("NOT") && is_keyword("EXISTS", 1)) {
+      next();
+      next();
+      return exists(true);
+    }
     if (accept_keyword("NOT")) return Expr::not_(not_expr());
     return comparison();
+  }
+
+  // After "EXISTS": (SELECT 1 FROM table [WHERE e]).
+  Expr exists(bool negated) {
+    expect_symbol("(");
+    expect_keyword("SELECT");
+    if (peek().kind != Token::Kind::Number || peek().text != "1") fail_expected("1 (EXISTS (SELECT 1 FROM ...))");
+    next();
+    expect_keyword("FROM");
+    std::string table = identifier("a table name");
+    std::optional<Expr> where;
+    if (accept_keyword("WHERE")) where = expression();
+    expect_symbol(")");
+    return Expr::exists(std::move(table), std::move(where), negated);
   }
 
   Expr comparison() {
@@ -534,9 +554,20 @@ class Parser {
     switch (t.kind) {
       case Token::Kind::Number: return number(false);
       case Token::Kind::String: return Expr::lit(Value(next().text));
-      case Token::Kind::QuotedIdentifier: return Expr::col(next().text);
+      case Token::Kind::QuotedIdentifier: return column_ref(next().text);
       case Token::Kind::Word:
         if (accept_keyword("NULL")) return Expr::lit(Value());
+        if (accept_keyword("EXISTS")) return exists(false);
+        if (accept_keyword("CASE")) {
+          expect_keyword("WHEN");
+          Expr when = expression();
+          expect_keyword("THEN");
+          Expr then = expression();
+          expect_keyword("ELSE");
+          Expr otherwise = expression();
+          expect_keyword("END");
+          return Expr::case_(std::move(when), std::move(then), std::move(otherwise));
+        }
         if (is_keyword("CONCAT") && is_symbol("(", 1)) {  // MySQL's spelling of ||
           next();
           next();
@@ -548,7 +579,7 @@ class Parser {
           expect_symbol(")");
           return e;
         }
-        if (!is_reserved(t.text)) return Expr::col(next().text);
+        if (!is_reserved(t.text)) return column_ref(next().text);
         break;
       case Token::Kind::Symbol:
         if (accept_symbol("(")) {
@@ -561,6 +592,12 @@ class Parser {
       case Token::Kind::End: break;
     }
     fail_expected("an expression");
+  }
+
+  // A column name, or table.column.
+  Expr column_ref(std::string first) {
+    if (!accept_symbol(".")) return Expr::col(std::move(first));
+    return Expr::qcol(std::move(first), identifier("a column name after '.'"));
   }
 
   // After "(SELECT": aggregate(column) or column, FROM table [WHERE e], ")".
