@@ -8,4 +8,6 @@ TXPROP_PROPERTY(Sdg, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txpr
 TXPROP_SETTINGS(Sdg) {
   // Statements of committed transactions are what the graph is made of.
   s.generator.rollback_probability = 0.2;
+  // The complex statements the SDG oracle exists for (EXISTS / NOT EXISTS subqueries, CASE).
+  s.generator.rich_statements = true;
 }
