@@ -64,6 +64,10 @@ std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase&
     for (const auto& s : t.statements) {
       for (const auto& col : s.columns) out.emplace(s.table, col);
       for (const auto& col : s.returning) out.emplace(s.table, col);
+      for (const auto& i : s.items) out.emplace(s.table, i.column);
+      for (const auto& g : s.group_by) out.emplace(s.table, g);
+      for (const auto& o : s.order_by) out.emplace(s.table, o.column);
+      if (s.having) collect_columns(*s.having, s.table, s.table, out);
       for (const auto& a : s.assignments) {
         out.emplace(s.table, a.column);
         collect_columns(a.value, s.table, s.table, out);
@@ -152,6 +156,25 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
       if (st.lock != LockMode::None) {
         Statement copy = st;
         copy.lock = LockMode::None;
+        with(copy);
+      }
+      // Toward a plain SELECT: no aggregation, no HAVING, no ORDER BY ... LIMIT.
+      if (!st.items.empty()) {
+        Statement copy = st;
+        copy.items.clear();
+        copy.group_by.clear();
+        copy.having.reset();
+        with(copy);
+      }
+      if (st.having) {
+        Statement copy = st;
+        copy.having.reset();
+        with(copy);
+      }
+      if (!st.order_by.empty() || st.limit) {
+        Statement copy = st;
+        copy.order_by.clear();
+        copy.limit.reset();
         with(copy);
       }
       if (st.assignments.size() > 1)

@@ -91,7 +91,10 @@ class StatementMaker {
     if (!o_.locking_reads) weights[1] = weights[2] = 0;
     const Table& t = d_.pick(schema_.tables);
     switch (d_.weighted(weights)) {
-      case 0: return Statement::select(t.name, maybe_predicate(t));
+      case 0:
+        if (o_.rich_statements && d_.chance(o_.aggregate_probability)) return aggregate_select(t);
+        if (o_.rich_statements && d_.chance(o_.order_limit_probability)) return order_limit_select(t);
+        return Statement::select(t.name, maybe_predicate(t));
       case 1: return Statement::select(t.name, maybe_predicate(t), LockMode::Update);
       case 2: return Statement::select(t.name, maybe_predicate(t), LockMode::Share);
       case 3: return insert(t);
@@ -139,6 +142,49 @@ class StatementMaker {
     }
     if (r < 90) return Expr::in_list(col, {Expr::lit(value_for(t, c)), Expr::lit(value_for(t, c))});
     return Expr::is_null(col, d_.chance(0.5));
+  }
+
+  // SELECT [g,] agg(c), ... FROM t [WHERE p] [GROUP BY g [HAVING agg(c) op v] ORDER BY g [LIMIT n]]. SUM only over
+  // integers (a float sum depends on the order rows are added in).
+  Statement aggregate_select(const Table& t) {
+    Statement s = Statement::select(t.name, maybe_predicate(t));
+    const bool grouped = d_.chance(0.5);
+    const Column& g = d_.pick(t.columns);
+    if (grouped) {
+      s.items.push_back(SelectItem{Aggregate::None, g.name});
+      s.group_by = {g.name};
+    }
+    auto aggregate = [&]() {
+      const Column& c = d_.pick(t.columns);
+      std::vector<Aggregate> choices = {Aggregate::Count, Aggregate::Min, Aggregate::Max};
+      if (c.type == ColumnType::Integer) choices.push_back(Aggregate::Sum);
+      return SelectItem{d_.pick(choices), c.name};
+    };
+    s.items.push_back(aggregate());
+    if (d_.chance(0.4)) s.items.push_back(aggregate());
+    if (grouped) {
+      if (d_.chance(0.4)) {
+        const Column& c = d_.pick(t.columns);
+        s.having = d_.chance(0.5) || c.type == ColumnType::Text
+                       ? Expr::binary(BinaryOp::Gt, Expr::aggregate_of(Aggregate::Count, c.name), Expr::lit(Value(std::int64_t{d_.in_range(0, 1)})))
+                       : Expr::binary(BinaryOp::Le, Expr::aggregate_of(Aggregate::Min, c.name), Expr::lit(value_for(t, c)));
+      }
+      s.order_by = {OrderItem{g.name, d_.chance(0.5)}};
+      if (d_.chance(0.3)) s.limit = d_.in_range(1, 3);
+    }
+    return s;
+  }
+
+  // SELECT * FROM t [WHERE p] ORDER BY c [DESC], <every other column> LIMIT n: ties are broken by whole rows, so
+  // which rows are returned does not depend on the engine's physical order.
+  Statement order_limit_select(const Table& t) {
+    Statement s = Statement::select(t.name, maybe_predicate(t));
+    const Column& first = d_.pick(t.columns);
+    s.order_by.push_back(OrderItem{first.name, d_.chance(0.5)});
+    for (const Column& c : t.columns)
+      if (c.name != first.name) s.order_by.push_back(OrderItem{c.name, false});
+    s.limit = d_.in_range(1, 3);
+    return s;
   }
 
   // [NOT] EXISTS (SELECT 1 FROM other [WHERE other.x = own.y | other.x op literal]): another table only (MariaDB

@@ -107,6 +107,14 @@ Expr Expr::case_(Expr when, Expr then, Expr otherwise) {
   return e;
 }
 
+Expr Expr::aggregate_of(Aggregate agg, std::string column) {
+  Expr e;
+  e.kind = Kind::Aggregate;
+  e.aggregate = agg;
+  e.column = std::move(column);
+  return e;
+}
+
 Expr Expr::qcol(std::string table, std::string column) {
   Expr e = col(std::move(column));
   e.table = std::move(table);

@@ -45,6 +45,9 @@ std::string check_expr(const Schema& schema, const Table& table, const Expr& e) 
       }
       return {};
     }
+    case Expr::Kind::Aggregate:
+      if (!table.find_column(e.column)) return fmt::format("column {} is not in table {}", e.column, table.name);
+      return {};
     case Expr::Kind::Exists: {
       const Table* inner = schema.find_table(e.table);
       if (!inner) return fmt::format("subquery reads unknown table {}", e.table);
@@ -81,6 +84,14 @@ std::string check_statement(const Schema& schema, const Statement& s) {
         if (auto err = check_expr(schema, *table, v); !err.empty()) return err;
     }
   }
+  for (const auto& i : s.items)
+    if (!table->find_column(i.column)) return fmt::format("column {} is not in table {}", i.column, s.table);
+  for (const auto& g : s.group_by)
+    if (!table->find_column(g)) return fmt::format("column {} is not in table {}", g, s.table);
+  for (const auto& o : s.order_by)
+    if (!table->find_column(o.column)) return fmt::format("column {} is not in table {}", o.column, s.table);
+  if (s.having)
+    if (auto err = check_expr(schema, *table, *s.having); !err.empty()) return err;
   if (s.kind == StatementKind::Update && s.assignments.empty()) return "UPDATE without SET";
   if (s.where)
     if (auto err = check_expr(schema, *table, *s.where); !err.empty()) return err;

@@ -134,7 +134,9 @@ bool is_reserved(std::string_view word) {
   static constexpr std::string_view reserved[] = {"SELECT", "FROM", "WHERE",   "AND",     "OR",       "NOT",
                                                   "IN",     "IS",   "NULL",    "BETWEEN", "SET",      "VALUES",
                                                   "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING",
-                                                  "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END"};
+                                                  "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END",
+                                                  "GROUP",  "BY",   "HAVING",  "ORDER",   "LIMIT",    "ASC",
+                                                  "DESC"};
   for (auto r : reserved)
     if (iequals(word, r)) return true;
   return false;
@@ -244,13 +246,48 @@ class Parser {
     Statement s;
     s.kind = StatementKind::Select;
     if (!accept_symbol("*")) {
+      bool aggregates = false;
+      std::vector<SelectItem> items;
       do {
-        s.columns.push_back(identifier("a column name or *"));
+        if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {
+          next();
+          next();
+          items.push_back(SelectItem{agg, identifier("a column name")});
+          expect_symbol(")");
+          aggregates = true;
+        } else {
+          items.push_back(SelectItem{Aggregate::None, identifier("a column name or *")});
+        }
       } while (accept_symbol(","));
+      if (aggregates) s.items = std::move(items);
+      else
+        for (auto& i : items) s.columns.push_back(std::move(i.column));
     }
     expect_keyword("FROM");
     s.table = identifier("a table name");
     if (accept_keyword("WHERE")) s.where = expression();
+    if (accept_keyword("GROUP")) {
+      expect_keyword("BY");
+      do {
+        s.group_by.push_back(identifier("a column name"));
+      } while (accept_symbol(","));
+    }
+    if (accept_keyword("HAVING")) s.having = expression();
+    if (accept_keyword("ORDER")) {
+      expect_keyword("BY");
+      do {
+        OrderItem o{identifier("a column name"), false};
+        if (accept_keyword("DESC")) o.descending = true;
+        else accept_keyword("ASC");
+        s.order_by.push_back(std::move(o));
+      } while (accept_symbol(","));
+    }
+    if (accept_keyword("LIMIT")) {
+      if (peek().kind != Token::Kind::Number) fail_expected("a row count after LIMIT");
+      const Expr n = number(false);
+      if (n.literal.type() != ValueType::Integer) fail(line(), "LIMIT needs an integer");
+      s.limit = n.literal.as_int();
+    }
     if (accept_keyword("FOR")) {
       if (accept_keyword("UPDATE")) s.lock = LockMode::Update;
       else if (accept_keyword("SHARE")) s.lock = LockMode::Share;
@@ -558,6 +595,13 @@ class Parser {
       case Token::Kind::Word:
         if (accept_keyword("NULL")) return Expr::lit(Value());
         if (accept_keyword("EXISTS")) return exists(false);
+        if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {  // HAVING COUNT(c) > 1
+          next();
+          next();
+          std::string column = identifier("a column name");
+          expect_symbol(")");
+          return Expr::aggregate_of(agg, std::move(column));
+        }
         if (accept_keyword("CASE")) {
           expect_keyword("WHEN");
           Expr when = expression();
@@ -594,6 +638,15 @@ class Parser {
     fail_expected("an expression");
   }
 
+  // MIN( MAX( COUNT( SUM( ahead: the aggregate, else None.
+  Aggregate aggregate_ahead() const {
+    static constexpr std::pair<std::string_view, Aggregate> aggregates[] = {
+        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}, {"SUM", Aggregate::Sum}};
+    for (auto [name, agg] : aggregates)
+      if (is_keyword(name) && is_symbol("(", 1)) return agg;
+    return Aggregate::None;
+  }
+
   // A column name, or table.column.
   Expr column_ref(std::string first) {
     if (!accept_symbol(".")) return Expr::col(std::move(first));
@@ -604,7 +657,7 @@ class Parser {
   Expr scalar_subquery() {
     Aggregate aggregate = Aggregate::None;
     static constexpr std::pair<std::string_view, Aggregate> aggregates[] = {
-        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}};
+        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}, {"SUM", Aggregate::Sum}};
     for (auto [name, agg] : aggregates)
       if (is_keyword(name) && is_symbol("(", 1)) aggregate = agg;
     std::string column;

@@ -11,7 +11,7 @@
 namespace txprop {
 
 enum class BinaryOp { Add, Sub, Mul, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat };
-enum class Aggregate { None, Min, Max, Count };
+enum class Aggregate { None, Min, Max, Count, Sum };
 
 struct Expr {
   enum class Kind {
@@ -28,6 +28,7 @@ struct Expr {
     Exists,       // EXISTS (SELECT 1 FROM table [WHERE args[0]])  (negated: NOT EXISTS); the WHERE may refer to the
                   // outer statement's table with qualified columns (a correlated subquery)
     Case,         // CASE WHEN args[0] THEN args[1] ELSE args[2] END
+    Aggregate,    // aggregate(column) over the statement's rows (SELECT ... HAVING only)
   };
 
   Kind kind = Kind::Literal;
@@ -52,6 +53,7 @@ struct Expr {
   static Expr in_subquery(Expr e, std::string table, std::string column, std::optional<Expr> where);
   static Expr exists(std::string table, std::optional<Expr> where, bool negated = false);
   static Expr case_(Expr when, Expr then, Expr otherwise);
+  static Expr aggregate_of(Aggregate agg, std::string column);
   // table.column
   static Expr qcol(std::string table, std::string column);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -536,6 +537,39 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
   }
   if (replans) v.tags.push_back("sdg-replanned");
   if (removed) v.tags.push_back("sdg-decycled");
+  // Which richer statement forms the case used (counted per case over a run).
+  {
+    std::set<std::string> forms;
+    std::function<void(const Expr&, const std::string&)> visit = [&](const Expr& e, const std::string& where) {
+      if (e.kind == Expr::Kind::Exists) {
+        forms.insert(e.negated ? "form: NOT EXISTS" : "form: EXISTS");
+        if (e.has_where) {
+          bool correlated = false;
+          std::function<void(const Expr&)> outer = [&](const Expr& x) {
+            if (x.kind == Expr::Kind::Column && !x.table.empty() && x.table != e.table) correlated = true;
+            for (const Expr& a : x.args) outer(a);
+          };
+          outer(e.args.back());
+          if (correlated) forms.insert("form: correlated subquery");
+        }
+      }
+      if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
+      if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
+      if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery" + where);
+      for (const Expr& a : e.args) visit(a, where);
+    };
+    for (const Transaction& t : first.test_case.transactions)
+      for (const ::txprop::Statement& s : t.statements) {
+        if (s.where) visit(*s.where, "");
+        if (s.having) visit(*s.having, "");
+        if (!s.items.empty()) forms.insert("form: aggregate");
+        if (!s.group_by.empty()) forms.insert("form: GROUP BY");
+        if (s.having) forms.insert("form: HAVING");
+        if (s.limit) forms.insert("form: ORDER BY ... LIMIT");
+        for (const Assignment& a : s.assignments) visit(a.value, "");
+      }
+    for (const std::string& f : forms) v.tags.push_back(f);
+  }
   for (int i = 0; i < removed; ++i) v.tags.push_back("sdg-statements-removed (total)");
   return v;
 }

@@ -1,6 +1,6 @@
 // The statements txprop generates must be ones each engine accepts: with the richer forms on (EXISTS/NOT EXISTS,
 // correlated or not, CASE), the share of generated statements an engine rejects as invalid (syntax, unknown name,
-// MariaDB error 1093, type errors) stays under 1% per target. Prints the share per target.
+// MariaDB error 1093, type errors; aggregates with GROUP BY/HAVING, ORDER BY ... LIMIT) stays under 1% per target. Prints the share per target.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -25,7 +25,7 @@ void check_engine(const std::string& engine, bool si) {
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
-  int statements = 0, rejected = 0, exists = 0, cases = 0;
+  int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0;
   std::string first;
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
@@ -39,6 +39,8 @@ void check_engine(const std::string& engine, bool si) {
         const std::string sql = render(c.transactions[t].statements[s], Dialect::Portable);
         exists += sql.find("EXISTS") != std::string::npos;
         cases += sql.find("CASE WHEN") != std::string::npos;
+        aggregates += !c.transactions[t].statements[s].items.empty();
+        limits += c.transactions[t].statements[s].limit.has_value();
         if (out.failed() && out.error.cls == ErrorClass::InvalidStatement) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
@@ -47,7 +49,8 @@ void check_engine(const std::string& engine, bool si) {
   }
   const double share = statements ? 100.0 * rejected / statements : 0;
   std::cout << fmt::format("[generated] {}: {} statements, {} rejected as invalid ({:.2f}%); {} with EXISTS, {} with "
-                           "CASE\n", config->name, statements, rejected, share, exists, cases);
+                           "CASE, {} aggregating, {} with LIMIT\n", config->name, statements, rejected, share, exists, cases,
+                           aggregates, limits);
   EXPECT_LT(share, 1.0) << "first rejected: " << first;
   EXPECT_GT(exists, 0);
 }

@@ -109,3 +109,62 @@ TEST(RichStatements, GeneratedOnlyWhenAskedForAndShrunkTowardSimpleForms) {
 
 }  // namespace
 }  // namespace txprop
+
+namespace txprop {
+namespace {
+
+TEST(RichStatements, AggregatesGroupByHavingOrderByLimit) {
+  Statement agg = Statement::select("t0", Expr::binary(BinaryOp::Gt, Expr::col("v"), Expr::lit(Value(0))));
+  agg.items = {SelectItem{Aggregate::None, "k"}, SelectItem{Aggregate::Count, "v"}, SelectItem{Aggregate::Sum, "v"}};
+  agg.group_by = {"k"};
+  agg.having = Expr::binary(BinaryOp::Gt, Expr::aggregate_of(Aggregate::Count, "v"), Expr::lit(Value(1)));
+  agg.order_by = {OrderItem{"k", true}};
+  agg.limit = 2;
+  EXPECT_EQ(render(agg, Dialect::Portable),
+            "SELECT k, COUNT(v), SUM(v) FROM t0 WHERE v > 0 GROUP BY k HAVING COUNT(v) > 1 ORDER BY k DESC LIMIT 2");
+  EXPECT_EQ(render(agg, Dialect::MySql),
+            "SELECT `k`, COUNT(`v`), SUM(`v`) FROM `t0` WHERE `v` > 0 GROUP BY `k` HAVING COUNT(`v`) > 1 ORDER BY `k` DESC LIMIT 2");
+  expect_round_trip(agg);
+  Statement ordered = Statement::select("t0");
+  ordered.order_by = {OrderItem{"v", false}, OrderItem{"k", false}};
+  ordered.limit = 1;
+  expect_round_trip(ordered);
+
+  TestCase c;
+  c.schema.tables = {Table{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}}};
+  Transaction tx;
+  tx.statements = {agg};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  EXPECT_EQ(c.validate(), "");
+  bool plain = false;
+  for (const TestCase& s : gen::shrink_test_case(c))
+    if (!s.transactions.empty() && !s.transactions[0].statements.empty())
+      plain = plain || (s.transactions[0].statements[0].items.empty() && s.transactions[0].statements[0].group_by.empty());
+  EXPECT_TRUE(plain);
+
+  // Generated, they parse back and validate.
+  gen::Options o;
+  o.rich_statements = true;
+  const auto g = gen::test_case(o);
+  rc::Random random(5);
+  int aggregates = 0, limits = 0;
+  for (int i = 0; i < 300; ++i) {
+    const TestCase tc = g(random.split(), 50).value();
+    EXPECT_EQ(tc.validate(), "");
+    for (const auto& t : tc.transactions)
+      for (const auto& s : t.statements) {
+        aggregates += !s.items.empty();
+        limits += s.limit.has_value();
+        const std::string sql = render(s, Dialect::Portable);
+        Statement back;
+        ASSERT_NO_THROW(back = parse_statement(sql)) << sql;
+        EXPECT_EQ(back, s) << sql;
+      }
+  }
+  EXPECT_GT(aggregates, 20);
+  EXPECT_GT(limits, 20);
+}
+
+}  // namespace
+}  // namespace txprop
