@@ -129,6 +129,11 @@ class StatementMaker {
     Expr col = Expr::col(c.name);
     if (d_.chance(o_.subquery_probability))
       if (auto sub = subquery(t, c)) return Expr::binary(d_.chance(0.5) ? BinaryOp::Eq : BinaryOp::Le, col, *sub);
+    if (o_.rich_statements && d_.chance(o_.in_subquery_probability))
+      if (auto sub = subquery(t, c)) {  // the same candidates: another table's column of this type
+        Expr in = Expr::in_subquery(col, sub->table, sub->column, sub->has_where ? std::optional<Expr>(sub->args.back()) : std::nullopt);
+        return d_.chance(0.5) ? Expr::not_(std::move(in)) : in;
+      }
     const int r = d_.in_range(0, 99);
     if (r < 45) return Expr::binary(BinaryOp::Eq, col, Expr::lit(value_for(t, c)));
     if (r < 70) {

@@ -555,6 +555,8 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
       }
       if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
       if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
+      if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
+        forms.insert("form: NOT IN subquery");
       if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery" + where);
       for (const Expr& a : e.args) visit(a, where);
     };
