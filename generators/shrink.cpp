@@ -40,7 +40,10 @@ TestCase drop_statement(const TestCase& c, int t, int s) {
 void collect_columns(const Expr& e, const std::string& table, const std::string& scope,
                      std::set<std::pair<std::string, std::string>>& out) {
   switch (e.kind) {
-    case Expr::Kind::Column: out.emplace(scope, e.column); return;
+    case Expr::Kind::Column: out.emplace(e.table.empty() ? scope : e.table, e.column); return;
+    case Expr::Kind::Exists:
+      for (const auto& a : e.args) collect_columns(a, table, e.table, out);
+      return;
     case Expr::Kind::Subquery:
     case Expr::Kind::InSubquery:
       out.emplace(e.table, e.column);
@@ -61,6 +64,10 @@ std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase&
     for (const auto& s : t.statements) {
       for (const auto& col : s.columns) out.emplace(s.table, col);
       for (const auto& col : s.returning) out.emplace(s.table, col);
+      for (const auto& i : s.items) out.emplace(s.table, i.column);
+      for (const auto& g : s.group_by) out.emplace(s.table, g);
+      for (const auto& o : s.order_by) out.emplace(s.table, o.column);
+      if (s.having) collect_columns(*s.having, s.table, s.table, out);
       for (const auto& a : s.assignments) {
         out.emplace(s.table, a.column);
         collect_columns(a.value, s.table, s.table, out);
@@ -91,6 +98,16 @@ std::vector<Expr> simpler_exprs(const Expr& e) {
       }
       break;
     case Expr::Kind::Not: out.push_back(e.args[0]); break;
+    case Expr::Kind::Exists:
+      // Toward a simple form: an uncorrelated (then unfiltered) EXISTS, then the plain condition on the own table.
+      if (e.has_where) {
+        out.push_back(Expr::exists(e.table, std::nullopt, e.negated));
+      }
+      break;
+    case Expr::Kind::Case:
+      out.push_back(e.args[1]);  // the THEN branch alone
+      out.push_back(e.args[2]);  // the ELSE branch alone
+      break;
     case Expr::Kind::InList:
       if (e.args.size() > 2) {
         Expr fewer = e;
@@ -139,6 +156,25 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
       if (st.lock != LockMode::None) {
         Statement copy = st;
         copy.lock = LockMode::None;
+        with(copy);
+      }
+      // Toward a plain SELECT: no aggregation, no HAVING, no ORDER BY ... LIMIT.
+      if (!st.items.empty()) {
+        Statement copy = st;
+        copy.items.clear();
+        copy.group_by.clear();
+        copy.having.reset();
+        with(copy);
+      }
+      if (st.having) {
+        Statement copy = st;
+        copy.having.reset();
+        with(copy);
+      }
+      if (!st.order_by.empty() || st.limit) {
+        Statement copy = st;
+        copy.order_by.clear();
+        copy.limit.reset();
         with(copy);
       }
       if (st.assignments.size() > 1)

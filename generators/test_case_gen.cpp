@@ -91,7 +91,10 @@ class StatementMaker {
     if (!o_.locking_reads) weights[1] = weights[2] = 0;
     const Table& t = d_.pick(schema_.tables);
     switch (d_.weighted(weights)) {
-      case 0: return Statement::select(t.name, maybe_predicate(t));
+      case 0:
+        if (o_.rich_statements && d_.chance(o_.aggregate_probability)) return aggregate_select(t);
+        if (o_.rich_statements && d_.chance(o_.order_limit_probability)) return order_limit_select(t);
+        return Statement::select(t.name, maybe_predicate(t));
       case 1: return Statement::select(t.name, maybe_predicate(t), LockMode::Update);
       case 2: return Statement::select(t.name, maybe_predicate(t), LockMode::Share);
       case 3: return insert(t);
@@ -120,10 +123,17 @@ class StatementMaker {
   }
 
   Expr comparison(const Table& t) {
+    if (o_.rich_statements && d_.chance(o_.exists_probability))
+      if (auto e = exists(t)) return std::move(*e);
     const Column& c = d_.pick(t.columns);
     Expr col = Expr::col(c.name);
     if (d_.chance(o_.subquery_probability))
       if (auto sub = subquery(t, c)) return Expr::binary(d_.chance(0.5) ? BinaryOp::Eq : BinaryOp::Le, col, *sub);
+    if (o_.rich_statements && d_.chance(o_.in_subquery_probability))
+      if (auto sub = subquery(t, c)) {  // the same candidates: another table's column of this type
+        Expr in = Expr::in_subquery(col, sub->table, sub->column, sub->has_where ? std::optional<Expr>(sub->args.back()) : std::nullopt);
+        return d_.chance(0.5) ? Expr::not_(std::move(in)) : in;
+      }
     const int r = d_.in_range(0, 99);
     if (r < 45) return Expr::binary(BinaryOp::Eq, col, Expr::lit(value_for(t, c)));
     if (r < 70) {
@@ -137,6 +147,76 @@ class StatementMaker {
     }
     if (r < 90) return Expr::in_list(col, {Expr::lit(value_for(t, c)), Expr::lit(value_for(t, c))});
     return Expr::is_null(col, d_.chance(0.5));
+  }
+
+  // SELECT [g,] agg(c), ... FROM t [WHERE p] [GROUP BY g [HAVING agg(c) op v] ORDER BY g [LIMIT n]]. SUM only over
+  // integers (a float sum depends on the order rows are added in).
+  Statement aggregate_select(const Table& t) {
+    Statement s = Statement::select(t.name, maybe_predicate(t));
+    const bool grouped = d_.chance(0.5);
+    const Column& g = d_.pick(t.columns);
+    if (grouped) {
+      s.items.push_back(SelectItem{Aggregate::None, g.name});
+      s.group_by = {g.name};
+    }
+    auto aggregate = [&]() {
+      const Column& c = d_.pick(t.columns);
+      std::vector<Aggregate> choices = {Aggregate::Count, Aggregate::Min, Aggregate::Max};
+      if (c.type == ColumnType::Integer) choices.push_back(Aggregate::Sum);
+      return SelectItem{d_.pick(choices), c.name};
+    };
+    s.items.push_back(aggregate());
+    if (d_.chance(0.4)) s.items.push_back(aggregate());
+    if (grouped) {
+      if (d_.chance(0.4)) {
+        const Column& c = d_.pick(t.columns);
+        s.having = d_.chance(0.5) || c.type == ColumnType::Text
+                       ? Expr::binary(BinaryOp::Gt, Expr::aggregate_of(Aggregate::Count, c.name), Expr::lit(Value(std::int64_t{d_.in_range(0, 1)})))
+                       : Expr::binary(BinaryOp::Le, Expr::aggregate_of(Aggregate::Min, c.name), Expr::lit(value_for(t, c)));
+      }
+      s.order_by = {OrderItem{g.name, d_.chance(0.5)}};
+      if (d_.chance(0.3)) s.limit = d_.in_range(1, 3);
+    }
+    return s;
+  }
+
+  // SELECT * FROM t [WHERE p] ORDER BY c [DESC], <every other column> LIMIT n: ties are broken by whole rows, so
+  // which rows are returned does not depend on the engine's physical order.
+  Statement order_limit_select(const Table& t) {
+    Statement s = Statement::select(t.name, maybe_predicate(t));
+    const Column& first = d_.pick(t.columns);
+    s.order_by.push_back(OrderItem{first.name, d_.chance(0.5)});
+    for (const Column& c : t.columns)
+      if (c.name != first.name) s.order_by.push_back(OrderItem{c.name, false});
+    s.limit = d_.in_range(1, 3);
+    return s;
+  }
+
+  // [NOT] EXISTS (SELECT 1 FROM other [WHERE other.x = own.y | other.x op literal]): another table only (MariaDB
+  // rejects an UPDATE/DELETE reading its own table in a subquery, error 1093); every column qualified, so that no name
+  // resolves to the wrong scope.
+  std::optional<Expr> exists(const Table& own) {
+    std::vector<const Table*> others;
+    for (const Table& t : schema_.tables)
+      if (t.name != own.name) others.push_back(&t);
+    if (others.empty()) return std::nullopt;
+    const Table& inner = *d_.pick(others);
+    const Column& ic = d_.pick(inner.columns);
+    std::optional<Expr> where;
+    const int r = d_.in_range(0, 99);
+    if (r < 50) {
+      std::vector<const Column*> same;
+      for (const Column& c : own.columns)
+        if (c.type == ic.type) same.push_back(&c);
+      if (!same.empty()) {
+        static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Eq, BinaryOp::Lt, BinaryOp::Ne};
+        where = Expr::binary(d_.pick(ops), Expr::qcol(inner.name, ic.name), Expr::qcol(own.name, d_.pick(same)->name));
+      }
+    } else if (r < 85) {
+      static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Gt, BinaryOp::Le};
+      where = Expr::binary(d_.pick(ops), Expr::qcol(inner.name, ic.name), Expr::lit(value_for(inner, ic)));
+    }
+    return Expr::exists(inner.name, std::move(where), d_.chance(0.4));
   }
 
   // (SELECT MIN|MAX(col) FROM other) over another table's column of the same type. Never the statement's own
@@ -199,6 +279,8 @@ class StatementMaker {
         if (auto sub = subquery(t, c)) value = std::move(*sub);
       if (c.not_null && value.kind == Expr::Kind::Subquery)  // MIN over an empty table is NULL
         value = Expr::lit(value_for(t, c));
+      if (o_.rich_statements && d_.chance(o_.case_probability))
+        value = Expr::case_(comparison(t), std::move(value), Expr::col(c.name));
       sets.push_back(Assignment{c.name, std::move(value)});
     }
     return Statement::update(t.name, std::move(sets), maybe_predicate(t));

@@ -15,6 +15,7 @@ std::unique_ptr<Oracle> atomicity_oracle();
 std::unique_ptr<Oracle> adya_documented_oracle();
 std::unique_ptr<Oracle> adya_claimed_oracle();
 std::unique_ptr<Oracle> troc_oracle();
+std::unique_ptr<Oracle> sdg_oracle();
 
 TestCase Oracle::prepare(const TestCase& c, const EngineProfile&) const { return c; }
 TestCase Oracle::strip(const TestCase& prepared) const { return prepared; }
@@ -58,6 +59,7 @@ Registry& registry() {
     r.add(adya_documented_oracle());
     r.add(adya_claimed_oracle());
     r.add(troc_oracle());
+    r.add(sdg_oracle());
     return true;
   }();
   (void)built_in;

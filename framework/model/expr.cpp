@@ -88,8 +88,41 @@ Expr Expr::in_subquery(Expr inner, std::string table, std::string column, std::o
   return e;
 }
 
+Expr Expr::exists(std::string table, std::optional<Expr> where, bool negated) {
+  Expr e;
+  e.kind = Kind::Exists;
+  e.table = std::move(table);
+  e.negated = negated;
+  if (where) {
+    e.has_where = true;
+    e.args.push_back(std::move(*where));
+  }
+  return e;
+}
+
+Expr Expr::case_(Expr when, Expr then, Expr otherwise) {
+  Expr e;
+  e.kind = Kind::Case;
+  e.args = {std::move(when), std::move(then), std::move(otherwise)};
+  return e;
+}
+
+Expr Expr::aggregate_of(Aggregate agg, std::string column) {
+  Expr e;
+  e.kind = Kind::Aggregate;
+  e.aggregate = agg;
+  e.column = std::move(column);
+  return e;
+}
+
+Expr Expr::qcol(std::string table, std::string column) {
+  Expr e = col(std::move(column));
+  e.table = std::move(table);
+  return e;
+}
+
 void Expr::collect_subquery_tables(std::vector<std::string>& out) const {
-  if (kind == Kind::Subquery || kind == Kind::InSubquery) out.push_back(table);
+  if (kind == Kind::Subquery || kind == Kind::InSubquery || kind == Kind::Exists) out.push_back(table);
   for (const auto& a : args) a.collect_subquery_tables(out);
 }
 

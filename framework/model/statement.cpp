@@ -73,6 +73,7 @@ std::vector<std::string> Statement::tables() const {
   out.push_back(table);
   std::vector<std::string> sub;
   if (where) where->collect_subquery_tables(sub);
+  if (having) having->collect_subquery_tables(sub);
   for (const auto& a : assignments) a.value.collect_subquery_tables(sub);
   for (const auto& row : values)
     for (const auto& v : row) v.collect_subquery_tables(sub);

@@ -23,6 +23,12 @@ namespace {
 std::string check_expr(const Schema& schema, const Table& table, const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::Column:
+      if (!e.table.empty()) {
+        const Table* qualifier = schema.find_table(e.table);
+        if (!qualifier) return fmt::format("column {}.{} names unknown table {}", e.table, e.column, e.table);
+        if (!qualifier->find_column(e.column)) return fmt::format("column {} is not in table {}", e.column, e.table);
+        return {};
+      }
       if (!table.find_column(e.column))
         return fmt::format("column {} is not in table {}", e.column, table.name);
       return {};
@@ -37,6 +43,16 @@ std::string check_expr(const Schema& schema, const Table& table, const Expr& e) 
         const bool operand = e.kind == Expr::Kind::InSubquery && i == 0;
         if (auto err = check_expr(schema, operand ? table : *inner, e.args[i]); !err.empty()) return err;
       }
+      return {};
+    }
+    case Expr::Kind::Aggregate:
+      if (!table.find_column(e.column)) return fmt::format("column {} is not in table {}", e.column, table.name);
+      return {};
+    case Expr::Kind::Exists: {
+      const Table* inner = schema.find_table(e.table);
+      if (!inner) return fmt::format("subquery reads unknown table {}", e.table);
+      for (const auto& a : e.args)
+        if (auto err = check_expr(schema, *inner, a); !err.empty()) return err;
       return {};
     }
     default:
@@ -68,6 +84,14 @@ std::string check_statement(const Schema& schema, const Statement& s) {
         if (auto err = check_expr(schema, *table, v); !err.empty()) return err;
     }
   }
+  for (const auto& i : s.items)
+    if (!table->find_column(i.column)) return fmt::format("column {} is not in table {}", i.column, s.table);
+  for (const auto& g : s.group_by)
+    if (!table->find_column(g)) return fmt::format("column {} is not in table {}", g, s.table);
+  for (const auto& o : s.order_by)
+    if (!table->find_column(o.column)) return fmt::format("column {} is not in table {}", o.column, s.table);
+  if (s.having)
+    if (auto err = check_expr(schema, *table, *s.having); !err.empty()) return err;
   if (s.kind == StatementKind::Update && s.assignments.empty()) return "UPDATE without SET";
   if (s.where)
     if (auto err = check_expr(schema, *table, *s.where); !err.empty()) return err;

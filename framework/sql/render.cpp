@@ -85,6 +85,7 @@ int precedence(const Expr& e) {
       }
       return 0;
     case Expr::Kind::Not: return 3;
+    case Expr::Kind::Exists: return e.negated ? 3 : 9;
     case Expr::Kind::IsNull:
     case Expr::Kind::InList:
     case Expr::Kind::Between:
@@ -110,6 +111,7 @@ std::string aggregate_name(Aggregate a) {
     case Aggregate::Min: return "MIN";
     case Aggregate::Max: return "MAX";
     case Aggregate::Count: return "COUNT";
+    case Aggregate::Sum: return "SUM";
     case Aggregate::None: return "";
   }
   return "";
@@ -118,8 +120,22 @@ std::string aggregate_name(Aggregate a) {
 std::string render_expr(const Expr& e, Dialect d) {
   switch (e.kind) {
     case Expr::Kind::Literal: return render_literal(e.literal, d);
-    case Expr::Kind::Column: return quote_identifier(e.column, d);
-    case Expr::Kind::Not: return "NOT " + child(e.args[0], 4, d);
+    case Expr::Kind::Column:
+      return e.table.empty() ? quote_identifier(e.column, d)
+                             : quote_identifier(e.table, d) + "." + quote_identifier(e.column, d);
+    case Expr::Kind::Exists: {
+      std::string out = fmt::format("{}EXISTS (SELECT 1 FROM {}", e.negated ? "NOT " : "", quote_identifier(e.table, d));
+      if (e.has_where) out += " WHERE " + render_expr(e.args.back(), d);
+      return out + ")";
+    }
+    case Expr::Kind::Aggregate: return fmt::format("{}({})", aggregate_name(e.aggregate), quote_identifier(e.column, d));
+    case Expr::Kind::Case:
+      return fmt::format("CASE WHEN {} THEN {} ELSE {} END", render_expr(e.args[0], d), render_expr(e.args[1], d),
+                         render_expr(e.args[2], d));
+    case Expr::Kind::Not:
+      // NOT around EXISTS keeps its parentheses: "NOT EXISTS (...)" reads back as the negated EXISTS.
+      if (e.args[0].kind == Expr::Kind::Exists) return "NOT (" + render_expr(e.args[0], d) + ")";
+      return "NOT " + child(e.args[0], 4, d);
     case Expr::Kind::Neg: {
       const std::string inner = child(e.args[0], 9, d);
       return inner.starts_with('-') ? "-(" + inner + ")" : "-" + inner;  // "--" would start a comment
@@ -183,8 +199,21 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Commit: return "COMMIT";
     case StatementKind::Rollback: return "ROLLBACK";
     case StatementKind::Select: {
-      std::string out = fmt::format("SELECT {} FROM {}{}", s.columns.empty() ? "*" : column_list(s.columns, d),
-                                    quote_identifier(s.table, d), where);
+      std::string list = s.columns.empty() ? "*" : column_list(s.columns, d);
+      if (!s.items.empty()) {
+        list.clear();
+        for (const SelectItem& i : s.items) {
+          if (!list.empty()) list += ", ";
+          list += i.aggregate == Aggregate::None ? quote_identifier(i.column, d)
+                                                 : fmt::format("{}({})", aggregate_name(i.aggregate), quote_identifier(i.column, d));
+        }
+      }
+      std::string out = fmt::format("SELECT {} FROM {}{}", list, quote_identifier(s.table, d), where);
+      if (!s.group_by.empty()) out += " GROUP BY " + column_list(s.group_by, d);
+      if (s.having) out += " HAVING " + render_expr(*s.having, d);
+      for (std::size_t i = 0; i < s.order_by.size(); ++i)
+        out += (i ? ", " : " ORDER BY ") + quote_identifier(s.order_by[i].column, d) + (s.order_by[i].descending ? " DESC" : "");
+      if (s.limit) out += fmt::format(" LIMIT {}", *s.limit);
       if (s.lock == LockMode::Update) out += " FOR UPDATE";
       if (s.lock == LockMode::Share) out += d == Dialect::MySql ? " LOCK IN SHARE MODE" : " FOR SHARE";
       return out;

@@ -103,7 +103,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       out.push_back({c == '\'' ? Token::Kind::String : Token::Kind::QuotedIdentifier, std::move(text), start_line});
     } else {
       static constexpr std::string_view two_char[] = {"<>", "!=", "<=", ">=", "||"};
-      static constexpr std::string_view one_char = "(),;*+-=<>";
+      static constexpr std::string_view one_char = "(),;*+-=<>.";
       const std::string_view rest = s.substr(i);
       std::size_t len = 0;
       for (auto sym : two_char)
@@ -133,7 +133,10 @@ std::string describe(const Token& t) {
 bool is_reserved(std::string_view word) {
   static constexpr std::string_view reserved[] = {"SELECT", "FROM", "WHERE",   "AND",     "OR",       "NOT",
                                                   "IN",     "IS",   "NULL",    "BETWEEN", "SET",      "VALUES",
-                                                  "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING"};
+                                                  "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING",
+                                                  "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END",
+                                                  "GROUP",  "BY",   "HAVING",  "ORDER",   "LIMIT",    "ASC",
+                                                  "DESC"};
   for (auto r : reserved)
     if (iequals(word, r)) return true;
   return false;
@@ -245,13 +248,48 @@ class Parser {
     Statement s;
     s.kind = StatementKind::Select;
     if (!accept_symbol("*")) {
+      bool aggregates = false;
+      std::vector<SelectItem> items;
       do {
-        s.columns.push_back(identifier("a column name or *"));
+        if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {
+          next();
+          next();
+          items.push_back(SelectItem{agg, identifier("a column name")});
+          expect_symbol(")");
+          aggregates = true;
+        } else {
+          items.push_back(SelectItem{Aggregate::None, identifier("a column name or *")});
+        }
       } while (accept_symbol(","));
+      if (aggregates) s.items = std::move(items);
+      else
+        for (auto& i : items) s.columns.push_back(std::move(i.column));
     }
     expect_keyword("FROM");
     s.table = identifier("a table name");
     if (accept_keyword("WHERE")) s.where = expression();
+    if (accept_keyword("GROUP")) {
+      expect_keyword("BY");
+      do {
+        s.group_by.push_back(identifier("a column name"));
+      } while (accept_symbol(","));
+    }
+    if (accept_keyword("HAVING")) s.having = expression();
+    if (accept_keyword("ORDER")) {
+      expect_keyword("BY");
+      do {
+        OrderItem o{identifier("a column name"), false};
+        if (accept_keyword("DESC")) o.descending = true;
+        else accept_keyword("ASC");
+        s.order_by.push_back(std::move(o));
+      } while (accept_symbol(","));
+    }
+    if (accept_keyword("LIMIT")) {
+      if (peek().kind != Token::Kind::Number) fail_expected("a row count after LIMIT");
+      const Expr n = number(false);
+      if (n.literal.type() != ValueType::Integer) fail(line(), "LIMIT needs an integer");
+      s.limit = n.literal.as_int();
+    }
     if (accept_keyword("FOR")) {
       if (accept_keyword("UPDATE")) s.lock = LockMode::Update;
       else if (accept_keyword("SHARE")) s.lock = LockMode::Share;
@@ -457,11 +495,31 @@ class Parser {
   }
 
   Expr not_expr() {
+    if (is_keyword("NOT") && is_keyword("EXISTS", 1)) {
+      next();
+      next();
+      Nest nest(*this);
+      return exists(true);
+    }
     if (accept_keyword("NOT")) {
       Nest nest(*this);
       return Expr::not_(not_expr());
     }
     return comparison();
+  }
+
+  // After "EXISTS": (SELECT 1 FROM table [WHERE e]).
+  Expr exists(bool negated) {
+    expect_symbol("(");
+    expect_keyword("SELECT");
+    if (peek().kind != Token::Kind::Number || peek().text != "1") fail_expected("1 (EXISTS (SELECT 1 FROM ...))");
+    next();
+    expect_keyword("FROM");
+    std::string table = identifier("a table name");
+    std::optional<Expr> where;
+    if (accept_keyword("WHERE")) where = expression();
+    expect_symbol(")");
+    return Expr::exists(std::move(table), std::move(where), negated);
   }
 
   Expr comparison() {
@@ -570,9 +628,27 @@ class Parser {
     switch (t.kind) {
       case Token::Kind::Number: return number(false);
       case Token::Kind::String: return Expr::lit(Value(next().text));
-      case Token::Kind::QuotedIdentifier: return Expr::col(next().text);
+      case Token::Kind::QuotedIdentifier: return column_ref(next().text);
       case Token::Kind::Word:
         if (accept_keyword("NULL")) return Expr::lit(Value());
+        if (accept_keyword("EXISTS")) return exists(false);
+        if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {  // HAVING COUNT(c) > 1
+          next();
+          next();
+          std::string column = identifier("a column name");
+          expect_symbol(")");
+          return Expr::aggregate_of(agg, std::move(column));
+        }
+        if (accept_keyword("CASE")) {
+          expect_keyword("WHEN");
+          Expr when = expression();
+          expect_keyword("THEN");
+          Expr then = expression();
+          expect_keyword("ELSE");
+          Expr otherwise = expression();
+          expect_keyword("END");
+          return Expr::case_(std::move(when), std::move(then), std::move(otherwise));
+        }
         if (is_keyword("CONCAT") && is_symbol("(", 1)) {  // MySQL's spelling of ||
           next();
           next();
@@ -585,7 +661,7 @@ class Parser {
           expect_symbol(")");
           return e;
         }
-        if (!is_reserved(t.text)) return Expr::col(next().text);
+        if (!is_reserved(t.text)) return column_ref(next().text);
         break;
       case Token::Kind::Symbol:
         if (accept_symbol("(")) {
@@ -600,11 +676,26 @@ class Parser {
     fail_expected("an expression");
   }
 
+  // MIN( MAX( COUNT( SUM( ahead: the aggregate, else None.
+  Aggregate aggregate_ahead() const {
+    static constexpr std::pair<std::string_view, Aggregate> aggregates[] = {
+        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}, {"SUM", Aggregate::Sum}};
+    for (auto [name, agg] : aggregates)
+      if (is_keyword(name) && is_symbol("(", 1)) return agg;
+    return Aggregate::None;
+  }
+
+  // A column name, or table.column.
+  Expr column_ref(std::string first) {
+    if (!accept_symbol(".")) return Expr::col(std::move(first));
+    return Expr::qcol(std::move(first), identifier("a column name after '.'"));
+  }
+
   // After "(SELECT": aggregate(column) or column, FROM table [WHERE e], ")".
   Expr scalar_subquery() {
     Aggregate aggregate = Aggregate::None;
     static constexpr std::pair<std::string_view, Aggregate> aggregates[] = {
-        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}};
+        {"MIN", Aggregate::Min}, {"MAX", Aggregate::Max}, {"COUNT", Aggregate::Count}, {"SUM", Aggregate::Sum}};
     for (auto [name, agg] : aggregates)
       if (is_keyword(name) && is_symbol("(", 1)) aggregate = agg;
     std::string column;

@@ -64,6 +64,12 @@ struct DocumentedBehaviour {
   bool any_serial_order = false;    // serializable, but not necessarily in the order transactions ended
   std::string serializability_source;
   bool tested = true;  // false for profiles no server here could check (MySQL)
+  // TxCheck's Assumption A3 (shared/notes/seed-txcheck-thesis.md section 1.4): no transaction overwrites a version
+  // newer than one it read, so a plain SELECT run right before a write (in the same transaction, nothing in between)
+  // returns exactly the versions the write overwrites. The SDG oracle's item dependencies are exact only where it
+  // holds; elsewhere what it finds in that pattern is documented behaviour with `assumption_a3_source`.
+  bool assumption_a3 = true;
+  std::string assumption_a3_source;
 
   // The source that allows `phenomenon`, or "" when the documentation does not allow it.
   std::string allows(const std::string& phenomenon) const;

@@ -11,12 +11,12 @@
 namespace txprop {
 
 enum class BinaryOp { Add, Sub, Mul, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat };
-enum class Aggregate { None, Min, Max, Count };
+enum class Aggregate { None, Min, Max, Count, Sum };
 
 struct Expr {
   enum class Kind {
     Literal,      // literal
-    Column,       // column (unqualified: the statement's table)
+    Column,       // column (unqualified: the innermost table in scope; `table` non-empty: that table's column)
     Not,          // NOT args[0]
     Neg,          // -args[0]
     Binary,       // args[0] op args[1]
@@ -25,12 +25,16 @@ struct Expr {
     Between,      // args[0] BETWEEN args[1] AND args[2]
     Subquery,     // (SELECT aggregate(column) FROM table [WHERE args[0]]), a scalar
     InSubquery,   // args[0] IN (SELECT column FROM table [WHERE args[1]])
+    Exists,       // EXISTS (SELECT 1 FROM table [WHERE args[0]])  (negated: NOT EXISTS); the WHERE may refer to the
+                  // outer statement's table with qualified columns (a correlated subquery)
+    Case,         // CASE WHEN args[0] THEN args[1] ELSE args[2] END
+    Aggregate,    // aggregate(column) over the statement's rows (SELECT ... HAVING only)
   };
 
   Kind kind = Kind::Literal;
   Value literal;
   std::string column;        // Column; Subquery and InSubquery: the selected column
-  std::string table;         // Subquery and InSubquery: the table read
+  std::string table;         // Subquery, InSubquery, Exists: the table read; Column: its qualifier (or empty)
   BinaryOp op = BinaryOp::Eq;
   Aggregate aggregate = Aggregate::None;
   bool negated = false;
@@ -47,6 +51,11 @@ struct Expr {
   static Expr between(Expr e, Expr low, Expr high);
   static Expr subquery(Aggregate agg, std::string table, std::string column, std::optional<Expr> where);
   static Expr in_subquery(Expr e, std::string table, std::string column, std::optional<Expr> where);
+  static Expr exists(std::string table, std::optional<Expr> where, bool negated = false);
+  static Expr case_(Expr when, Expr then, Expr otherwise);
+  static Expr aggregate_of(Aggregate agg, std::string column);
+  // table.column
+  static Expr qcol(std::string table, std::string column);
 
   // Tables read by subqueries anywhere in this tree.
   void collect_subquery_tables(std::vector<std::string>& out) const;

@@ -42,6 +42,15 @@ struct Options {
   double subquery_probability = 0.08;    // a predicate or SET value reads another table
   double primary_key_update_probability = 0.1;
   double existing_value_probability = 0.7;  // predicates name a value present in the initial rows
+
+  // Richer statements (TxCheck's point: most of its bugs needed them). Off by default: an oracle whose instrumentation
+  // cannot see through them (Adya's) leaves them off; the SDG, WSS and atomicity suites turn them on.
+  bool rich_statements = false;
+  double exists_probability = 0.12;  // a predicate term is [NOT] EXISTS (SELECT 1 FROM other [WHERE ...]), half correlated
+  double case_probability = 0.15;    // an UPDATE value is CASE WHEN <predicate> THEN <value> ELSE <column> END
+  double in_subquery_probability = 0.08;  // a predicate term is c [NOT] IN (SELECT c' FROM other [WHERE ...])
+  double aggregate_probability = 0.25;  // a plain SELECT aggregates: COUNT/SUM/MIN/MAX [GROUP BY c [HAVING ...]]
+  double order_limit_probability = 0.2;  // a plain SELECT is ORDER BY <every column> LIMIT n
 };
 
 rc::Gen<Schema> schema(const Options& options);

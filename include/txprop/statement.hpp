@@ -1,6 +1,7 @@
 // One SQL statement of a transaction, as a tree txprop can render for every dialect, instrument and shrink.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -19,6 +20,19 @@ struct Assignment {
   friend bool operator==(const Assignment&, const Assignment&) = default;
 };
 
+// One item of an aggregating SELECT list: a grouping column (aggregate None) or aggregate(column).
+struct SelectItem {
+  Aggregate aggregate = Aggregate::None;
+  std::string column;
+  friend bool operator==(const SelectItem&, const SelectItem&) = default;
+};
+
+struct OrderItem {
+  std::string column;
+  bool descending = false;
+  friend bool operator==(const OrderItem&, const OrderItem&) = default;
+};
+
 struct Statement {
   StatementKind kind = StatementKind::Select;
   std::string table;
@@ -30,6 +44,13 @@ struct Statement {
   std::vector<Assignment> assignments;
   std::optional<Expr> where;
   LockMode lock = LockMode::None;
+  // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
+  // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
+  std::vector<SelectItem> items;
+  std::vector<std::string> group_by;
+  std::optional<Expr> having;
+  std::vector<OrderItem> order_by;
+  std::optional<std::int64_t> limit;
   // DELETE / UPDATE ... RETURNING these columns of the rows deleted or written (instrumentation).
   std::vector<std::string> returning;
 

@@ -6,4 +6,5 @@ TXPROP_PROPERTY(Atomicity, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(chec
 TXPROP_SETTINGS(Atomicity) {
   // Rolled-back and aborted transactions are what this property is about.
   s.generator.rollback_probability = 0.5;
+  s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
 }

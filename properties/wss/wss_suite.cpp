@@ -4,3 +4,7 @@
 #include <txprop/txprop.hpp>
 
 TXPROP_PROPERTY(Wss, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("wss"), c)); }
+
+TXPROP_SETTINGS(Wss) {
+  s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
+}

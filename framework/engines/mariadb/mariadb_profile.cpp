@@ -74,6 +74,15 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
                       "UPDATE uses a \"semi-consistent\" read, ") + kReadCommitted +
           " (MySQL 8.0 manual 15.7.2.1 says the same; WriteCheck section 6.4)";
       d.allowed["semi-consistent-read"] = d.serializability_source;
+      if (level == IsolationLevel::ReadUncommitted) {
+        d.assumption_a3 = false;  // a plain SELECT may read an uncommitted version that is then rolled back
+        d.assumption_a3_source = std::string("TxCheck (OSDI'23) section 3.2: READ UNCOMMITTED violates Assumption "
+                                             "A3; MariaDB SET TRANSACTION, ") + kReadUncommitted;
+      } else {
+        d.assumption_a3_source = std::string("MariaDB SET TRANSACTION, READ COMMITTED: every consistent read, even "
+                                             "within the same transaction, sets and reads its own fresh snapshot "
+                                             "(TxCheck section 3.2 tested RC for this reason), ") + kReadCommitted;
+      }
       return d;
     }
     case IsolationLevel::RepeatableRead:
@@ -91,6 +100,9 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
                                "transaction's read view fails with ER_CHECKREAD (1020), so lost updates and read skew "
                                "cannot commit; write skew remains possible, ") + kSnapshotIsolation;
         d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
+        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=ON: a write to a record changed "
+                                             "after the read view fails with ER_CHECKREAD (1020) instead of "
+                                             "overwriting the newer version, ") + kSnapshotIsolation;
       } else {
         d.promise = "PL-2";
         d.prevented = {"G0", "G1a", "G1b", "G1c"};
@@ -107,6 +119,13 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
             "MDEV-26642 / MDEV-26671 (won't fix: InnoDB REPEATABLE READ writes read the latest committed version "
             "while plain SELECTs read the read view), https://jira.mariadb.org/browse/MDEV-26642, "
             "https://jira.mariadb.org/browse/MDEV-26671; " + std::string(kSnapshotIsolation);
+        // Assumption A3 does not hold: a plain SELECT reads the snapshot, the next UPDATE/DELETE reads and
+        // overwrites the latest committed version (MDEV-26642, MDEV-29565, MySQL #108528 are this pattern).
+        d.assumption_a3 = false;
+        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=OFF (the 10.11 default): REPEATABLE "
+                                             "READ SELECTs read the snapshot while UPDATE and DELETE read and overwrite "
+                                             "the latest committed version (MDEV-26642 and MDEV-29565, \"not a bug\"), "
+                                             "so TxCheck's Assumption A3 does not hold, ") + kSnapshotIsolation;
       }
       return d;
     case IsolationLevel::Serializable:
@@ -119,6 +138,9 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
       d.serializability_source =
           std::string("MariaDB SET TRANSACTION, SERIALIZABLE: like REPEATABLE READ but plain SELECTs are SELECT ... "
                       "LOCK IN SHARE MODE, ") + kSerializable;
+      d.assumption_a3_source = std::string("MariaDB SET TRANSACTION, SERIALIZABLE: plain SELECTs lock what they read "
+                                           "until the transaction ends, so no other transaction installs a newer "
+                                           "version of it, ") + kSerializable;
       return d;
   }
   return d;

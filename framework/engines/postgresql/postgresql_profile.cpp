@@ -57,6 +57,11 @@ class PostgresqlProfile final : public EngineProfile {
                         "the rows of its snapshot that were concurrently updated (\"it is possible for an updating "
                         "command to see an inconsistent snapshot\"), ") + kReadCommitted;
         d.allowed = {{"G-single", kTable}, {"G2-item", kTable}, {"G2", kTable}};
+        // A statement that runs right after a SELECT of the same transaction, with no commit in between, starts
+        // from the same committed versions; a row locked by another transaction makes the write wait (which the SDG
+        // oracle's blocking scheduling re-plans).
+        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.1: each command of a Read Committed "
+                                             "transaction sees the data committed before it began, ") + kReadCommitted;
         return d;
       case IsolationLevel::RepeatableRead:
         d.promise = "PL-SI";
@@ -70,6 +75,9 @@ class PostgresqlProfile final : public EngineProfile {
                         "conflicts abort (40001), predicate-based conflicts (write skew) are allowed, ") +
             kRepeatableRead;
         d.allowed = {{"write-skew", d.source}, {"G2-item", kTable}, {"G2", kTable}};
+        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.2: a Repeatable Read transaction that "
+                                             "would update a row changed after its snapshot fails with a "
+                                             "serialization error (40001), ") + kRepeatableRead;
         return d;
       case IsolationLevel::Serializable:
         d.promise = "PL-3";
@@ -81,6 +89,9 @@ class PostgresqlProfile final : public EngineProfile {
             std::string("PostgreSQL 15 manual 13.2.3: Serializable guarantees the effect of running the committed "
                         "transactions one at a time in some order, not necessarily the commit order, ") +
             kSerializable;
+        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.3: Serializable includes Repeatable Read's "
+                                             "rule that updating a row changed after the snapshot fails (40001), ") +
+                                 kSerializable;
         return d;
     }
     return d;

@@ -51,6 +51,12 @@ class SqliteProfile final : public EngineProfile {
     d.serializability_source =
         "SQLite isolation: https://www.sqlite.org/isolation.html (\"SQLite implements serializable transactions\"; "
         "WAL readers see a snapshot from the start of their read transaction)";
+    // One writer at a time, and a reader whose snapshot is stale cannot write (SQLITE_BUSY_SNAPSHOT): a write never
+    // overwrites a version newer than what the transaction read.
+    d.assumption_a3 = true;
+    d.assumption_a3_source =
+        "SQLite isolation: one writer at a time; a WAL reader whose snapshot is stale gets SQLITE_BUSY_SNAPSHOT when "
+        "it writes, https://www.sqlite.org/isolation.html";
     return d;
   }
 

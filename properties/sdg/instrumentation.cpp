@@ -1,0 +1,209 @@
+#include "instrumentation.hpp"
+
+#include <algorithm>
+
+namespace txprop::sdg {
+
+namespace {
+
+bool is_key(const std::string& column) { return column == kRowKey || column == kVersionKey; }
+
+std::vector<std::string> read_columns(const Table& t) {
+  std::vector<std::string> cols = {kRowKey, kVersionKey};
+  for (const Column& c : t.columns)
+    if (!is_key(c.name)) cols.push_back(c.name);
+  return cols;
+}
+
+bool is_instrumentation_read(const Statement& s) {
+  return s.kind == StatementKind::Select && !s.columns.empty() && s.columns.front() == kRowKey;
+}
+
+}  // namespace
+
+bool is_instrumented(const TestCase& c) {
+  return !c.schema.tables.empty() && c.schema.tables.front().find_column(kRowKey) != nullptr;
+}
+
+TestCase instrument(const TestCase& c) {
+  TestCase out = c;
+  std::int64_t next_initial = 1;
+  for (Table& t : out.schema.tables) {
+    t.columns.push_back(Column{kRowKey, ColumnType::Integer, false});
+    t.columns.push_back(Column{kVersionKey, ColumnType::Integer, false});
+    for (Row& r : t.rows) {
+      r.emplace_back(next_initial++);
+      r.emplace_back(std::int64_t{0});
+    }
+  }
+  std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
+  std::vector<std::vector<int>> sizes(c.transactions.size());  // [txn][step] -> steps in the prepared case
+  for (std::size_t ti = 0; ti < c.transactions.size(); ++ti) {
+    const Transaction& tx = c.transactions[ti];
+    std::vector<Statement> statements;
+    sizes[ti].push_back(1);  // BEGIN
+    for (const Statement& original : tx.statements) {
+      const std::size_t before = statements.size();
+      Statement s = original;
+      const Table* own = c.schema.find_table(s.table);
+      auto instrumentation_read = [&](const std::string& table, std::optional<Expr> where) {
+        const Table* t = out.schema.find_table(table);
+        return Statement::select(table, std::move(where), LockMode::None, t ? read_columns(*t) : std::vector<std::string>{kRowKey, kVersionKey});
+      };
+      // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
+      // depends on the rows there).
+      std::vector<std::string> tables = s.tables();
+      tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
+      std::vector<std::string> seen;
+      for (const std::string& t : tables)
+        if (std::find(seen.begin(), seen.end(), t) == seen.end() && out.schema.find_table(t)) {
+          seen.push_back(t);
+          statements.push_back(instrumentation_read(t, std::nullopt));
+        }
+      const std::int64_t version = next_version;
+      switch (s.kind) {
+        case StatementKind::Select:
+          if (!s.columns.empty() && s.items.empty()) {  // an aggregating SELECT returns no row versions
+            s.columns.push_back(kRowKey);
+            s.columns.push_back(kVersionKey);
+          }
+          // Rows equal in every column of the case differ in their row key: ORDER BY it last, so that LIMIT picks
+          // the same rows in the run and in the replay.
+          if (!s.order_by.empty() && s.items.empty()) s.order_by.push_back(OrderItem{kRowKey, false});
+          statements.push_back(s);
+          break;
+        case StatementKind::Insert:
+          ++next_version;
+          s.columns.push_back(kRowKey);
+          s.columns.push_back(kVersionKey);
+          for (auto& row : s.values) {
+            row.push_back(Expr::lit(Value(next_inserted++)));
+            row.push_back(Expr::lit(Value(version)));
+          }
+          statements.push_back(s);
+          statements.push_back(instrumentation_read(s.table, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
+          break;
+        case StatementKind::Update:
+          ++next_version;
+          statements.push_back(instrumentation_read(s.table, s.where));
+          s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version))});
+          statements.push_back(s);
+          statements.push_back(instrumentation_read(s.table, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
+          break;
+        case StatementKind::Delete:
+          ++next_version;
+          statements.push_back(instrumentation_read(s.table, s.where));
+          statements.push_back(s);
+          break;
+        default: statements.push_back(s); break;
+      }
+      (void)own;
+      sizes[ti].push_back(static_cast<int>(statements.size() - before));
+    }
+    sizes[ti].push_back(1);  // the end
+    out.transactions[ti].statements = std::move(statements);
+  }
+  out.order.clear();
+  std::vector<std::size_t> at(c.transactions.size(), 0);
+  for (int t : c.order) {
+    const std::size_t ti = static_cast<std::size_t>(t);
+    const int n = at[ti] < sizes[ti].size() ? sizes[ti][at[ti]] : 1;
+    ++at[ti];
+    out.order.insert(out.order.end(), static_cast<std::size_t>(n), t);
+  }
+  return out;
+}
+
+Layout layout(const TestCase& prepared) {
+  Layout out;
+  for (const Transaction& tx : prepared.transactions) {
+    std::vector<StepRole> roles(tx.step_count());
+    roles.front() = {Role::Control, -1};
+    roles.back() = {Role::Control, -1};
+    int group = 0;
+    std::vector<std::size_t> pending;  // instrumentation reads waiting for their statement
+    bool expect_after = false;
+    for (std::size_t i = 0; i < tx.statements.size(); ++i) {
+      const Statement& s = tx.statements[i];
+      const std::size_t step = i + 1;
+      if (is_instrumentation_read(s)) {
+        if (expect_after) {
+          roles[step] = {Role::AfterWriteRead, group - 1};
+          expect_after = false;
+        } else {
+          pending.push_back(step);
+        }
+        continue;
+      }
+      expect_after = false;
+      const bool has_before = (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && !pending.empty();
+      for (std::size_t k = 0; k < pending.size(); ++k)
+        roles[pending[k]] = {has_before && k + 1 == pending.size() ? Role::BeforeWriteRead : Role::VersionSetRead, group};
+      pending.clear();
+      roles[step] = {Role::Statement, group};
+      expect_after = s.kind == StatementKind::Update || s.kind == StatementKind::Insert;
+      ++group;
+    }
+    for (std::size_t step : pending) roles[step] = {Role::VersionSetRead, group};  // malformed: reads without statement
+    out.push_back(std::move(roles));
+  }
+  return out;
+}
+
+Statement strip_statement(const Statement& statement) {
+  Statement s = statement;
+  std::erase_if(s.assignments, [](const Assignment& a) { return is_key(a.column); });
+  std::erase_if(s.order_by, [](const OrderItem& o) { return is_key(o.column); });
+  for (std::size_t i = s.columns.size(); i-- > 0;)
+    if (is_key(s.columns[i])) {
+      s.columns.erase(s.columns.begin() + static_cast<std::ptrdiff_t>(i));
+      for (auto& row : s.values)
+        if (i < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  return s;
+}
+
+TestCase strip(const TestCase& prepared) {
+  if (!is_instrumented(prepared)) return prepared;
+  const Layout roles = layout(prepared);
+  TestCase out = prepared;
+  for (Table& t : out.schema.tables) {
+    for (std::size_t i = t.columns.size(); i-- > 0;)
+      if (is_key(t.columns[i].name)) {
+        t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(i));
+        for (Row& r : t.rows)
+          if (i < r.size()) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+  }
+  for (std::size_t ti = 0; ti < out.transactions.size(); ++ti) {
+    std::vector<Statement> kept;
+    const auto& statements = prepared.transactions[ti].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i)
+      if (roles[ti][i + 1].role == Role::Statement) kept.push_back(strip_statement(statements[i]));
+    out.transactions[ti].statements = std::move(kept);
+  }
+  out.order.clear();
+  std::vector<std::size_t> at(prepared.transactions.size(), 0);
+  for (int t : prepared.order) {
+    const std::size_t ti = static_cast<std::size_t>(t);
+    const std::size_t step = at[ti]++;
+    if (step < roles[ti].size() && (roles[ti][step].role == Role::Control || roles[ti][step].role == Role::Statement))
+      out.order.push_back(t);
+  }
+  return out;
+}
+
+TestCase remove_statement(const TestCase& original, int txn, int stmt) {
+  TestCase out = original;
+  auto& statements = out.transactions[static_cast<std::size_t>(txn)].statements;
+  statements.erase(statements.begin() + stmt);
+  int occurrence = 0;
+  for (std::size_t i = 0; i < out.order.size(); ++i)
+    if (out.order[i] == txn && occurrence++ == stmt + 1) {
+      out.order.erase(out.order.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+  return out;
+}
+
+}  // namespace txprop::sdg

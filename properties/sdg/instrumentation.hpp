@@ -1,0 +1,45 @@
+// TxCheck's SQL-level instrumentation (shared/notes/seed-txcheck-thesis.md section 2), txprop's own code. Every table
+// gets a row key that no statement changes (txp_pk) and a version key (txp_vk) that every write sets to a value of its
+// own, so (txp_pk, txp_vk) names one version of one row and txp_vk names the statement that installed it (0: the
+// initial state). Each statement of the case becomes a group that runs contiguously in its transaction:
+//   version-set reads   SELECT txp_pk, txp_vk, <columns> FROM u   for every table u the statement references
+//   before-write read   SELECT ... FROM t WHERE <the write's predicate>         (UPDATE, DELETE)
+//   the statement       (INSERT gets txp_pk/txp_vk values, UPDATE sets txp_vk = K, SELECT returns both keys)
+//   after-write read    SELECT ... FROM t WHERE txp_vk = K                        (UPDATE, INSERT)
+// The instrumentation reads are recognised by their column list starting with txp_pk; the roles are recovered from
+// the prepared case alone (layout()), so that a history can be judged without side information.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "txprop/test_case.hpp"
+
+namespace txprop::sdg {
+
+inline constexpr const char* kRowKey = "txp_pk";
+inline constexpr const char* kVersionKey = "txp_vk";
+// Inserted rows get row keys from here on; initial rows count from 1 (unique across all tables).
+inline constexpr std::int64_t kInsertedRowKeys = 1'000'000;
+
+enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead };
+
+struct StepRole {
+  Role role = Role::Control;
+  int group = -1;  // index of the original statement (0-based) in its transaction; -1 for BEGIN / COMMIT / ROLLBACK
+};
+
+// [transaction][step] of a prepared case.
+using Layout = std::vector<std::vector<StepRole>>;
+
+TestCase instrument(const TestCase& c);
+bool is_instrumented(const TestCase& c);
+Layout layout(const TestCase& prepared);
+// The case as it was before instrument(): columns, key values, instrumentation reads and their order entries removed.
+TestCase strip(const TestCase& prepared);
+// The statement as generated (without the version-key assignment, key values and key columns).
+::txprop::Statement strip_statement(const ::txprop::Statement& s);
+// The original case without statement `stmt` (0-based) of transaction `txn` (and its entry in the order).
+TestCase remove_statement(const TestCase& original, int txn, int stmt);
+
+}  // namespace txprop::sdg

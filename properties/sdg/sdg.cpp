@@ -1,0 +1,579 @@
+#include "sdg.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+// The transaction graph is classified by the Adya checker itself (one classification and evidence code for both
+// properties), through its folder's header.
+#include "../adya/adya.hpp"
+#include "txprop/comparison.hpp"
+#include "txprop/engine.hpp"
+#include "txprop/sql.hpp"
+
+namespace txprop::sdg {
+
+namespace {
+
+std::optional<std::int64_t> as_key(const Value& v) {
+  if (v.type() == ValueType::Integer) return v.as_int();
+  if (v.type() == ValueType::Real && v.as_real() == static_cast<double>(static_cast<std::int64_t>(v.as_real())))
+    return static_cast<std::int64_t>(v.as_real());
+  return std::nullopt;
+}
+
+// The versions in a query result (rows without readable keys are left out: aggregates, explicit columns).
+std::vector<Version> versions(const Outcome& o, const std::string& table) {
+  std::vector<Version> out;
+  if (!o.ok()) return out;
+  std::optional<std::size_t> pk, vk;
+  for (std::size_t i = 0; i < o.columns.size(); ++i) {
+    std::string name = o.columns[i];
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (name == kRowKey) pk = i;
+    if (name == kVersionKey) vk = i;
+  }
+  if (!pk || !vk) return out;
+  for (const Row& r : o.rows) {
+    const auto p = as_key(r[*pk]), v = as_key(r[*vk]);
+    if (p && v) out.push_back(Version{table, *p, *v});
+  }
+  return out;
+}
+
+// Steps of (txn, group) in the prepared case.
+std::vector<int> steps_of(const Layout& layout, int txn, int group) {
+  std::vector<int> out;
+  const auto& roles = layout[static_cast<std::size_t>(txn)];
+  for (std::size_t s = 0; s < roles.size(); ++s)
+    if (roles[s].group == group && roles[s].role != Role::Control) out.push_back(static_cast<int>(s));
+  return out;
+}
+
+int main_step(const Layout& layout, int txn, int group) {
+  const auto& roles = layout[static_cast<std::size_t>(txn)];
+  for (std::size_t s = 0; s < roles.size(); ++s)
+    if (roles[s].group == group && roles[s].role == Role::Statement) return static_cast<int>(s);
+  return -1;
+}
+
+std::string statement_text(const Statement& s) { return render(strip_statement(s), Dialect::Portable); }
+
+bool same_result(const Outcome& a, const Outcome& b, std::string& why) {
+  if (a.failed() || b.failed()) {
+    if (a.failed() && b.failed()) return true;  // both failed: accepted whatever the error (TxCheck)
+    why = a.failed() ? "error in the transactional run only" : "error in the replay only";
+    return false;
+  }
+  if (a.status != b.status) {
+    why = "one was not executed";
+    return false;
+  }
+  why = compare_outcomes(a, b);
+  return why.empty();
+}
+
+std::string describe_result(const Outcome& o) {
+  std::string out = summary(o);
+  if (o.ok() && !o.rows.empty() && o.rows.size() <= 12) {
+    std::vector<std::string> rows;
+    for (const Row& r : o.rows) rows.push_back(to_string(r));
+    std::sort(rows.begin(), rows.end());
+    for (const std::string& r : rows) out += "\n        " + r;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
+  std::vector<Node> nodes;
+  const TestCase& c = h.test_case;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    if (h.transactions[t].fate != TxnFate::Committed) continue;
+    const Transaction& tx = c.transactions[t];
+    const auto& roles = layout[t];
+    std::map<int, Node> groups;
+    for (std::size_t step = 1; step <= tx.statements.size(); ++step) {
+      const StepRole& role = roles[step];
+      if (role.group < 0) continue;
+      const Statement& s = tx.statements[step - 1];
+      const Outcome& o = h.outcomes[t][step];
+      Node& n = groups[role.group];
+      n.txn = static_cast<int>(t);
+      n.stmt = role.group;
+      switch (role.role) {
+        case Role::Statement:
+          n.kind = s.kind;
+          n.table = s.table;
+          n.text = statement_text(s);
+          n.position = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(step)});
+          n.failed = !o.ok();
+          if (s.kind == StatementKind::Select) n.reads = versions(o, s.table);
+          break;
+        case Role::VersionSetRead: {
+          auto v = versions(o, s.table);
+          n.version_set.insert(n.version_set.end(), v.begin(), v.end());
+          if (o.ok()) n.scanned.insert(s.table);
+          break;
+        }
+        case Role::BeforeWriteRead: n.before = versions(o, s.table); break;
+        case Role::AfterWriteRead: n.after = versions(o, s.table); break;
+        default: break;
+      }
+    }
+    for (auto& [g, n] : groups) nodes.push_back(std::move(n));
+  }
+  return nodes;
+}
+
+bool groups_contiguous(const History& h, const Layout& layout) {
+  for (std::size_t t = 0; t < layout.size(); ++t) {
+    // Only committed transactions' statements are in the graph (an aborted one's groups may be split by its abort).
+    if (t < h.transactions.size() && h.transactions[t].fate != TxnFate::Committed) continue;
+    std::map<int, std::pair<int, int>> span;  // group -> first, last event
+    for (std::size_t s = 0; s < layout[t].size(); ++s) {
+      const int g = layout[t][s].group;
+      if (g < 0) continue;
+      const StepRef ref{static_cast<int>(t), static_cast<int>(s)};
+      for (std::size_t e = 0; e < h.events.size(); ++e) {
+        if (!(h.events[e].step == ref) || h.events[e].kind == Event::Kind::Skipped) continue;
+        auto [it, fresh] = span.try_emplace(g, static_cast<int>(e), static_cast<int>(e));
+        if (!fresh) {
+          it->second.first = std::min(it->second.first, static_cast<int>(e));
+          it->second.second = std::max(it->second.second, static_cast<int>(e));
+        }
+      }
+    }
+    // What transactions that did not commit did in between installed no committed version (below READ
+    // UNCOMMITTED, where Assumption A3 does not hold anyway), so it does not separate a group.
+    for (const auto& [g, range] : span)
+      for (int e = range.first + 1; e < range.second; ++e) {
+        const int other = h.events[static_cast<std::size_t>(e)].step.txn;
+        const bool committed = static_cast<std::size_t>(other) >= h.transactions.size() ||
+                               h.transactions[static_cast<std::size_t>(other)].fate == TxnFate::Committed;
+        if (other != static_cast<int>(t) && committed)
+          return false;
+      }
+  }
+  return true;
+}
+
+std::vector<int> replan(const History& h, const Layout& layout) {
+  struct Key {
+    long key;
+    int txn, step;
+  };
+  std::vector<Key> keys;
+  for (std::size_t t = 0; t < layout.size(); ++t) {
+    long previous = -1;
+    for (std::size_t s = 0; s < layout[t].size(); ++s) {
+      const StepRole& role = layout[t][s];
+      int at = -1;
+      if (role.group >= 0) {
+        const int main = main_step(layout, static_cast<int>(t), role.group);
+        at = h.completed_at(StepRef{static_cast<int>(t), main});
+        if (at < 0) at = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(s)});
+      } else {
+        at = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(s)});
+      }
+      const long key = std::max<long>(previous, at);
+      keys.push_back(Key{key, static_cast<int>(t), static_cast<int>(s)});
+      previous = key;
+    }
+  }
+  std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.key, a.txn, a.step) < std::tie(b.key, b.txn, b.step);
+  });
+  std::vector<int> order;
+  for (const Key& k : keys) order.push_back(k.txn);
+  return order;
+}
+
+TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order) {
+  TestCase r;
+  r.schema = h.test_case.schema;
+  Transaction tx;
+  tx.autocommit = true;
+  tx.isolation = h.test_case.transactions.empty() ? IsolationLevel::Serializable : h.test_case.transactions.front().isolation;
+  for (int n : order) {
+    const Node& node = graph.nodes()[static_cast<std::size_t>(n)];
+    for (int s : steps_of(layout, node.txn, node.stmt))
+      tx.statements.push_back(h.test_case.transactions[static_cast<std::size_t>(node.txn)].statements[static_cast<std::size_t>(s - 1)]);
+  }
+  r.order.assign(tx.step_count(), 0);
+  r.transactions.push_back(std::move(tx));
+  return r;
+}
+
+namespace {
+
+struct Assumption {
+  bool holds = true;
+  std::string source;
+};
+
+// Whether Assumption A3 holds for every transaction of the case, at its own level.
+Assumption assumption_a3(Target& target, const TestCase& c) {
+  Assumption a;
+  for (const Transaction& t : c.transactions) {
+    const DocumentedBehaviour d = target.engine().documented(t.isolation, target.config());
+    if (!d.assumption_a3) return Assumption{false, d.assumption_a3_source};
+    if (a.source.empty()) a.source = d.assumption_a3_source;
+  }
+  return a;
+}
+
+// Write groups of committed transactions whose statement did not write what its instrumentation says: an UPDATE or
+// DELETE that affected another number of rows than its before-write read returned, or an UPDATE/INSERT whose
+// after-write read returned another number than it affected. Where Assumption A3 holds that cannot happen.
+std::map<std::pair<int, int>, std::string> a3_mismatches(const History& h, const Layout& layout) {
+  std::map<std::pair<int, int>, std::string> out;
+  const TestCase& c = h.test_case;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    if (h.transactions[t].fate != TxnFate::Committed) continue;
+    for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
+      if (layout[t][s].role != Role::Statement) continue;
+      const ::txprop::Statement& st = c.transactions[t].statements[s - 1];
+      const Outcome& o = h.outcomes[t][s];
+      if (!o.ok() || o.affected < 0 || st.kind == StatementKind::Select) continue;
+      const int group = layout[t][s].group;
+      for (int k : steps_of(layout, static_cast<int>(t), group)) {
+        const Role role = layout[t][static_cast<std::size_t>(k)].role;
+        if (role != Role::BeforeWriteRead && role != Role::AfterWriteRead) continue;
+        const Outcome& r = h.outcomes[t][static_cast<std::size_t>(k)];
+        if (!r.ok() || static_cast<std::int64_t>(r.rows.size()) == o.affected) continue;
+        out[{static_cast<int>(t), group}] = fmt::format(
+            "T{}.{} {} affected {} row(s), but its {} read returned {}", t, group + 1, statement_text(st), o.affected,
+            role == Role::BeforeWriteRead ? "before-write" : "after-write", r.rows.size());
+      }
+    }
+  }
+  return out;
+}
+
+// The transaction graph of item dependencies, classified by the Adya checker: each row's writer list is rebuilt
+// from the version chain (before-write read -> after-write read) the instrumentation observed.
+std::vector<Finding> isolation_findings(Target& target, const History& h, const Layout& layout, const Assumption& a3,
+                                        const std::map<std::pair<int, int>, std::string>& mismatched) {
+  using namespace txprop::adya;
+  const TestCase& c = h.test_case;
+  ObservedHistory o;
+  o.set_label(kInitialTxn, "init");
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<TxnId>> wlist;  // (row, version) -> writers
+  for (const Table& t : c.schema.tables) {
+    const auto pk = t.column_index(kRowKey);
+    if (!pk) continue;
+    for (const Row& r : t.rows)
+      if (auto k = as_key(r[*pk])) {
+        o.add_initial_row(static_cast<RowId>(*k));
+        wlist[{*k, 0}] = {kInitialTxn};
+      }
+  }
+  struct Op {
+    int position;
+    int txn;
+    int group;
+    StmtIndex stmt;
+  };
+  std::vector<Op> ops;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const TxnId id = static_cast<TxnId>(t + 1);
+    const int start = c.transactions[t].statements.empty() ? -1 : h.submitted_at[t][1];
+    o.add_transaction(id, fmt::format("T{}", t), start < 0 ? kUnknownPosition : static_cast<Position>(start));
+    for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
+      if (layout[t][s].role != Role::Statement) continue;
+      const StmtIndex stmt = o.add_statement(
+          id, fmt::format("T{}.{} {}", t, layout[t][s].group + 1, statement_text(c.transactions[t].statements[s - 1])));
+      const int at = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(s)});
+      if (at >= 0 && h.outcomes[t][s].ok()) ops.push_back(Op{at, static_cast<int>(t), layout[t][s].group, stmt});
+    }
+  }
+  std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.position < b.position; });
+  auto outcome_of = [&](int t, int group, Role role) -> const Outcome* {
+    for (int s : steps_of(layout, t, group))
+      if (layout[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)].role == role)
+        return &h.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)];
+    return nullptr;
+  };
+  for (const Op& op : ops) {
+    const int main = main_step(layout, op.txn, op.group);
+    const ::txprop::Statement& s = c.transactions[static_cast<std::size_t>(op.txn)].statements[static_cast<std::size_t>(main - 1)];
+    const TxnId id = static_cast<TxnId>(op.txn + 1);
+    // A write that did not overwrite what its before-write read returned: which versions it replaced is unknown.
+    const Outcome* before = mismatched.count({op.txn, op.group}) ? nullptr : outcome_of(op.txn, op.group, Role::BeforeWriteRead);
+    const Outcome* after = outcome_of(op.txn, op.group, Role::AfterWriteRead);
+    switch (s.kind) {
+      case StatementKind::Select:
+        for (const Version& v : versions(h.outcomes[static_cast<std::size_t>(op.txn)][static_cast<std::size_t>(main)], s.table))
+          if (auto it = wlist.find({v.row, v.version}); it != wlist.end()) o.add_read(op.stmt, static_cast<RowId>(v.row), it->second);
+        break;
+      case StatementKind::Insert:
+        if (after)
+          for (const Version& v : versions(*after, s.table)) {
+            wlist[{v.row, v.version}] = {id};
+            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Insert);
+          }
+        break;
+      case StatementKind::Update: {
+        std::map<std::int64_t, std::int64_t> old;
+        if (before)
+          for (const Version& v : versions(*before, s.table)) old[v.row] = v.version;
+        if (after)
+          for (const Version& v : versions(*after, s.table)) {
+            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Update);
+            const auto was = old.find(v.row);
+            if (was == old.end()) continue;
+            const auto chain = wlist.find({v.row, was->second});
+            if (chain == wlist.end()) continue;
+            std::vector<TxnId> next = chain->second;
+            next.push_back(id);
+            wlist[{v.row, v.version}] = std::move(next);
+          }
+        break;
+      }
+      case StatementKind::Delete:
+        if (before)
+          for (const Version& v : versions(*before, s.table)) {
+            if (auto it = wlist.find({v.row, v.version}); it != wlist.end())
+              o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
+            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
+          }
+        break;
+      default: break;
+    }
+  }
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const TxnResult& r = h.transactions[t];
+    const Fate fate = r.fate == TxnFate::Committed ? Fate::Committed : r.fate == TxnFate::Unfinished ? Fate::Unknown : Fate::Aborted;
+    o.finish_transaction(static_cast<TxnId>(t + 1), fate, r.end_event < 0 ? kUnknownPosition : static_cast<Position>(r.end_event));
+  }
+  // Every item-level phenomenon is looked for; each counts against the levels of the transactions that decide it.
+  const std::set<std::string> wanted = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G-SIa", "G-SIb",
+                                        "lost-update", "read-skew", "write-skew", "impossible-history"};
+  CheckOptions options;
+  options.writes_complete = a3.holds;
+  Verdict found = check(o, wanted, options);
+  const std::size_t n = c.transactions.size();
+  auto documented = [&](int t) { return target.engine().documented(c.transactions[static_cast<std::size_t>(t)].isolation, target.config()); };
+  for (Finding& f : found.findings) {
+    auto proscribes = [&](int t) { return t >= 0 && static_cast<std::size_t>(t) < n && is_proscribed(documented(t).prevented, f.kind); };
+    bool proscribed = f.kind == "impossible-history";
+    if (!proscribed)
+      proscribed = f.transactions.empty() && f.deciding.empty()
+                       ? proscribes(0)
+                       : std::all_of(f.deciding.begin(), f.deciding.end(), proscribes) &&
+                             std::any_of(f.transactions.begin(), f.transactions.end(), proscribes);
+    if (!a3.holds) {
+      f.documented = true;
+      f.source = a3.source;
+      f.explanation += "The item dependencies are exact only under TxCheck's Assumption A3, which this level does not "
+                       "satisfy: documented behaviour.\n";
+    } else if (!proscribed) {
+      f.documented = true;
+      std::vector<int> candidates = f.deciding;
+      candidates.insert(candidates.end(), f.transactions.begin(), f.transactions.end());
+      if (candidates.empty()) candidates.push_back(0);
+      for (int t : candidates)
+        if (t >= 0 && static_cast<std::size_t>(t) < n) {
+          const DocumentedBehaviour d = documented(t);
+          f.source = d.allows(f.kind).empty() ? d.source : d.allows(f.kind);
+          break;
+        }
+    }
+    f.explanation = "Transaction graph from the SDG's item dependencies:\n" + f.explanation;
+  }
+  return found.findings;
+}
+
+}  // namespace
+
+Verdict check_sdg(Target& target, const History& first, const SdgOptions& options) {
+  Verdict v = Verdict::pass("sdg");
+  if (first.finding) {
+    v.inconclusive = true;
+    v.note = "the run did not finish";
+    return v;
+  }
+  if (!is_instrumented(first.test_case)) {
+    v.inconclusive = true;
+    v.note = "the case was not instrumented (prepare it with the sdg oracle)";
+    return v;
+  }
+  const Assumption a3 = options.assume_a3 ? Assumption{true, "assumed"} : assumption_a3(target, first.test_case);
+  int replans = 0, removed = 0;
+  std::vector<std::string> removed_text;
+  History h = first;
+  // Blocking scheduling: re-plan to the actual order until every group ran contiguously.
+  auto converge = [&]() -> bool {
+    for (int round = 0;; ++round) {
+      if (h.finding) return false;
+      const Layout layout = sdg::layout(h.test_case);
+      if (groups_contiguous(h, layout)) return true;
+      if (round >= options.max_replans) return false;
+      TestCase next = h.test_case;
+      next.order = replan(h, layout);
+      if (next.order == h.test_case.order) return false;
+      ++replans;
+      h = target.run(next);
+    }
+  };
+  auto no_verdict = [&](const std::string& why) {
+    if (std::getenv("TXPROP_SDG_DEBUG")) fmt::print(stderr, "[sdg] no verdict: {}\n{}\n", why, describe(h));
+    v.inconclusive = true;
+    v.note = why;
+    v.tags.push_back("sdg-no-verdict");
+    if (replans) v.tags.push_back("sdg-replanned");
+    return v;
+  };
+  if (!converge()) return no_verdict(h.finding ? "a re-planned run did not finish: " + h.finding->detail
+                                               : fmt::format("blocking scheduling did not converge in {} rounds", replans));
+  {
+    const Layout layout = sdg::layout(h.test_case);
+    const auto mismatched = a3_mismatches(h, layout);
+    if (!mismatched.empty() && options.a3_check) {
+      Finding f;
+      f.kind = "a3-violation";
+      f.explanation = "A write did not overwrite exactly the rows its before-write read (a plain SELECT with the same "
+                      "predicate, right before it in the same transaction) returned: TxCheck's Assumption A3 does not "
+                      "hold here.\n";
+      for (const auto& [where, what] : mismatched) {
+        f.explanation += "  " + what + "\n";
+        f.transactions.push_back(where.first);
+      }
+      f.explanation += describe(h);
+      if (!a3.holds) {
+        f.documented = true;
+        f.source = a3.source;
+      }
+      v.findings.push_back(std::move(f));
+      v.tags.push_back("sdg-a3-mismatch");
+    }
+    if (options.isolation)
+      for (Finding& f : isolation_findings(target, h, layout, a3, mismatched)) v.findings.push_back(std::move(f));
+  }
+  // Decycling: remove a statement on a cycle and run again (the graph may change completely).
+  for (;;) {
+    const Layout layout = sdg::layout(h.test_case);
+    const Graph graph = Graph::infer(extract_nodes(h, layout));
+    if (const auto cycle = graph.cycle()) {
+      const Node& victim = graph.nodes()[static_cast<std::size_t>(graph.pick_for_removal(*cycle))];
+      removed_text.push_back(graph.label(graph.pick_for_removal(*cycle)));
+      ++removed;
+      h = target.run(instrument(remove_statement(strip(h.test_case), victim.txn, victim.stmt)));
+      if (!converge()) return no_verdict("after decycling, " + (h.finding ? "a run did not finish: " + h.finding->detail
+                                                                          : std::string("blocking scheduling did not converge")));
+      continue;
+    }
+    const std::vector<int> order = graph.topological_order();
+    const TestCase replay = replay_case(h, layout, graph, order);
+    const History r = target.run(replay);
+    if (r.finding) return no_verdict("the replay did not finish: " + r.finding->detail);
+    std::vector<StepRef> steps;
+    std::vector<int> node_of;
+    for (int n : order) {
+      const Node& node = graph.nodes()[static_cast<std::size_t>(n)];
+      for (int s : steps_of(layout, node.txn, node.stmt)) {
+        steps.push_back(StepRef{node.txn, s});
+        node_of.push_back(n);
+      }
+    }
+    std::string header = fmt::format(
+        "Statement-dependency graph of {} statements of committed transactions, {} edges{}{}; replayed in the "
+        "topological order below, in one session without transactions, on a fresh database.\n",
+        graph.nodes().size(), graph.edges().size(),
+        removed ? fmt::format("; decycled by removing {} statement(s): {}", removed, fmt::join(removed_text, "; ")) : "",
+        replans ? fmt::format("; re-planned {} time(s) for blocking", replans) : "");
+    std::string order_text;
+    for (int n : order) order_text += "  " + graph.label(n) + "\n";
+    auto finish = [&](Finding f) {
+      f.graph_dot = graph.dot();
+      f.transactions.clear();
+      for (const Node& n : graph.nodes())
+        if (std::find(f.transactions.begin(), f.transactions.end(), n.txn) == f.transactions.end()) f.transactions.push_back(n.txn);
+      if (!a3.holds) {
+        f.documented = true;
+        f.source = a3.source;
+        f.explanation += "This level does not satisfy TxCheck's Assumption A3 (a write may overwrite a version newer "
+                         "than the one its transaction read): documented behaviour.\n";
+        v.tags.push_back("sdg-a3-pattern");
+      }
+      v.findings.push_back(std::move(f));
+    };
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      const Outcome& before = h.outcome(steps[k]);
+      const Outcome& after = r.outcomes[0][k + 1];
+      std::string why;
+      if (same_result(before, after, why)) continue;
+      const Layout& L = layout;
+      const StepRole role = L[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
+      static const char* const kRoleNames[] = {"", "version-set read of", "before-write read of", "", "after-write read of"};
+      const Statement& stmt = h.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
+      Finding f;
+      f.kind = "result-mismatch";
+      f.explanation = header + fmt::format(
+          "{} {}{}\n  differs ({}):\n    in the transactional run: {}\n    in the replay:            {}\n"
+          "Dependencies that placed it:\n{}Replay order:\n{}",
+          role.role == Role::Statement ? "Statement" : fmt::format("The {} ", kRoleNames[static_cast<int>(role.role)]),
+          graph.label(node_of[k]), role.role == Role::Statement ? "" : fmt::format("\n  ({})", render(stmt, Dialect::Portable)),
+          why, describe_result(before), describe_result(after), graph.path_to(node_of[k], order), order_text);
+      finish(std::move(f));
+      break;
+    }
+    if (const std::string state = compare_states(h.final_state, r.final_state, "transactional run", "replay"); !state.empty()) {
+      Finding f;
+      f.kind = "final-state-mismatch";
+      f.explanation = header + "Final state differs:\n  " + state + "Replay order:\n" + order_text;
+      finish(std::move(f));
+    }
+    v.note = fmt::format("{} statements, {} edges, {} removed by decycling, {} re-plan(s)", graph.nodes().size(),
+                         graph.edges().size(), removed, replans);
+    break;
+  }
+  if (replans) v.tags.push_back("sdg-replanned");
+  if (removed) v.tags.push_back("sdg-decycled");
+  // Which richer statement forms the case used (counted per case over a run).
+  {
+    std::set<std::string> forms;
+    std::function<void(const Expr&, const std::string&)> visit = [&](const Expr& e, const std::string& where) {
+      if (e.kind == Expr::Kind::Exists) {
+        forms.insert(e.negated ? "form: NOT EXISTS" : "form: EXISTS");
+        if (e.has_where) {
+          bool correlated = false;
+          std::function<void(const Expr&)> outer = [&](const Expr& x) {
+            if (x.kind == Expr::Kind::Column && !x.table.empty() && x.table != e.table) correlated = true;
+            for (const Expr& a : x.args) outer(a);
+          };
+          outer(e.args.back());
+          if (correlated) forms.insert("form: correlated subquery");
+        }
+      }
+      if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
+      if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
+      if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
+        forms.insert("form: NOT IN subquery");
+      if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery" + where);
+      for (const Expr& a : e.args) visit(a, where);
+    };
+    for (const Transaction& t : first.test_case.transactions)
+      for (const ::txprop::Statement& s : t.statements) {
+        if (s.where) visit(*s.where, "");
+        if (s.having) visit(*s.having, "");
+        if (!s.items.empty()) forms.insert("form: aggregate");
+        if (!s.group_by.empty()) forms.insert("form: GROUP BY");
+        if (s.having) forms.insert("form: HAVING");
+        if (s.limit) forms.insert("form: ORDER BY ... LIMIT");
+        for (const Assignment& a : s.assignments) visit(a.value, "");
+      }
+    for (const std::string& f : forms) v.tags.push_back(f);
+  }
+  for (int i = 0; i < removed; ++i) v.tags.push_back("sdg-statements-removed (total)");
+  return v;
+}
+
+}  // namespace txprop::sdg

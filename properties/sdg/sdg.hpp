@@ -1,0 +1,42 @@
+// The SDG property (TxCheck's Theorem 1, shared/notes/seed-txcheck-thesis.md sections 1-3): run the instrumented case
+// with blocking scheduling until every instrumented group ran contiguously, infer the statement-dependency graph,
+// remove a statement on a cycle and run again until it is acyclic, then replay a topological order in one session
+// without transactions on a fresh database: every statement's result (rows as a multiset, affected count, error or
+// not) and the final state must match. The item dependencies of the first converged run also give the transaction
+// graph, checked with the Adya classifier (properties/adya) for G1a, G1b, G1c, G-single, G2-item and G-SI.
+#pragma once
+
+#include <vector>
+
+#include "graph.hpp"
+#include "instrumentation.hpp"
+#include "txprop/history.hpp"
+#include "txprop/target.hpp"
+#include "txprop/verdict.hpp"
+
+namespace txprop::sdg {
+
+// The SDG nodes of a run of an instrumented case: one per statement of a committed transaction.
+std::vector<Node> extract_nodes(const History& h, const Layout& layout);
+// Whether every instrumented group of a committed transaction ran contiguously (nothing of another transaction in
+// between).
+bool groups_contiguous(const History& h, const Layout& layout);
+// The prepared case's order re-planned to the actual order of the run, each group glued to where its statement
+// completed (TxCheck's blocking scheduling).
+std::vector<int> replan(const History& h, const Layout& layout);
+// The replay case: the groups of `order` (node indexes of `graph`) in one autocommit session.
+TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order);
+
+struct SdgOptions {
+  int max_replans = 6;  // blocking-scheduling rounds per run before the case gets no verdict
+  bool isolation = true;   // also classify the transaction graph of item dependencies (Adya's checker)
+  // Treat Assumption A3 as holding whatever the profile says (a planted violation: the oracle told A3 holds where the
+  // engine documents that it does not).
+  bool assume_a3 = false;
+  // Report writes that did not overwrite what their before-write read returned (a3-violation).
+  bool a3_check = true;
+};
+
+Verdict check_sdg(Target& target, const History& h, const SdgOptions& options = {});
+
+}  // namespace txprop::sdg

@@ -1,0 +1,13 @@
+// The SDG property (TxCheck's Theorem 1) as a suite: one test per configured (target, isolation level). Where the
+// level does not satisfy Assumption A3 (MariaDB REPEATABLE READ with innodb_snapshot_isolation=OFF, READ
+// UNCOMMITTED), mismatches are counted and printed as documented behaviour with the profile's source.
+#include <txprop/txprop.hpp>
+
+TXPROP_PROPERTY(Sdg, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("sdg"), c)); }
+
+TXPROP_SETTINGS(Sdg) {
+  // Statements of committed transactions are what the graph is made of.
+  s.generator.rollback_probability = 0.2;
+  // The complex statements the SDG oracle exists for (EXISTS / NOT EXISTS subqueries, CASE).
+  s.generator.rich_statements = true;
+}

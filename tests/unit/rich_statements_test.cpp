@@ -1,0 +1,170 @@
+// Richer statement forms (issue 11): [NOT] EXISTS subqueries (correlated through qualified columns, and not) and
+// CASE, end to end without a server: model, rendering per dialect, the portable parser reading them back, validation,
+// generation (only when asked for) and shrinking toward simple forms.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "txprop/generators.hpp"
+#include "txprop/sql.hpp"
+#include "txprop/sql_parser.hpp"
+
+namespace txprop {
+namespace {
+
+const Dialect kDialects[] = {Dialect::Portable, Dialect::Sqlite, Dialect::PostgreSql, Dialect::MySql};
+
+Expr eq(Expr a, Expr b) { return Expr::binary(BinaryOp::Eq, std::move(a), std::move(b)); }
+
+void expect_round_trip(const Statement& s) {
+  for (Dialect d : kDialects) {
+    const std::string sql = render(s, d);
+    Statement back;
+    ASSERT_NO_THROW(back = parse_statement(sql)) << sql;
+    EXPECT_EQ(back, s) << to_string(d) << ": " << sql << "\n  read back as: " << render(back, Dialect::Portable);
+  }
+}
+
+TEST(RichStatements, ExistsAndCaseRenderPerDialectAndReadBack) {
+  const Expr correlated = Expr::exists("t1", eq(Expr::qcol("t1", "k"), Expr::qcol("t0", "v")));
+  const Statement del = Statement::delete_("t0", correlated);
+  EXPECT_EQ(render(del, Dialect::Portable), "DELETE FROM t0 WHERE EXISTS (SELECT 1 FROM t1 WHERE t1.k = t0.v)");
+  EXPECT_EQ(render(del, Dialect::MySql), "DELETE FROM `t0` WHERE EXISTS (SELECT 1 FROM `t1` WHERE `t1`.`k` = `t0`.`v`)");
+  EXPECT_EQ(render(del, Dialect::PostgreSql),
+            "DELETE FROM \"t0\" WHERE EXISTS (SELECT 1 FROM \"t1\" WHERE \"t1\".\"k\" = \"t0\".\"v\")");
+  expect_round_trip(del);
+  expect_round_trip(Statement::select("t0", Expr::exists("t1", std::nullopt, true)));
+  expect_round_trip(Statement::select("t0", Expr::exists("t1", eq(Expr::qcol("t1", "k"), Expr::lit(Value(3))), true) ||
+                                                Expr::not_(Expr::exists("t1", std::nullopt))));
+  const Statement upd = Statement::update(
+      "t0", {Assignment{"v", Expr::case_(Expr::exists("t1", std::nullopt, true), Expr::lit(Value(1)), Expr::col("v"))}},
+      eq(Expr::col("k"), Expr::lit(Value(2))));
+  EXPECT_EQ(render(upd, Dialect::Portable),
+            "UPDATE t0 SET v = CASE WHEN NOT EXISTS (SELECT 1 FROM t1) THEN 1 ELSE v END WHERE k = 2");
+  expect_round_trip(upd);
+}
+
+TEST(RichStatements, ValidationKnowsTheScopes) {
+  TestCase c;
+  Table t0{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}};
+  Table t1{"t1", {Column{"k"}}, {}, {}, {}};
+  c.schema.tables = {t0, t1};
+  Transaction tx;
+  tx.statements = {Statement::select("t0", Expr::exists("t1", eq(Expr::qcol("t1", "k"), Expr::qcol("t0", "v"))))};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  EXPECT_EQ(c.validate(), "");
+  c.transactions[0].statements[0].where = Expr::exists("t1", eq(Expr::col("v"), Expr::lit(Value(1))));  // t1 has no v
+  EXPECT_NE(c.validate(), "");
+  c.transactions[0].statements[0].where = Expr::exists("t9", std::nullopt);
+  EXPECT_NE(c.validate(), "");
+  EXPECT_EQ(Statement::select("t0", Expr::exists("t1", std::nullopt)).tables(), (std::vector<std::string>{"t0", "t1"}));
+}
+
+TEST(RichStatements, GeneratedOnlyWhenAskedForAndShrunkTowardSimpleForms) {
+  auto count = [](bool rich) {
+    gen::Options o;
+    o.rich_statements = rich;
+    o.min_tables = 2;
+    int exists = 0, cases = 0;
+    const auto g = gen::test_case(o);
+    rc::Random random(99);
+    for (int i = 0; i < 300; ++i) {
+      const TestCase c = g(random.split(), 50).value();
+      EXPECT_EQ(c.validate(), "");
+      for (const auto& t : c.transactions)
+        for (const auto& s : t.statements) {
+          const std::string sql = render(s, Dialect::Portable);
+          exists += sql.find("EXISTS") != std::string::npos;
+          cases += sql.find("CASE WHEN") != std::string::npos;
+          EXPECT_NO_THROW((void)parse_statement(sql)) << sql;
+        }
+    }
+    return std::pair{exists, cases};
+  };
+  EXPECT_EQ(count(false), (std::pair{0, 0}));
+  const auto [exists, cases] = count(true);
+  EXPECT_GT(exists, 20);
+  EXPECT_GT(cases, 20);
+
+  // Shrinking offers the uncorrelated EXISTS and the CASE branches alone.
+  TestCase c;
+  c.schema.tables = {Table{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}}, Table{"t1", {Column{"k"}}, {}, {}, {}}};
+  Transaction tx;
+  tx.statements = {Statement::update(
+      "t0", {Assignment{"v", Expr::case_(eq(Expr::col("k"), Expr::lit(Value(1))), Expr::lit(Value(5)), Expr::col("v"))}},
+      Expr::exists("t1", eq(Expr::qcol("t1", "k"), Expr::qcol("t0", "k"))))};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  bool uncorrelated = false, branch = false;
+  for (const TestCase& s : gen::shrink_test_case(c)) {
+    if (s.transactions.empty() || s.transactions[0].statements.empty()) continue;
+    const Statement& st = s.transactions[0].statements[0];
+    uncorrelated = uncorrelated || (st.where && st.where->kind == Expr::Kind::Exists && !st.where->has_where);
+    branch = branch || (!st.assignments.empty() && st.assignments[0].value.kind != Expr::Kind::Case);
+  }
+  EXPECT_TRUE(uncorrelated);
+  EXPECT_TRUE(branch);
+}
+
+}  // namespace
+}  // namespace txprop
+
+namespace txprop {
+namespace {
+
+TEST(RichStatements, AggregatesGroupByHavingOrderByLimit) {
+  Statement agg = Statement::select("t0", Expr::binary(BinaryOp::Gt, Expr::col("v"), Expr::lit(Value(0))));
+  agg.items = {SelectItem{Aggregate::None, "k"}, SelectItem{Aggregate::Count, "v"}, SelectItem{Aggregate::Sum, "v"}};
+  agg.group_by = {"k"};
+  agg.having = Expr::binary(BinaryOp::Gt, Expr::aggregate_of(Aggregate::Count, "v"), Expr::lit(Value(1)));
+  agg.order_by = {OrderItem{"k", true}};
+  agg.limit = 2;
+  EXPECT_EQ(render(agg, Dialect::Portable),
+            "SELECT k, COUNT(v), SUM(v) FROM t0 WHERE v > 0 GROUP BY k HAVING COUNT(v) > 1 ORDER BY k DESC LIMIT 2");
+  EXPECT_EQ(render(agg, Dialect::MySql),
+            "SELECT `k`, COUNT(`v`), SUM(`v`) FROM `t0` WHERE `v` > 0 GROUP BY `k` HAVING COUNT(`v`) > 1 ORDER BY `k` DESC LIMIT 2");
+  expect_round_trip(agg);
+  Statement ordered = Statement::select("t0");
+  ordered.order_by = {OrderItem{"v", false}, OrderItem{"k", false}};
+  ordered.limit = 1;
+  expect_round_trip(ordered);
+
+  TestCase c;
+  c.schema.tables = {Table{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}}};
+  Transaction tx;
+  tx.statements = {agg};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  EXPECT_EQ(c.validate(), "");
+  bool plain = false;
+  for (const TestCase& s : gen::shrink_test_case(c))
+    if (!s.transactions.empty() && !s.transactions[0].statements.empty())
+      plain = plain || (s.transactions[0].statements[0].items.empty() && s.transactions[0].statements[0].group_by.empty());
+  EXPECT_TRUE(plain);
+
+  // Generated, they parse back and validate.
+  gen::Options o;
+  o.rich_statements = true;
+  const auto g = gen::test_case(o);
+  rc::Random random(5);
+  int aggregates = 0, limits = 0;
+  for (int i = 0; i < 300; ++i) {
+    const TestCase tc = g(random.split(), 50).value();
+    EXPECT_EQ(tc.validate(), "");
+    for (const auto& t : tc.transactions)
+      for (const auto& s : t.statements) {
+        aggregates += !s.items.empty();
+        limits += s.limit.has_value();
+        const std::string sql = render(s, Dialect::Portable);
+        Statement back;
+        ASSERT_NO_THROW(back = parse_statement(sql)) << sql;
+        EXPECT_EQ(back, s) << sql;
+      }
+  }
+  EXPECT_GT(aggregates, 20);
+  EXPECT_GT(limits, 20);
+}
+
+}  // namespace
+}  // namespace txprop

@@ -1,0 +1,227 @@
+// The SDG oracle without a server: the inference rules on TxCheck's Figure 3 examples (one per dependency kind),
+// decycling, the topological replay order, the instrumentation and its inverse, blocking re-planning.
+#include <gtest/gtest.h>
+
+#include "../../properties/sdg/sdg.hpp"
+#include "txprop/oracle.hpp"
+
+namespace txprop::sdg {
+namespace {
+
+// Figure 3: t(id, value) = (0, 0); the row is txp_pk 1, its initial version txp_vk 0.
+Version v(std::int64_t version, std::int64_t row = 1) { return Version{"t", row, version}; }
+
+// S_i: UPDATE t SET value = 1  -- (0,0) -> (0,1), installing version 1
+Node update_to_1() {
+  Node n;
+  n.txn = 0, n.stmt = 0, n.kind = StatementKind::Update, n.table = "t", n.text = "UPDATE t SET value = 1", n.position = 1;
+  n.version_set = {v(0)};
+  n.scanned = {"t"};
+  n.before = {v(0)};
+  n.after = {v(1)};
+  return n;
+}
+
+Node node(StatementKind kind, std::string text, int txn = 1) {
+  Node n;
+  n.txn = txn, n.stmt = 0, n.kind = kind, n.table = "t", n.text = std::move(text), n.position = 2;
+  n.scanned = {"t"};
+  return n;
+}
+
+TEST(SdgInference, ItemReadFigure3a) {
+  Node j = node(StatementKind::Select, "SELECT * FROM t");  // --- (0, 1)
+  j.reads = {v(1)};
+  j.version_set = {v(1)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::ItemRead));
+  EXPECT_FALSE(g.has_edge(1, 0, DepKind::ItemAnti));
+  EXPECT_EQ(g.topological_order(), (std::vector<int>{0, 1}));
+}
+
+TEST(SdgInference, ItemWriteFigure3b) {
+  Node j = node(StatementKind::Update, "UPDATE t SET value = 2");  // (0, 1) -> (0, 2)
+  j.version_set = {v(1)};
+  j.before = {v(1)};
+  j.after = {v(2)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::ItemWrite));
+  EXPECT_FALSE(g.cycle());
+}
+
+TEST(SdgInference, ItemAntiFigure3c) {
+  Node j = node(StatementKind::Select, "SELECT * FROM t");  // --- (0, 0): saw the old version
+  j.reads = {v(0)};
+  j.version_set = {v(0)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(1, 0, DepKind::ItemAnti));  // the update depends on the read
+  EXPECT_EQ(g.topological_order(), (std::vector<int>{1, 0}));
+}
+
+TEST(SdgInference, PredicateReadFigure3d) {
+  Node j = node(StatementKind::Select, "SELECT * FROM t WHERE value = 0");  // --- empty
+  j.version_set = {v(1)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::PredicateRead));
+  EXPECT_EQ(g.edges().size(), 1u);
+}
+
+TEST(SdgInference, PredicateWriteFigure3e) {
+  Node j = node(StatementKind::Update, "UPDATE t SET value = 2 WHERE value = 0");  // changes nothing
+  j.version_set = {v(1)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::PredicateWrite));
+}
+
+TEST(SdgInference, PredicateAntiFigure3f) {
+  Node j = node(StatementKind::Select, "SELECT * FROM t WHERE value = 1");  // --- empty: saw the old version
+  j.version_set = {v(0)};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(1, 0, DepKind::PredicateAnti));
+  EXPECT_FALSE(g.has_edge(0, 1, DepKind::PredicateRead));
+}
+
+TEST(SdgInference, ValueWriteFigure3g) {
+  // INSERT INTO t VALUES (1, (SELECT min(value) FROM t)) --- inserts (1, 1), as row 1000000 with version 2
+  Node j = node(StatementKind::Insert, "INSERT INTO t VALUES (1, (SELECT MIN(value) FROM t))");
+  j.version_set = {v(1)};
+  j.after = {Version{"t", kInsertedRowKeys, 2}};
+  const Graph g = Graph::infer({update_to_1(), j});
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::ValueWrite));
+  EXPECT_FALSE(g.cycle());
+}
+
+TEST(SdgInference, RowsAVersionSetReadMissed) {
+  // A scan that missed a row inserted later runs before the insert; one that missed a deleted row after the delete.
+  Node ins = node(StatementKind::Insert, "INSERT INTO t VALUES (5, 5)", 0);
+  ins.after = {Version{"t", kInsertedRowKeys, 1}};
+  ins.position = 5;
+  Node del = node(StatementKind::Delete, "DELETE FROM t WHERE id = 0", 1);
+  del.before = {v(0)};
+  del.version_set = {v(0)};
+  del.position = 1;
+  Node scan = node(StatementKind::Select, "SELECT * FROM t", 2);
+  scan.position = 3;  // saw neither row
+  const Graph g = Graph::infer({ins, del, scan});
+  EXPECT_TRUE(g.has_edge(2, 0, DepKind::PredicateAnti));
+  EXPECT_TRUE(g.has_edge(1, 2, DepKind::PredicateRead));
+  EXPECT_FALSE(g.cycle());
+}
+
+TEST(SdgDecycling, WriteSkewIsACycleAndOneStatementBreaksIt) {
+  // T0 reads row 1 and updates row 2; T1 reads row 2 and updates row 1; both saw the initial versions.
+  Node r0 = node(StatementKind::Select, "SELECT * FROM t WHERE id = 0", 0);
+  r0.reads = {v(0, 1)};
+  r0.version_set = {v(0, 1), v(0, 2)};
+  r0.position = 1;
+  Node w0 = node(StatementKind::Update, "UPDATE t SET value = 1 WHERE id = 1", 0);
+  w0.stmt = 1, w0.before = {v(0, 2)}, w0.after = {v(1, 2)}, w0.version_set = {v(0, 1), v(0, 2)}, w0.position = 3;
+  Node r1 = node(StatementKind::Select, "SELECT * FROM t WHERE id = 1", 1);
+  r1.reads = {v(0, 2)};
+  r1.version_set = {v(0, 1), v(0, 2)};
+  r1.position = 2;
+  Node w1 = node(StatementKind::Update, "UPDATE t SET value = 1 WHERE id = 0", 1);
+  w1.stmt = 1, w1.before = {v(0, 1)}, w1.after = {v(2, 1)}, w1.version_set = {v(0, 1), v(0, 2)}, w1.position = 4;
+  const Graph g = Graph::infer({r0, w0, r1, w1});
+  const auto cycle = g.cycle();
+  ASSERT_TRUE(cycle);
+  EXPECT_TRUE(g.topological_order().empty());
+  // Removing the picked statement (what the oracle does before running again) leaves an acyclic graph.
+  const int victim = g.pick_for_removal(*cycle);
+  std::vector<Node> rest;
+  for (std::size_t i = 0; i < g.nodes().size(); ++i)
+    if (static_cast<int>(i) != victim) rest.push_back(g.nodes()[i]);
+  // Without the removed statement its versions were never installed: drop them from the others' observations.
+  const Node& gone = g.nodes()[static_cast<std::size_t>(victim)];
+  for (Node& n : rest)
+    for (const Version& x : gone.after) std::erase(n.version_set, x);
+  EXPECT_FALSE(Graph::infer(rest).cycle());
+}
+
+TEST(SdgOrder, TopologicalOrderFollowsDependenciesThenTheActualOrder) {
+  // Fig 9 in miniature: a read that saw the old version goes before the update; independent statements keep the
+  // order in which they completed.
+  Node u = update_to_1();  // position 1
+  Node old_read = node(StatementKind::Select, "SELECT * FROM t", 1);
+  old_read.reads = {v(0)}, old_read.version_set = {v(0)}, old_read.position = 4;
+  Node other = node(StatementKind::Select, "SELECT * FROM u", 2);
+  other.table = "u", other.scanned = {"u"}, other.position = 2;
+  Node new_read = node(StatementKind::Select, "SELECT * FROM t", 3);
+  new_read.reads = {v(1)}, new_read.version_set = {v(1)}, new_read.position = 3;
+  const Graph g = Graph::infer({u, old_read, other, new_read});
+  EXPECT_EQ(g.topological_order(), (std::vector<int>{2, 1, 0, 3}));
+  EXPECT_NE(g.path_to(3, g.topological_order()).find("item-read"), std::string::npos);
+  EXPECT_NE(g.dot().find("item-anti"), std::string::npos);
+}
+
+TestCase two_transactions() {
+  TestCase c;
+  Table t;
+  t.name = "t0";
+  t.columns = {Column{"c0", ColumnType::Integer, true}, Column{"c1", ColumnType::Integer, false}};
+  t.primary_key = {"c0"};
+  t.rows = {{Value(1), Value(0)}, {Value(2), Value(5)}};
+  c.schema.tables.push_back(t);
+  Transaction a, b;
+  a.statements = {Statement::select("t0", Expr::binary(BinaryOp::Eq, Expr::col("c0"), Expr::lit(Value(1)))),
+                  Statement::update("t0", {Assignment{"c1", Expr::lit(Value(7))}},
+                                    Expr::binary(BinaryOp::Gt, Expr::col("c1"), Expr::lit(Value(1))))};
+  b.statements = {Statement::insert("t0", {"c0", "c1"}, {Expr::lit(Value(3)), Expr::lit(Value(3))}),
+                  Statement::delete_("t0", Expr::binary(BinaryOp::Eq, Expr::col("c0"), Expr::lit(Value(1))))};
+  c.transactions = {a, b};
+  c.order = {0, 1, 0, 1, 1, 0, 0, 1};
+  return c;
+}
+
+TEST(SdgInstrumentation, GroupsAndTheirInverse) {
+  const TestCase c = two_transactions();
+  const TestCase p = instrument(c);
+  ASSERT_TRUE(is_instrumented(p));
+  EXPECT_EQ(p.validate(), "");
+  const Layout l = layout(p);
+  // T0: VSR, SELECT | VSR, BWR, UPDATE, AWR ; T1: VSR, INSERT, AWR | VSR, BWR, DELETE
+  std::vector<Role> t0, t1;
+  for (const StepRole& r : l[0]) t0.push_back(r.role);
+  for (const StepRole& r : l[1]) t1.push_back(r.role);
+  using R = Role;
+  EXPECT_EQ(t0, (std::vector<R>{R::Control, R::VersionSetRead, R::Statement, R::VersionSetRead, R::BeforeWriteRead,
+                                R::Statement, R::AfterWriteRead, R::Control}));
+  EXPECT_EQ(t1, (std::vector<R>{R::Control, R::VersionSetRead, R::Statement, R::AfterWriteRead, R::VersionSetRead,
+                                R::BeforeWriteRead, R::Statement, R::Control}));
+  EXPECT_EQ(strip(p), c);
+  EXPECT_EQ(sdg::remove_statement(c, 0, 0).order, (std::vector<int>{0, 1, 1, 1, 0, 0, 1}));
+  EXPECT_EQ(find_oracle("sdg")->strip(find_oracle("sdg")->prepare(c, *find_engine("sqlite"))), c);
+}
+
+TEST(SdgScheduling, ReplanGluesEachGroupToWhereItsStatementCompleted) {
+  // T1's before-write read ran, then its UPDATE waited until T0 committed: the re-planned order runs T1's whole
+  // group after T0's commit.
+  TestCase c;
+  Table t;
+  t.name = "t0";
+  t.columns = {Column{"c0", ColumnType::Integer, true}};
+  t.rows = {{Value(1)}};
+  c.schema.tables.push_back(t);
+  Transaction a, b;
+  a.statements = {Statement::update("t0", {Assignment{"c0", Expr::lit(Value(2))}})};
+  b.statements = {Statement::update("t0", {Assignment{"c0", Expr::lit(Value(3))}})};
+  c.transactions = {a, b};
+  c.order = {0, 1, 0, 1, 0, 1};
+  const TestCase p = instrument(c);
+  History h;
+  h.test_case = p;
+  h.transactions.resize(2);
+  for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
+  // Steps: T0: BEGIN, VSR, BWR, UPDATE, AWR, COMMIT (6); T1 the same.
+  auto done = [&](int txn, int step) { h.events.push_back(Event{Event::Kind::Completed, StepRef{txn, step}}); };
+  done(0, 0), done(1, 0), done(0, 1), done(0, 2), done(0, 3), done(0, 4), done(1, 1), done(1, 2);
+  h.events.push_back(Event{Event::Kind::Blocked, StepRef{1, 3}});
+  done(0, 5), done(1, 3), done(1, 4), done(1, 5);
+  const Layout l = layout(p);
+  EXPECT_FALSE(groups_contiguous(h, l));
+  const std::vector<int> order = replan(h, l);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+}
+
+}  // namespace
+}  // namespace txprop::sdg
