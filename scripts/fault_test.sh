@@ -96,8 +96,14 @@ TXPROP_TARGETS="$PG?levels=ser" TXPROP_CASES=100000 TXPROP_HANG_LIMIT_MS=3000 "$
 pid=$!
 sleep 2
 # Every session backend (the control connection is the run's first, lowest pid): the next case uses one of them.
-backend=$(pg "SELECT string_agg(pid::text, ' ') FROM pg_stat_activity WHERE application_name LIKE 'txprop%'
-              AND pid > (SELECT min(pid) FROM pg_stat_activity WHERE application_name LIKE 'txprop%')")
+# Under load the run may not have opened its sessions yet: wait for them.
+backend=""
+for _ in $(seq 1 50); do
+  backend=$(pg "SELECT string_agg(pid::text, ' ') FROM pg_stat_activity WHERE application_name LIKE 'txprop%'
+                AND pid > (SELECT min(pid) FROM pg_stat_activity WHERE application_name LIKE 'txprop%')")
+  [ -n "$backend" ] && break
+  sleep 0.2
+done
 kill -STOP $backend; stopped=$(now)
 while kill -0 $pid 2>/dev/null; do
   within "$stopped" 60 || { kill -KILL $pid; break; }

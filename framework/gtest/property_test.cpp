@@ -260,7 +260,10 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
     first.server_version = target_.server_version();
   }
   // A server that stopped answering is a hang; one that went away, a crash.
-  const bool stalled = detail.find("no answer within") != std::string::npos;
+  // (a connect that timed out: MariaDB "system error: 110", libpq "timeout expired")
+  const bool stalled = detail.find("no answer within") != std::string::npos ||
+                       detail.find("system error: 110") != std::string::npos ||
+                       detail.find("timeout expired") != std::string::npos;
   if (!first.finding)
     first.finding = RunFinding{stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{-1, -1}, detail};
   const std::string kind = !as.empty() ? as : first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
@@ -270,6 +273,11 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
   bool reproduced = false, reachable = true;
   if (!as.empty()) {
     rerun = "not re-run: the engine gives the same answer every time";
+  } else if (detail.find(": cannot connect: ") != std::string::npos) {
+    // Connecting failed just now: asking again at once would only wait for the same timeout.
+    reachable = false;
+    rerun = "not re-run: the target cannot be reached";
+    result_.target_lost = detail;
   } else try {
     target_.check_alive();
     rerunning_ = true;

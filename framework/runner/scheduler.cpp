@@ -556,7 +556,9 @@ class Scheduler {
       for (int index : s.pending) skip(StepRef{static_cast<int>(i), index});
       s.pending.clear();
       if (s.begun && !s.ended) {
-        if (!s.worker->busy() && !s.worker->broken) {
+        if (control_lost_) {
+          s.worker->abandon(std::chrono::milliseconds(100));  // the server does not answer: no ROLLBACK to wait for
+        } else if (!s.worker->busy() && !s.worker->broken) {
           Outcome o = s.worker->run("ROLLBACK");
           if (o.failed() && o.error.cls == ErrorClass::LostConnection) s.worker->broken = true;
         } else {

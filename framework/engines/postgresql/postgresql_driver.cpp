@@ -265,6 +265,9 @@ class PgDriver final : public Driver {
       reconnect_control(o.error.message);
       o = control(script);
     }
+    if (o.failed() && o.error.cls == ErrorClass::Canceled)  // statement_timeout: a lock holder that does not end
+      throw DriverError(fmt::format("txprop: target {}: no answer within {} ms to the reset ({})", config_.masked_uri(),
+                                    timeout_.count(), o.error.message));
     if (!o.ok())
       throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
                                           "tables and rows: {}", config_.masked_uri(), summary(o)));
