@@ -96,6 +96,10 @@ class ProgressListener final : public rc::detail::TestListener {
       line += ", documented:";
       for (const auto& [kind, n] : result_.documented) line += fmt::format(" {} x{}", kind, n);
     }
+    if (!result_.allowed.empty()) {
+      line += ", allowed by the level:";
+      for (const auto& [kind, n] : result_.allowed) line += fmt::format(" {} x{}", kind, n);
+    }
     if (result_.inconclusive) line += fmt::format(", {} without a verdict", result_.inconclusive);
     std::cerr << line << "\n";
     run_summary::progress(line);
@@ -179,6 +183,8 @@ std::string PropertyResult::summary() const {
   if (inconclusive) out += fmt::format(", {} without a verdict", inconclusive);
   for (const auto& [kind, n] : documented)
     out += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources.at(kind));
+  for (const auto& [kind, n] : allowed)
+    out += fmt::format("\n  allowed by the level in {} case(s): {} ({})", n, kind, allowed_sources.at(kind));
   for (const auto& [tag, n] : tags) out += fmt::format("\n  {}: {} case(s)", tag, n);
   return out;
 }
@@ -230,11 +236,16 @@ bool PropertyRunner::judge(const Verdict& v, const History& h) {
     if (v.inconclusive) ++result_.inconclusive;
     for (const std::string& tag : v.tags) ++result_.tags[tag];
     std::set<std::string> kinds;
-    for (const Finding& f : v.findings)
-      if (f.documented && kinds.insert(f.kind).second) {
+    for (const Finding& f : v.findings) {
+      if (!f.documented || !kinds.insert(f.kind).second) continue;
+      if (f.allowed) {
+        ++result_.allowed[f.kind];
+        result_.allowed_sources[f.kind] = f.source;
+      } else {
         ++result_.documented[f.kind];
         result_.documented_sources[f.kind] = f.source;
       }
+    }
   }
   return false;
 }
@@ -377,7 +388,14 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
     }
     for (const auto& [tag, n] : r->tags)
       tags += (tags.empty() ? "" : ",") + run_summary::Record().add("tag", tag).add("cases", n).json();
-    rec.add_raw("documented", "[" + documented + "]").add_raw("tags", "[" + tags + "]");
+    std::string allowed;
+    for (const auto& [kind, n] : r->allowed) {
+      run_summary::Record d;
+      d.add("kind", kind).add("cases", n).add("source", r->allowed_sources.at(kind));
+      allowed += (allowed.empty() ? "" : ",") + d.json();
+    }
+    rec.add_raw("documented", "[" + documented + "]").add_raw("allowed", "[" + allowed + "]");
+    rec.add_raw("tags", "[" + tags + "]");
     if (r->verdict) rec.add("finding", r->verdict->summary());
     if (!r->report_dir.empty()) rec.add("report", r->report_dir);
   }

@@ -265,6 +265,11 @@ class Reporter {
     findings_.push_back(std::move(f));
   }
 
+  // Called with every kind (to classify each finding's standing afterwards): "proscribed here" would say nothing.
+  bool wants_everything() const {
+    return std::all_of(adya_kinds().begin(), adya_kinds().end(), [&](const std::string& k) { return p_.count(k) != 0; });
+  }
+
   std::string proscribed_as(const std::string& kind) const {
     std::vector<std::string> hit;
     for (const std::string& c : classes_of(kind))
@@ -635,7 +640,7 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               if (classes_of(kind).count(k) && kind != k && std::string_view(to_string(cy->cls)) != k)
                 also.push_back(k);
             if (!also.empty()) out += " It is also " + join_words(also) + " in Adya's terms.";
-            out += " Proscribed here as " + rep.proscribed_as(kind) + ".";
+            if (!rep.wants_everything()) out += " Proscribed here as " + rep.proscribed_as(kind) + ".";
             if (cy->budget_exhausted)
               out += fmt::format(
                   "\n(The search stopped at its budget in a component of {} transactions: a shorter "
@@ -687,6 +692,7 @@ Verdict check(const ObservedHistory& history, const std::set<std::string>& prosc
   Verdict v;
   v.property = "adya";
   v.findings = classify(g, proscribed, options);
+  if (g.predicate_edge_count() > 0) v.tags.push_back("predicate-edges");
   std::size_t committed = 0;
   for (TxnId t = 1; t < history.txn_count(); ++t) committed += history.committed(t);
   v.note = fmt::format(

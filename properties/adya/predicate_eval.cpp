@@ -75,6 +75,9 @@ Opt arith(BinaryOp op, const Value& a, const Value& b) {
     case BinaryOp::Mul:
       if (__builtin_mul_overflow(x, y, &r)) return std::nullopt;
       return Value(r);
+    case BinaryOp::Mod:  // truncated division in every dialect; x % 0 is an error or NULL depending on the engine
+      if (y == 0 || (y == -1 && x == std::numeric_limits<std::int64_t>::min())) return std::nullopt;
+      return Value(x % y);
     default: return std::nullopt;
   }
 }
@@ -133,7 +136,8 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
       switch (e.op) {
         case BinaryOp::Add:
         case BinaryOp::Sub:
-        case BinaryOp::Mul: return arith(e.op, *a, *b);
+        case BinaryOp::Mul:
+        case BinaryOp::Mod: return arith(e.op, *a, *b);
         case BinaryOp::Concat:
           if (a->is_null() || b->is_null()) return kNull;
           if (a->type() != ValueType::Text || b->type() != ValueType::Text) return std::nullopt;
