@@ -1,5 +1,7 @@
 // Generation of schemas, transactions and submitted orders.
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -89,19 +91,49 @@ class StatementMaker {
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
                                 o_.weight_insert, o_.weight_update, o_.weight_delete};
     if (!o_.locking_reads) weights[1] = weights[2] = 0;
-    const Table& t = d_.pick(schema_.tables);
+    const Table* t = &d_.pick(schema_.tables);
+    if (o_.contention && !hot_tables_.empty() && d_.chance(o_.hot_table_probability))
+      if (const Table* hot = schema_.find_table(d_.pick(hot_tables_))) t = hot;
+    Statement s;
     switch (d_.weighted(weights)) {
-      case 0: return Statement::select(t.name, maybe_predicate(t));
-      case 1: return Statement::select(t.name, maybe_predicate(t), LockMode::Update);
-      case 2: return Statement::select(t.name, maybe_predicate(t), LockMode::Share);
-      case 3: return insert(t);
-      case 4: return update(t);
-      default: return Statement::delete_(t.name, maybe_predicate(t));
+      case 0: s = Statement::select(t->name, maybe_predicate(*t)); break;
+      case 1: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Update); break;
+      case 2: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Share); break;
+      case 3: s = insert(*t); break;
+      case 4: s = update(*t); break;
+      default: s = Statement::delete_(t->name, maybe_predicate(*t)); break;
     }
+    if (o_.contention && s.is_write()) remember(s);
+    return s;
   }
 
  private:
+  // Contention mode: the tables and (column, value) pairs a write named, for later statements to draw from.
+  void remember(const Statement& s) {
+    if (std::find(hot_tables_.begin(), hot_tables_.end(), s.table) == hot_tables_.end()) hot_tables_.push_back(s.table);
+    auto& hot = hot_values_[s.table];
+    auto note = [&](const std::string& column, const Expr& e) {
+      if (e.kind == Expr::Kind::Literal && !e.literal.is_null()) hot[column].push_back(e.literal);
+    };
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e.args.size() >= 2 && e.args[0].kind == Expr::Kind::Column)
+        for (std::size_t i = 1; i < e.args.size(); ++i) note(e.args[0].column, e.args[i]);
+      for (const Expr& a : e.args) walk(a);
+    };
+    if (s.where) walk(*s.where);
+    for (const Assignment& a : s.assignments) note(a.column, a.value);
+    for (const auto& row : s.values)
+      for (std::size_t i = 0; i < row.size() && i < s.columns.size(); ++i) note(s.columns[i], row[i]);
+  }
+
   Value value_for(const Table& t, const Column& c) {
+    if (o_.contention) {
+      const auto tv = hot_values_.find(t.name);
+      if (tv != hot_values_.end())
+        if (const auto cv = tv->second.find(c.name); cv != tv->second.end() && !cv->second.empty() &&
+                                                        d_.chance(o_.hot_value_probability))
+          return d_.pick(cv->second);
+    }
     if (d_.chance(o_.existing_value_probability)) {
       auto existing = existing_values(t, c.name);
       if (!existing.empty()) return d_.pick(existing);
@@ -208,6 +240,8 @@ class StatementMaker {
   const Schema& schema_;
   const Options& o_;
   int next_key_ = 0;
+  std::vector<std::string> hot_tables_;
+  std::map<std::string, std::map<std::string, std::vector<Value>>> hot_values_;
 };
 
 std::vector<int> random_interleaving(Draw& d, const std::vector<Transaction>& transactions) {

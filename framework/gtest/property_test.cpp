@@ -145,6 +145,8 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_number("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
+  // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
+  if (auto n = env_number("TXPROP_CONTENTION")) s.generator.contention = *n != 0;
   s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
   s.generator.isolation = param.level;
   return s;
