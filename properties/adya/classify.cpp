@@ -624,9 +624,18 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
   if (classes.empty()) return;
   CycleFinder finder(g, opt.search_budget);
   for (std::size_t c = 0; c < finder.component_count(); ++c) {
+    // A predicate class is reported only where no item cycle already shows as much in this component (classes are
+    // searched in the order above): an item G-single is proscribed wherever a predicate G-single or G2 is, a G2-item
+    // wherever a predicate G2 is. Otherwise a read skew whose read also was a predicate read would be reported twice.
+    bool item_single = false, item_or_predicate_single = false, item_g2 = false;
     for (CycleClass cls : classes) {
+      if (cls == CycleClass::GSinglePredicate && item_single) continue;
+      if (cls == CycleClass::G2Predicate && (item_or_predicate_single || item_g2)) continue;
       const std::optional<Cycle> cy = finder.smallest(c, cls);
       if (!cy) continue;
+      if (cls == CycleClass::GSingle) item_single = item_or_predicate_single = true;
+      if (cls == CycleClass::GSinglePredicate) item_or_predicate_single = true;
+      if (cls == CycleClass::G2Item) item_g2 = true;
       const std::string kind = cycle_kind(g, *cy);
       rep.add(
           kind,

@@ -950,5 +950,18 @@ TEST(AdyaPredicate, EvaluatesWhereClausesWithSqlNullAndSaysWhereItCannot) {
   EXPECT_EQ(matches(std::nullopt, t, row), Match::Yes);
 }
 
+// An item cycle whose read was also a predicate read is one phenomenon: reported once, as the item cycle.
+TEST(AdyaPredicate, ItemCycleIsNotReportedAgainThroughThePredicate) {
+  Builder b;
+  b.predicate_read(1, "SELECT * FROM t", "TRUE", {{1, {0}, 1, {N, Y, N}, 2}, {2, {0, 2}, 1, {N, Y, Y, N}}},
+                   {{1, {0}}, {2, {0}}});
+  b.remove(2, 1, {0}).update(2, 2).commit(2);
+  b.update(1, 2).commit(1);
+  b.read(3, 2, {0, 2, 1}).commit(3);  // the observer
+  const auto fs = findings(b.h, AdyaLevel::PL3);
+  // T1 read row 2 and wrote it over T2's write: a lost update (and the predicate read saw T2's delete of row 1 too).
+  EXPECT_EQ(kinds(fs), Kinds{"lost-update"});
+}
+
 }  // namespace
 }  // namespace txprop::adya
