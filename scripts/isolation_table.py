@@ -138,6 +138,16 @@ def table(out, cases, seconds):
     md.append("| contended cases | " + " | ".join(str(runs[c]["tags"].get("contended", 0)) for c in cells) + " |")
     md.append("| cases with predicate edges | " +
               " | ".join(str(runs[c]["tags"].get("predicate-edges", 0)) for c in cells) + " |")
+    md.append("""
+Notes. "no" means not observed in these cases, not prevented. Counts are cases with at least one finding of that
+kind; a finding is reported under its most specific kind (a lost update is not counted again as G-single). Predicate
+dependencies need a version-set read before each predicate read: there is none where the engine's plain reads lock
+(MariaDB SERIALIZABLE: LOCK IN SHARE MODE, so an extra read would change the schedule) and none before MariaDB's
+UPDATE/DELETE (they read the latest committed versions, not the snapshot), hence no predicate edges in those cells
+and predicate phenomena there are not observable by this table. Contended cases: concurrent transactions touched the
+same row or a row of a predicate's version set, at least one writing it. G-SIa and G-SIb are snapshot isolation's
+phenomena; at other levels they are reported as allowed. An entry without a link was not found again by its hunt
+(as many cases again, a fresh seed).""")
     md.append("\nSources of the documented and allowed entries:\n")
     for c in cells:
         for k, (n, standing, source) in sorted(runs[c]["kinds"].items()):

@@ -68,6 +68,8 @@ class GraphBuilder {
   std::vector<std::pair<TxnId, Edge>> predicate_edges() {
     std::vector<std::pair<TxnId, Edge>> out;
     const auto& prows = h_.predicate_rows();
+    out.reserve(prows.size() * 2);
+    g_.pred_evidence_.reserve(prows.size() * 2);
     for (PredRowIndex i = 0; i < prows.size(); ++i) {
       const PredicateRow& pr = prows[i];
       const TxnId reader = h_.statements()[h_.predicate_statement(pr.pred)].txn;
