@@ -305,6 +305,14 @@ void ObservedHistory::add_predicate_row(PredIndex pred, RowId row, std::span<con
   pred_rows_.push_back(r);
 }
 
+void ObservedHistory::reserve_predicates(std::size_t reads, std::size_t rows, std::size_t versions) {
+  pred_stmt_.reserve(reads);
+  pred_text_end_.reserve(reads);
+  pred_rows_.reserve(rows);
+  pred_txns_.reserve(versions);
+  pred_match_.reserve(versions + 2 * rows);
+}
+
 std::string_view ObservedHistory::predicate_text(PredIndex p) const {
   const std::uint32_t begin = p == 0 ? 0 : pred_text_end_[p - 1];
   return std::string_view(pred_texts_).substr(begin, pred_text_end_[p] - begin);

@@ -139,6 +139,8 @@ class ObservedHistory {
   // (No). seen: see PredicateRow. deleter: the transaction that deleted the row, or kNone.
   void add_predicate_row(PredIndex pred, RowId row, std::span<const TxnId> order, std::uint32_t seen,
                          std::span<const Match> matches, TxnId deleter = kNone);
+  // Capacity for `reads` predicate reads with `rows` version-set rows holding `versions` writer-list entries in all.
+  void reserve_predicates(std::size_t reads, std::size_t rows, std::size_t versions);
   std::size_t predicate_read_count() const { return pred_stmt_.size(); }
   StmtIndex predicate_statement(PredIndex p) const { return pred_stmt_[p]; }
   std::string_view predicate_text(PredIndex p) const;

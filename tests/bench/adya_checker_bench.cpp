@@ -262,6 +262,12 @@ class Producer {
   void run(std::uint64_t txns) {
     h_.reserve(txns + 2, sc_.ops.size(), sc_.ops.size(), sc_.ops.size() * 64);
     for (RowId r = 0; r < sc_.initial_rows; ++r) h_.add_initial_row(r);
+    if (!sc_.pred_rows.empty()) {  // as a producer that knows its version sets' sizes (the property does, per case)
+      std::size_t versions = 0, reads = 0;
+      for (RowId r : sc_.pred_rows) versions += sc_.chains[r].size();
+      for (const Script::Op& o : sc_.ops) reads += o.kind == Script::PredicateRead;
+      h_.reserve_predicates(reads, sc_.pred_rows.size(), versions);
+    }
     StmtIndex observer_stmt = kNone;
     const TxnId* next_wlist = sc_.pool.data();
     std::size_t next_pred = 0;
