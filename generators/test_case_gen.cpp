@@ -103,7 +103,8 @@ class StatementMaker {
       case 4: s = update(*t); break;
       default: s = Statement::delete_(t->name, maybe_predicate(*t)); break;
     }
-    if (o_.contention && s.is_write()) remember(s);
+    // Reads are remembered too: a later write to what an earlier transaction read is a conflict as well.
+    if (o_.contention) remember(s);
     return s;
   }
 
@@ -195,7 +196,7 @@ class StatementMaker {
       columns.push_back(c.name);
       if (key) {
         // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock).
-        if (d_.chance(0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
+        if (d_.chance(o_.contention ? 0.4 : 0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
         else values.push_back(Expr::lit(value_for(t, c)));
       } else if (!c.not_null && d_.chance(0.05)) {
         values.push_back(Expr::lit(Value()));
@@ -265,6 +266,28 @@ std::vector<int> random_interleaving(Draw& d, const std::vector<Transaction>& tr
   return order;
 }
 
+// Contention mode: every transaction begins and runs its first statement before any transaction runs its second
+// statement or ends, so that all of them overlap in time; the rest is a uniformly random interleaving.
+std::vector<int> overlapping_interleaving(Draw& d, const std::vector<Transaction>& transactions) {
+  if (std::any_of(transactions.begin(), transactions.end(), [](const Transaction& t) { return t.statements.empty(); }))
+    return random_interleaving(d, transactions);
+  std::vector<int> order;
+  std::vector<Transaction> rest = transactions;
+  for (std::size_t t = 0; t < transactions.size(); ++t) order.push_back(static_cast<int>(t));  // BEGIN
+  for (std::size_t t = 0; t < transactions.size(); ++t) {
+    order.push_back(static_cast<int>(t));  // the first statement (every generated transaction has one)
+    rest[t].statements.erase(rest[t].statements.begin());
+  }
+  std::vector<int> tail = random_interleaving(d, rest);
+  // random_interleaving counts step_count() = statements + 2 per transaction; one of those (BEGIN) was taken above.
+  std::vector<int> seen(transactions.size(), 0);
+  for (int t : tail) {
+    if (seen[static_cast<std::size_t>(t)]++ == 0) continue;  // drop one step per transaction: its BEGIN came first
+    order.push_back(t);
+  }
+  return order;
+}
+
 Schema make_schema(Draw& d, const Options& o, int size) {
   Schema s;
   // Mostly one or two tables: the studied bugs need at most two in 97% of cases (WriteCheck).
@@ -324,7 +347,7 @@ rc::Gen<TestCase> test_case(const Options& options) {
     StatementMaker maker(d, c.schema, options);
     const int n = transaction_count(d, options);
     for (int i = 0; i < n; ++i) c.transactions.push_back(make_transaction(d, maker, options, size));
-    c.order = random_interleaving(d, c.transactions);
+    c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
     return rc::shrinkable::shrinkRecur(std::move(c), [](const TestCase& v) {
       return rc::seq::fromContainer(shrink_test_case(v));
     });

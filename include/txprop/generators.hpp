@@ -38,11 +38,12 @@ struct Options {
   double primary_key_update_probability = 0.1;
   double existing_value_probability = 0.7;  // predicates name a value present in the initial rows
 
-  // Contention mode (issue 13): statements prefer the tables earlier statements wrote (hot_table_probability), and
-  // predicates, keys and SET values prefer the values those writes named (hot_value_probability), so that concurrent
-  // transactions touch the same rows and predicate ranges. Off: generation draws exactly what it drew before.
+  // Contention mode (issue 13): statements prefer the tables earlier statements read or wrote
+  // (hot_table_probability), predicates, keys and SET values prefer the values those statements named
+  // (hot_value_probability), and INSERTs reuse an existing key more often, so that concurrent transactions touch the
+  // same rows and predicate ranges. Off: generation draws exactly what it drew before.
   bool contention = false;
-  double hot_table_probability = 0.85;
+  double hot_table_probability = 0.95;
   double hot_value_probability = 0.6;
 };
 
