@@ -1,5 +1,7 @@
 // Generation of schemas, transactions and submitted orders.
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -89,22 +91,54 @@ class StatementMaker {
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
                                 o_.weight_insert, o_.weight_update, o_.weight_delete};
     if (!o_.locking_reads) weights[1] = weights[2] = 0;
-    const Table& t = d_.pick(schema_.tables);
+    const Table* t = &d_.pick(schema_.tables);
+    if (o_.contention && !hot_tables_.empty() && d_.chance(o_.hot_table_probability))
+      if (const Table* hot = schema_.find_table(d_.pick(hot_tables_))) t = hot;
+    Statement s;
     switch (d_.weighted(weights)) {
       case 0:
-        if (o_.rich_statements && d_.chance(o_.aggregate_probability)) return aggregate_select(t);
-        if (o_.rich_statements && d_.chance(o_.order_limit_probability)) return order_limit_select(t);
-        return Statement::select(t.name, maybe_predicate(t));
-      case 1: return Statement::select(t.name, maybe_predicate(t), LockMode::Update);
-      case 2: return Statement::select(t.name, maybe_predicate(t), LockMode::Share);
-      case 3: return insert(t);
-      case 4: return update(t);
-      default: return Statement::delete_(t.name, maybe_predicate(t));
+        if (o_.rich_statements && d_.chance(o_.aggregate_probability)) s = aggregate_select(*t);
+        else if (o_.rich_statements && d_.chance(o_.order_limit_probability)) s = order_limit_select(*t);
+        else s = Statement::select(t->name, maybe_predicate(*t));
+        break;
+      case 1: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Update); break;
+      case 2: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Share); break;
+      case 3: s = insert(*t); break;
+      case 4: s = update(*t); break;
+      default: s = Statement::delete_(t->name, maybe_predicate(*t)); break;
     }
+    // Reads are remembered too: a later write to what an earlier transaction read is a conflict as well.
+    if (o_.contention) remember(s);
+    return s;
   }
 
  private:
+  // Contention mode: the tables and (column, value) pairs a write named, for later statements to draw from.
+  void remember(const Statement& s) {
+    if (std::find(hot_tables_.begin(), hot_tables_.end(), s.table) == hot_tables_.end()) hot_tables_.push_back(s.table);
+    auto& hot = hot_values_[s.table];
+    auto note = [&](const std::string& column, const Expr& e) {
+      if (e.kind == Expr::Kind::Literal && !e.literal.is_null()) hot[column].push_back(e.literal);
+    };
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e.args.size() >= 2 && e.args[0].kind == Expr::Kind::Column)
+        for (std::size_t i = 1; i < e.args.size(); ++i) note(e.args[0].column, e.args[i]);
+      for (const Expr& a : e.args) walk(a);
+    };
+    if (s.where) walk(*s.where);
+    for (const Assignment& a : s.assignments) note(a.column, a.value);
+    for (const auto& row : s.values)
+      for (std::size_t i = 0; i < row.size() && i < s.columns.size(); ++i) note(s.columns[i], row[i]);
+  }
+
   Value value_for(const Table& t, const Column& c) {
+    if (o_.contention) {
+      const auto tv = hot_values_.find(t.name);
+      if (tv != hot_values_.end())
+        if (const auto cv = tv->second.find(c.name); cv != tv->second.end() && !cv->second.empty() &&
+                                                        d_.chance(o_.hot_value_probability))
+          return d_.pick(cv->second);
+    }
     if (d_.chance(o_.existing_value_probability)) {
       auto existing = existing_values(t, c.name);
       if (!existing.empty()) return d_.pick(existing);
@@ -243,7 +277,7 @@ class StatementMaker {
       columns.push_back(c.name);
       if (key) {
         // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock).
-        if (d_.chance(0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
+        if (d_.chance(o_.contention ? 0.4 : 0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
         else values.push_back(Expr::lit(value_for(t, c)));
       } else if (!c.not_null && d_.chance(0.05)) {
         values.push_back(Expr::lit(Value()));
@@ -290,6 +324,8 @@ class StatementMaker {
   const Schema& schema_;
   const Options& o_;
   int next_key_ = 0;
+  std::vector<std::string> hot_tables_;
+  std::map<std::string, std::map<std::string, std::vector<Value>>> hot_values_;
 };
 
 std::vector<int> random_interleaving(Draw& d, const std::vector<Transaction>& transactions) {
@@ -309,6 +345,28 @@ std::vector<int> random_interleaving(Draw& d, const std::vector<Transaction>& tr
     order.push_back(static_cast<int>(t));
     --remaining[t];
     --total;
+  }
+  return order;
+}
+
+// Contention mode: every transaction begins and runs its first statement before any transaction runs its second
+// statement or ends, so that all of them overlap in time; the rest is a uniformly random interleaving.
+std::vector<int> overlapping_interleaving(Draw& d, const std::vector<Transaction>& transactions) {
+  if (std::any_of(transactions.begin(), transactions.end(), [](const Transaction& t) { return t.statements.empty(); }))
+    return random_interleaving(d, transactions);
+  std::vector<int> order;
+  std::vector<Transaction> rest = transactions;
+  for (std::size_t t = 0; t < transactions.size(); ++t) order.push_back(static_cast<int>(t));  // BEGIN
+  for (std::size_t t = 0; t < transactions.size(); ++t) {
+    order.push_back(static_cast<int>(t));  // the first statement (every generated transaction has one)
+    rest[t].statements.erase(rest[t].statements.begin());
+  }
+  std::vector<int> tail = random_interleaving(d, rest);
+  // random_interleaving counts step_count() = statements + 2 per transaction; one of those (BEGIN) was taken above.
+  std::vector<int> seen(transactions.size(), 0);
+  for (int t : tail) {
+    if (seen[static_cast<std::size_t>(t)]++ == 0) continue;  // drop one step per transaction: its BEGIN came first
+    order.push_back(t);
   }
   return order;
 }
@@ -377,7 +435,7 @@ rc::Gen<TestCase> test_case(const Options& options) {
       if (i > 0 && !options.mixed_levels.empty())
         c.transactions.back().isolation = d.pick(options.mixed_levels);
     }
-    c.order = random_interleaving(d, c.transactions);
+    c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
     return rc::shrinkable::shrinkRecur(std::move(c), [](const TestCase& v) {
       return rc::seq::fromContainer(shrink_test_case(v));
     });

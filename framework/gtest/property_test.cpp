@@ -85,6 +85,10 @@ class ProgressListener final : public rc::detail::TestListener {
       line += ", documented:";
       for (const auto& [kind, n] : result_.documented) line += fmt::format(" {} x{}", kind, n);
     }
+    if (!result_.allowed.empty()) {
+      line += ", allowed by the level:";
+      for (const auto& [kind, n] : result_.allowed) line += fmt::format(" {} x{}", kind, n);
+    }
     if (result_.inconclusive) line += fmt::format(", {} without a verdict", result_.inconclusive);
     std::cerr << line << "\n";
     run_summary::progress(line);
@@ -135,14 +139,12 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_unsigned("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
+  // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
+  if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
   s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
   s.generator.isolation = param.level;
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
-  if (const char* mix = std::getenv("TXPROP_MIX_LEVELS"); mix && *mix) {
-    if (std::string(mix) == "1") s.generator.mixed_levels = param.config.levels;
-    else if (std::string(mix) != "0")
-      throw std::invalid_argument(fmt::format("txprop: TXPROP_MIX_LEVELS={} must be 0 or 1", mix));
-  }
+  if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;
   return s;
 }
 
@@ -187,6 +189,8 @@ std::string PropertyResult::summary() const {
   for (const std::string& c : transient_crashes) out += "\n  crash that did not reproduce on a re-run: " + c;
   for (const auto& [kind, n] : documented)
     out += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources.at(kind));
+  for (const auto& [kind, n] : allowed)
+    out += fmt::format("\n  allowed by the level in {} case(s): {} ({})", n, kind, allowed_sources.at(kind));
   for (const auto& [tag, n] : tags) out += fmt::format("\n  {}: {} case(s)", tag, n);
   return out;
 }
@@ -326,11 +330,16 @@ bool PropertyRunner::judge(const Verdict& v, const History& h) {
     if (v.inconclusive) ++result_.inconclusive;
     for (const std::string& tag : v.tags) ++result_.tags[tag];
     std::set<std::string> kinds;
-    for (const Finding& f : v.findings)
-      if (f.documented && kinds.insert(f.kind).second) {
+    for (const Finding& f : v.findings) {
+      if (!f.documented || !kinds.insert(f.kind).second) continue;
+      if (f.allowed) {
+        ++result_.allowed[f.kind];
+        result_.allowed_sources[f.kind] = f.source;
+      } else {
         ++result_.documented[f.kind];
         result_.documented_sources[f.kind] = f.source;
       }
+    }
   }
   return false;
 }
@@ -489,7 +498,14 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
     }
     for (const auto& [tag, n] : r->tags)
       tags += (tags.empty() ? "" : ",") + run_summary::Record().add("tag", tag).add("cases", n).json();
-    rec.add_raw("documented", "[" + documented + "]").add_raw("tags", "[" + tags + "]");
+    std::string allowed;
+    for (const auto& [kind, n] : r->allowed) {
+      run_summary::Record d;
+      d.add("kind", kind).add("cases", n).add("source", r->allowed_sources.at(kind));
+      allowed += (allowed.empty() ? "" : ",") + d.json();
+    }
+    rec.add_raw("documented", "[" + documented + "]").add_raw("allowed", "[" + allowed + "]");
+    rec.add_raw("tags", "[" + tags + "]");
     if (r->verdict) rec.add("finding", r->verdict->summary());
     if (!r->report_dir.empty()) rec.add("report", r->report_dir);
   }

@@ -137,6 +137,7 @@ std::string to_string(BinaryOp op) {
     case BinaryOp::Add: return "+";
     case BinaryOp::Sub: return "-";
     case BinaryOp::Mul: return "*";
+    case BinaryOp::Mod: return "%";
     case BinaryOp::Eq: return "=";
     case BinaryOp::Ne: return "<>";
     case BinaryOp::Lt: return "<";

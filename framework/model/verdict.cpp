@@ -22,17 +22,30 @@ std::string Verdict::summary() const {
   if (findings.empty()) return "ok";
   for (const Finding& f : findings)
     if (!f.documented) return f.kind;
-  return "documented " + findings.front().kind;
+  for (const Finding& f : findings)
+    if (!f.allowed) return "documented " + f.kind;
+  std::vector<std::string> kinds;
+  for (const Finding& f : findings)
+    if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end()) kinds.push_back(f.kind);
+  std::string out = "allowed";
+  for (const std::string& k : kinds) out += (out.size() == 7 ? " " : ", ") + k;
+  return out;
 }
 
 std::string Verdict::explain() const {
   std::string out = property + ": " + summary() + "\n";
   if (!note.empty()) out += note + "\n";
   for (const Finding& f : findings) {
-    out += "* " + f.kind + (f.documented ? " (documented behaviour)" : f.deviation ? " (documented deviation)" : "") + "\n";
+    out += "* " + f.kind +
+           (f.allowed      ? " (allowed by the level)"
+            : f.documented ? " (documented behaviour)"
+            : f.deviation  ? " (documented deviation)"
+                           : "") +
+           "\n";
     out += f.explanation;
     if (!f.explanation.empty() && f.explanation.back() != '\n') out += "\n";
-    if ((f.documented || f.deviation) && !f.source.empty()) out += "  documented by: " + f.source + "\n";
+    if ((f.documented || f.deviation) && !f.source.empty())
+      out += (f.allowed ? "  " : "  documented by: ") + f.source + "\n";
   }
   return out;
 }

@@ -392,9 +392,12 @@ class Reader {
       e.property = words[0];
       e.target = words[1];
       if (e.target != "*") check_target_kind(l.number, e.target);
-      const std::string level_words = join(std::vector<std::string>(words.begin() + 2, words.end() - 1), " ");
+      e.negated = words.size() >= 5 && words[words.size() - 2] == "not";
+      const std::string level_words =
+          join(std::vector<std::string>(words.begin() + 2, words.end() - (e.negated ? 2 : 1)), " ");
       if (level_words != "*") e.level = level(l.number, level_words);
       e.verdict = words.back();
+      if (e.negated && e.verdict == "ok") fail(l.number, "'not ok' is not an expectation: name a finding kind");
       check_expectation(l.number, e);
       s_.expectations.push_back(std::move(e));
     }
@@ -496,7 +499,7 @@ std::string write_scenario(const Scenario& s) {
 
   out += "\nexpect:\n";
   for (const auto& e : s.expectations)
-    out += fmt::format("{} {} {} {}\n", e.property, e.target, e.level ? level_text(*e.level) : "*", e.verdict);
+    out += fmt::format("{} {} {} {}{}\n", e.property, e.target, e.level ? level_text(*e.level) : "*", e.negated ? "not " : "", e.verdict);
   return out;
 }
 

@@ -81,7 +81,8 @@ int precedence(const Expr& e) {
         case BinaryOp::Concat: return 5;
         case BinaryOp::Add:
         case BinaryOp::Sub: return 6;
-        case BinaryOp::Mul: return 7;
+        case BinaryOp::Mul:
+        case BinaryOp::Mod: return 7;
       }
       return 0;
     case Expr::Kind::Not: return 3;

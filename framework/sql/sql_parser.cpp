@@ -103,7 +103,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       out.push_back({c == '\'' ? Token::Kind::String : Token::Kind::QuotedIdentifier, std::move(text), start_line});
     } else {
       static constexpr std::string_view two_char[] = {"<>", "!=", "<=", ">=", "||"};
-      static constexpr std::string_view one_char = "(),;*+-=<>.";
+      static constexpr std::string_view one_char = "(),;*+-=<>.%";
       const std::string_view rest = s.substr(i);
       std::size_t len = 0;
       for (auto sym : two_char)
@@ -589,11 +589,17 @@ class Parser {
 
   Expr multiplicative() {
     Expr e = unary();
-    while (accept_symbol("*")) {
-      count_operator();
-      e = Expr::binary(BinaryOp::Mul, std::move(e), unary());
+    for (;;) {
+      if (accept_symbol("*")) {
+        count_operator();
+        e = Expr::binary(BinaryOp::Mul, std::move(e), unary());
+      } else if (accept_symbol("%")) {
+        count_operator();
+        e = Expr::binary(BinaryOp::Mod, std::move(e), unary());
+      } else {
+        return e;
+      }
     }
-    return e;
   }
 
   // A minus directly before a number is part of the literal: the renderer prints Value(-3) as -3, and

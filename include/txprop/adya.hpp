@@ -32,6 +32,7 @@ struct AdyaExpectation {
   std::string promised_level;              // what the engine documents, e.g. "PL-SI"
   std::set<std::string> promised;          // what the engine promises to prevent
   std::string source;                      // the documentation for `promised`
+  std::map<std::string, std::string> allowed;  // phenomena the documentation says may occur -> the passage
   bool tested = true;                      // false for profiles no server here could check (MySQL)
 };
 

@@ -42,6 +42,12 @@ struct EngineCapabilities {
   bool update_returning = false;  // UPDATE ... RETURNING
   bool delete_returning = false;  // DELETE ... RETURNING
   bool locking_reads = false;     // SELECT ... FOR UPDATE / FOR SHARE (LOCK IN SHARE MODE)
+  // Isolation levels at which a plain SELECT takes locks (InnoDB SERIALIZABLE turns it into LOCK IN SHARE MODE): an
+  // extra read added by instrumentation would change the schedule there, so none is added.
+  std::vector<IsolationLevel> locking_plain_reads;
+  // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
+  // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
+  bool writes_read_snapshot = true;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

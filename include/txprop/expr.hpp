@@ -10,7 +10,8 @@
 
 namespace txprop {
 
-enum class BinaryOp { Add, Sub, Mul, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat };
+// Mod: the remainder of integer division, sign of the dividend (%, in every dialect).
+enum class BinaryOp { Add, Sub, Mul, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Concat, Mod };
 enum class Aggregate { None, Min, Max, Count, Sum };
 
 struct Expr {

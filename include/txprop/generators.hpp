@@ -51,6 +51,13 @@ struct Options {
   double in_subquery_probability = 0.08;  // a predicate term is c [NOT] IN (SELECT c' FROM other [WHERE ...])
   double aggregate_probability = 0.25;  // a plain SELECT aggregates: COUNT/SUM/MIN/MAX [GROUP BY c [HAVING ...]]
   double order_limit_probability = 0.2;  // a plain SELECT is ORDER BY <every column> LIMIT n
+  // Contention mode (issue 13): statements prefer the tables earlier statements read or wrote
+  // (hot_table_probability), predicates, keys and SET values prefer the values those statements named
+  // (hot_value_probability), and INSERTs reuse an existing key more often, so that concurrent transactions touch the
+  // same rows and predicate ranges. Off: generation draws exactly what it drew before.
+  bool contention = false;
+  double hot_table_probability = 0.95;
+  double hot_value_probability = 0.6;
 };
 
 rc::Gen<Schema> schema(const Options& options);

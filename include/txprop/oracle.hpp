@@ -38,6 +38,9 @@ class Oracle {
   virtual std::vector<std::string> aliases() const { return {}; }
   // Every finding kind judge() may report (besides the run's own: crash, hang, invalid-statement).
   virtual std::vector<std::string> finding_kinds() const = 0;
+  // The classes a finding of `kind` belongs to, itself included: a scenario expectation naming a class is met by a
+  // finding of any kind in it (Adya: "G-single" is met by lost-update and read-skew, "G2" by G2-item). Default: {kind}.
+  virtual std::vector<std::string> classes_of(const std::string& kind) const { return {kind}; }
 
   // The case as this oracle runs it on `engine` (e.g. with instrumentation columns); the case itself by default.
   virtual TestCase prepare(const TestCase& c, const EngineProfile& engine) const;

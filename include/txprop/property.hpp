@@ -72,6 +72,8 @@ struct PropertyResult {
   std::string message;                    // the text a failing test prints
   std::map<std::string, int> documented;  // documented-behaviour finding kind -> cases
   std::map<std::string, std::string> documented_sources;
+  std::map<std::string, int> allowed;     // finding kind allowed by the level itself -> cases (Finding::allowed)
+  std::map<std::string, std::string> allowed_sources;  // which level allows it
   std::map<std::string, int> tags;        // verdict tag -> cases
   int inconclusive = 0;
   std::vector<std::string> transient_crashes;  // crashes that did not reproduce on a re-run (counted, reported)

@@ -29,8 +29,10 @@
 //   wss   *           serializable     ok
 //
 // Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
-// mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding) or
-// a finding kind (the verdict must contain a finding of that kind). Steps are in submitted order; each
+// mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
+// not even one the level allows or the engine documents), a finding kind or class (the verdict must contain a finding
+// in it: for adya, G-single is met by lost-update and read-skew, G2 by G2-item and write-skew, G2-item by write-skew),
+// or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). Steps are in submitted order; each
 // transaction's steps start with BEGIN and end with COMMIT or ROLLBACK. SQL is txprop's portable dialect (what
 // counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b) for concatenation.
 #pragma once
@@ -55,7 +57,8 @@ struct Expectation {
   std::string property;                // "wss", "adya", "atomicity", ...
   std::string target;                  // a target kind, or "*"
   std::optional<IsolationLevel> level; // nullopt: every level
-  std::string verdict;                 // "ok" or a finding kind
+  std::string verdict;                 // "ok" or a finding kind or class (G-single is met by lost-update)
+  bool negated = false;                // "not <kind>": no finding of that kind or class
   int line = 0;
 };
 

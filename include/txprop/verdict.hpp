@@ -22,6 +22,10 @@ struct Finding {
   // A departure from the level the property was asked to check that the engine documents (Adya's claimed mode):
   // it fails the case so that it is shrunk and reported, but it does not fail the test.
   bool deviation = false;
+  // Allowed by the isolation level itself (not proscribed by the level of the transactions that decide it, e.g. a
+  // lost update at PL-2): reported and counted, never a failure. `documented` is set too; `source` says which level
+  // allows it (and the engine's documentation where it names the phenomenon).
+  bool allowed = false;
   // The transactions the finding involves (indexes into the test case), and those whose isolation level decides
   // whether it counts: every transaction is judged at its own level, so a phenomenon is proscribed when each deciding
   // transaction (and at least one involved one) is at a level that proscribes it. Empty where the oracle judges the

@@ -21,6 +21,10 @@ class AdyaOracle final : public Oracle {
     const auto& kinds = adya::adya_kinds();
     return {kinds.begin(), kinds.end()};
   }
+  std::vector<std::string> classes_of(const std::string& kind) const override {
+    const auto classes = adya::classes_of(kind);
+    return {classes.begin(), classes.end()};
+  }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
     return instrument_for_adya(c, engine);
   }

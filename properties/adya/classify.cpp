@@ -96,6 +96,7 @@ class Explainer {
                          txn(ce.to));
     }
     const Edge& e = g_.edges()[ce.edge];
+    if (e.predicate()) return predicate_line(ce, e);
     const auto c = g_.version_order(e.row);
     const std::uint32_t m = static_cast<std::uint32_t>(c.size());
     const std::string arrow = fmt::format("{} -{}-> {}", txn(ce.from), to_string(e.type()), txn(ce.to));
@@ -141,6 +142,37 @@ class Explainer {
     return arrow;
   }
 
+  // A predicate edge: which predicate read, which row, which version's install changed whether it matches.
+  std::string predicate_line(const CycleEdge& ce, const Edge& e) const {
+    const PredicateEvidence& pe = g_.predicate_evidence(e);
+    const PredicateRow& pr = h_.predicate_rows()[pe.prow];
+    const auto order = h_.predicate_order(pr);
+    const auto matches = h_.predicate_matches(pr);
+    const std::uint32_t n = pr.order_length;
+    auto state = [&](std::uint32_t k) -> std::string {
+      if (k == 0) return "not yet inserted";
+      if (k == n + 1) return "deleted";
+      return fmt::format("version {}", version(order.first(k)));
+    };
+    auto matching = [&](std::uint32_t k) { return matches[k] == Match::Yes ? "matches" : "does not match"; };
+    const TxnId writer = e.type() == EdgeType::WR ? ce.from : ce.to;
+    const TxnId reader = e.type() == EdgeType::WR ? ce.to : ce.from;
+    const std::string write = pe.version == n + 1 ? fmt::format("{} deleted row {}", txn(writer), pr.row)
+                                                  : fmt::format("{} wrote row {} at {}", txn(writer), pr.row,
+                                                                state(pe.version));
+    const std::string_view pred = h_.predicate_text(pr.pred);
+    const std::string read = fmt::format("{} read the predicate {} ({}) when row {} was {}, which {} it", txn(reader),
+                                         pred.empty() ? std::string("TRUE") : std::string(pred),
+                                         stmt(h_.predicate_statement(pr.pred)), pr.row, state(pr.seen),
+                                         matching(pr.seen));
+    const std::string arrow = fmt::format("{} -{}-> {} (predicate)", txn(ce.from), to_string(e.type()), txn(ce.to));
+    if (e.type() == EdgeType::WR)
+      return fmt::format("{}, which {} it; {}: that write changed the predicate's matches before the read: {}", write,
+                         matching(pe.version), read, arrow);
+    return fmt::format("{}; {} later, which {} it, changing the predicate's matches: {}", read, write,
+                       matching(pe.version), arrow);
+  }
+
   static std::string quote(const std::string& s) {
     std::string out = "\"";
     for (char ch : s) {
@@ -174,7 +206,7 @@ class Explainer {
         label = "start";
       } else {
         const Edge& ed = g_.edges()[e.edge];
-        label = fmt::format("{} {}", to_string(ed.type()), row(ed.row));
+        label = fmt::format("{} {}{}", to_string(ed.type()), row(ed.row), ed.predicate() ? " (predicate)" : "");
       }
       if (!note.empty()) label += " " + note;
       out += fmt::format("  t{} -> t{} [label={}];\n", e.from, e.to, quote(label));
@@ -231,6 +263,11 @@ class Reporter {
     f.transactions = indexes(involved);
     f.deciding = indexes(deciding);
     findings_.push_back(std::move(f));
+  }
+
+  // Called with every kind (to classify each finding's standing afterwards): "proscribed here" would say nothing.
+  bool wants_everything() const {
+    return std::all_of(adya_kinds().begin(), adya_kinds().end(), [&](const std::string& k) { return p_.count(k) != 0; });
   }
 
   std::string proscribed_as(const std::string& kind) const {
@@ -499,6 +536,8 @@ std::string cycle_kind(const DependencyGraph& g, const Cycle& cy) {
       if (cy.edges.size() == 2 && g.edges()[cy.edges[0].edge].row != g.edges()[cy.edges[1].edge].row)
         return "write-skew";
       return "G2-item";
+    case CycleClass::GSinglePredicate: return "G-single-predicate";
+    case CycleClass::G2Predicate: return "G2";
   }
   return "G2";
 }
@@ -538,6 +577,16 @@ std::string cycle_summary(const DependencyGraph& g, const Explainer& ex, const C
                              ex.txn(cy.edges[0].from), ex.txn(cy.edges[0].to), row_of(0), row_of(1));
       return fmt::format("This cycle has {} anti-dependencies: G2-item{}.", rw, detail);
     }
+    case CycleClass::GSinglePredicate:
+      return "This cycle has exactly one anti-dependency, a predicate anti-dependency: G-single (with a predicate "
+             "edge; not a G2-item).";
+    case CycleClass::G2Predicate:
+      return fmt::format(
+          "This cycle has {} anti-dependencies, all of them predicate anti-dependencies: G2 (phantom{}), not a "
+          "G2-item.",
+          rw, cy.edges.size() == 2 ? fmt::format(": {} and {} each read a predicate the other's write then changed",
+                                                 ex.txn(cy.edges[0].from), ex.txn(cy.edges[0].to))
+                                   : std::string());
   }
   return {};
 }
@@ -568,12 +617,25 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
   if (rep.wants_any({"G1c"})) classes.push_back(CycleClass::G1c);
   if (rep.wants_any({"G-single", "lost-update", "read-skew"})) classes.push_back(CycleClass::GSingle);
   if (rep.wants_any({"G2-item", "write-skew"})) classes.push_back(CycleClass::G2Item);
+  if (g.predicate_edge_count() > 0) {
+    if (rep.wants_any({"G-single-predicate"})) classes.push_back(CycleClass::GSinglePredicate);
+    if (rep.wants_any({"G2"})) classes.push_back(CycleClass::G2Predicate);
+  }
   if (classes.empty()) return;
   CycleFinder finder(g, opt.search_budget);
   for (std::size_t c = 0; c < finder.component_count(); ++c) {
+    // A predicate class is reported only where no item cycle already shows as much in this component (classes are
+    // searched in the order above): an item G-single is proscribed wherever a predicate G-single or G2 is, a G2-item
+    // wherever a predicate G2 is. Otherwise a read skew whose read also was a predicate read would be reported twice.
+    bool item_single = false, item_or_predicate_single = false, item_g2 = false;
     for (CycleClass cls : classes) {
+      if (cls == CycleClass::GSinglePredicate && item_single) continue;
+      if (cls == CycleClass::G2Predicate && (item_or_predicate_single || item_g2)) continue;
       const std::optional<Cycle> cy = finder.smallest(c, cls);
       if (!cy) continue;
+      if (cls == CycleClass::GSingle) item_single = item_or_predicate_single = true;
+      if (cls == CycleClass::GSinglePredicate) item_or_predicate_single = true;
+      if (cls == CycleClass::G2Item) item_g2 = true;
       const std::string kind = cycle_kind(g, *cy);
       rep.add(
           kind,
@@ -587,7 +649,7 @@ void report_cycles(const DependencyGraph& g, Reporter& rep, const CheckOptions& 
               if (classes_of(kind).count(k) && kind != k && std::string_view(to_string(cy->cls)) != k)
                 also.push_back(k);
             if (!also.empty()) out += " It is also " + join_words(also) + " in Adya's terms.";
-            out += " Proscribed here as " + rep.proscribed_as(kind) + ".";
+            if (!rep.wants_everything()) out += " Proscribed here as " + rep.proscribed_as(kind) + ".";
             if (cy->budget_exhausted)
               out += fmt::format(
                   "\n(The search stopped at its budget in a component of {} transactions: a shorter "
@@ -639,11 +701,14 @@ Verdict check(const ObservedHistory& history, const std::set<std::string>& prosc
   Verdict v;
   v.property = "adya";
   v.findings = classify(g, proscribed, options);
+  if (g.predicate_edge_count() > 0) v.tags.push_back("predicate-edges");
   std::size_t committed = 0;
   for (TxnId t = 1; t < history.txn_count(); ++t) committed += history.committed(t);
-  v.note = fmt::format("{} transactions ({} committed), {} rows; dependency edges: ww {}, wr {}, rw {}",
-                       history.txn_count() - 1, committed, history.distinct_rows(), g.edge_count(EdgeType::WW),
-                       g.edge_count(EdgeType::WR), g.edge_count(EdgeType::RW));
+  v.note = fmt::format(
+      "{} transactions ({} committed), {} rows; dependency edges: ww {}, wr {}, rw {} ({} of them predicate edges, "
+      "from {} predicate reads)",
+      history.txn_count() - 1, committed, history.distinct_rows(), g.edge_count(EdgeType::WW),
+      g.edge_count(EdgeType::WR), g.edge_count(EdgeType::RW), g.predicate_edge_count(), history.predicate_read_count());
   return v;
 }
 

@@ -12,6 +12,8 @@ const char* to_string(CycleClass c) {
     case CycleClass::G1c: return "G1c";
     case CycleClass::GSingle: return "G-single";
     case CycleClass::G2Item: return "G2-item";
+    case CycleClass::GSinglePredicate: return "G-single";
+    case CycleClass::G2Predicate: return "G2";
   }
   return "?";
 }
@@ -90,6 +92,8 @@ struct ClassRule {
   std::uint8_t way_back;  // edge types allowed on the path back
   bool need_rw;           // the path back must contain an rw edge
   int best_score;         // the most specific two-transaction shape; finding it ends the search
+  int first_predicate = -1;      // -1 any first edge, 0 item edges only, 1 predicate edges only
+  bool item_rw_back = true;      // item anti-dependencies allowed on the way back
 };
 
 ClassRule rule(CycleClass c) {
@@ -98,8 +102,13 @@ ClassRule rule(CycleClass c) {
     case CycleClass::G1c:
       return {EdgeType::WR, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 1};
     case CycleClass::GSingle:
-      return {EdgeType::RW, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 3};
-    case CycleClass::G2Item: return {EdgeType::RW, 7, true, 2};
+      return {EdgeType::RW, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 3, 0,
+              true};
+    case CycleClass::G2Item: return {EdgeType::RW, 7, true, 2, 0, true};
+    case CycleClass::GSinglePredicate:
+      return {EdgeType::RW, static_cast<std::uint8_t>(edge_bit(EdgeType::WW) | edge_bit(EdgeType::WR)), false, 3, 1,
+              true};
+    case CycleClass::G2Predicate: return {EdgeType::RW, 7, true, 2, 1, false};
   }
   return {EdgeType::WW, 0, false, 1};
 }
@@ -127,7 +136,9 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     const auto es = g_.out_edges(a);
     spend(es.size());
     for (std::uint32_t i = 0; i < es.size(); ++i)
-      if (es[i].type() == cr.first && comp_[es[i].to] == c) cands.push_back({es[i].to, a, es[i].row, base + i});
+      if (es[i].type() == cr.first && comp_[es[i].to] == c &&
+          (cr.first_predicate < 0 || es[i].predicate() == (cr.first_predicate == 1)))
+        cands.push_back({es[i].to, a, es[i].row, base + i});
   }
   if (cands.empty()) return std::nullopt;
   std::sort(cands.begin(), cands.end());
@@ -148,13 +159,14 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       const Edge& back = es[j];
       if (comp_[back.to] != c || !(cr.way_back & edge_bit(back.type()))) continue;
       if (cr.need_rw && back.type() != EdgeType::RW) continue;
+      if (!cr.item_rw_back && back.type() == EdgeType::RW && !back.predicate()) continue;
       const auto lo = std::lower_bound(cands.begin() + gi, cands.begin() + ge, Candidate{b, back.to, 0, 0});
       const auto hi = std::lower_bound(lo, cands.begin() + ge, Candidate{b, back.to + 1, 0, 0});
       if (lo == hi) continue;
       int score = 1;
       auto pick = lo;
       const auto other_row = std::find_if(lo, hi, [&](const Candidate& x) { return x.row != back.row; });
-      if (cls == CycleClass::GSingle) {
+      if (cls == CycleClass::GSingle || cls == CycleClass::GSinglePredicate) {
         const auto same_row = std::find_if(lo, hi, [&](const Candidate& x) { return x.row == back.row; });
         if (back.type() == EdgeType::WW && same_row != hi) {
           score = 3;
@@ -163,7 +175,7 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
           score = 2;
           pick = other_row;
         }
-      } else if (cls == CycleClass::G2Item && other_row != hi) {
+      } else if ((cls == CycleClass::G2Item || cls == CycleClass::G2Predicate) && other_row != hi) {
         score = 2;
         pick = other_row;
       }
@@ -224,6 +236,7 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
       for (std::uint32_t j = 0; j < es.size(); ++j) {
         const Edge& e = es[j];
         if (comp_[e.to] != c || !(cr.way_back & edge_bit(e.type()))) continue;
+        if (!cr.item_rw_back && e.type() == EdgeType::RW && !e.predicate()) continue;
         const std::uint32_t v = local(e.to) * 2 + ((u & 1) | (e.type() == EdgeType::RW ? 1 : 0));
         if (mark_[v] == ep) continue;
         mark_[v] = ep;

@@ -20,8 +20,12 @@
 
 namespace txprop::adya {
 
-enum class CycleClass : std::uint8_t { G0, G1c, GSingle, G2Item };
-const char* to_string(CycleClass c);  // "G0", "G1c", "G-single", "G2-item"
+// With predicate edges (Adya's definitions 4 and 5): G-single and G2-item cycles start at an ITEM anti-dependency (a
+// G2-item cycle has one or more item anti-dependencies, other edges may be predicate ones); GSinglePredicate is a
+// G-single whose one anti-dependency is a predicate one (not a G2-item), G2Predicate a cycle with two or more
+// anti-dependencies, all of them predicate ones (a G2 that is not a G2-item: phantoms).
+enum class CycleClass : std::uint8_t { G0, G1c, GSingle, G2Item, GSinglePredicate, G2Predicate };
+const char* to_string(CycleClass c);  // "G0", "G1c", "G-single", "G2-item", "G-single", "G2"
 
 struct CycleEdge {
   TxnId from = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <optional>
 
 namespace txprop::adya {
 
@@ -42,6 +43,8 @@ class GraphBuilder {
     if (h_.any_divergent_row()) g_.auth_.assign(rows, 0);
 
     for (RowIndex r = 0; r < rows; ++r) process<false>(r);
+    const std::vector<std::pair<TxnId, Edge>> pedges = predicate_edges();
+    for (const auto& [from, e] : pedges) emit<false>(from, e);
     std::uint64_t total = 0;
     for (std::size_t t = 0; t <= n; ++t) {
       total += g_.offsets_[t];
@@ -52,12 +55,53 @@ class GraphBuilder {
     g_.edge_total_ = total;
     cursor_.assign(g_.offsets_.begin(), g_.offsets_.end() - 1);
     for (RowIndex r = 0; r < rows; ++r) process<true>(r);
+    for (const auto& [from, e] : pedges) emit<true>(from, e);
     cursor_ = {};
     grouped_.reset();
     row_offsets_ = {};
   }
 
  private:
+  // Predicate read- and anti-dependencies (Adya's definitions 4 and 5): along each version-set row's committed
+  // versions, every install that changes whether the row matches gives an edge from its writer to the reader (the
+  // version is the one read or earlier) or from the reader to its writer (later). Unknown matches give no edge.
+  std::vector<std::pair<TxnId, Edge>> predicate_edges() {
+    std::vector<std::pair<TxnId, Edge>> out;
+    const auto& prows = h_.predicate_rows();
+    out.reserve(prows.size() * 2);
+    g_.pred_evidence_.reserve(prows.size() * 2);
+    for (PredRowIndex i = 0; i < prows.size(); ++i) {
+      const PredicateRow& pr = prows[i];
+      const TxnId reader = h_.statements()[h_.predicate_statement(pr.pred)].txn;
+      if (!committed(reader)) continue;
+      const std::optional<RowIndex> row = h_.find_row(pr.row);
+      if (!row) continue;
+      const auto order = h_.predicate_order(pr);
+      const auto matches = h_.predicate_matches(pr);
+      const std::uint32_t n = pr.order_length;
+      Match prev = Match::No;  // before its insert a row matches nothing
+      auto change = [&](std::uint32_t k, TxnId w, Match m) {
+        if (prev != Match::Unknown && m != Match::Unknown && m != prev && w != reader) {
+          const std::uint32_t ev = static_cast<std::uint32_t>(g_.pred_evidence_.size());
+          if (ev > Edge::kEvidenceMask) throw std::length_error("adya: too many predicate edges");
+          g_.pred_evidence_.push_back({i, k});
+          if (k <= pr.seen)
+            out.emplace_back(w, Edge::predicate_edge(reader, *row, ev, EdgeType::WR));
+          else
+            out.emplace_back(reader, Edge::predicate_edge(w, *row, ev, EdgeType::RW));
+        }
+        prev = m;
+      };
+      for (std::uint32_t k = 1; k <= n; ++k) {
+        const TxnId w = order[k - 1];
+        if (!committed(w)) continue;  // an aborted or unfinished writer installed no version
+        change(k, w, matches[k]);
+      }
+      if (pr.deleter != kNone && committed(pr.deleter)) change(n + 1, pr.deleter, Match::No);
+    }
+    return out;
+  }
+
   // The observation fields the per-row pass needs, copied so that both passes read them sequentially instead of
   // chasing indices into the (much larger, history-ordered) observation array.
   struct Grouped {
@@ -329,7 +373,7 @@ ObsIndex DependencyGraph::delete_observation(RowIndex r) const {
 std::size_t DependencyGraph::memory_bytes() const {
   return offsets_.capacity() * sizeof(std::uint32_t) + edge_total_ * sizeof(Edge) + status_.capacity() +
          auth_.capacity() * sizeof(std::uint32_t) + deletes_.capacity() * sizeof(deletes_[0]) +
-         direct_.capacity() * sizeof(DirectAnomaly);
+         direct_.capacity() * sizeof(DirectAnomaly) + pred_evidence_.capacity() * sizeof(PredicateEvidence);
 }
 
 }  // namespace txprop::adya

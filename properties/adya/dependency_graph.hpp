@@ -31,6 +31,7 @@ const char* to_string(EdgeType t);  // "ww", "wr", "rw"
 // (DependencyGraph::source_of). Evidence, for explanations:
 //   WR, RW: the read observation (its row, version length, reader and statement)
 //   WW: the chain position of the target's write; == the version order's length for the edge to the deleter
+//   predicate WR, RW (predicate() set): an index into DependencyGraph::predicate_evidence()
 struct Edge {
   TxnId to;
   RowIndex row;
@@ -39,9 +40,23 @@ struct Edge {
   Edge() = default;  // trivial: the edge array is allocated without a zeroing pass, every slot is then written
   Edge(TxnId to_, RowIndex row_, std::uint32_t evidence, EdgeType type)
       : to(to_), row(row_), bits(evidence | (static_cast<std::uint32_t>(type) << 30)) {}
+  static Edge predicate_edge(TxnId to_, RowIndex row_, std::uint32_t evidence, EdgeType type) {
+    return Edge(to_, row_, evidence | kPredicateBit, type);
+  }
   EdgeType type() const { return static_cast<EdgeType>(bits >> 30); }
   std::uint32_t evidence() const { return bits & kEvidenceMask; }
-  static constexpr std::uint32_t kEvidenceMask = (1u << 30) - 1;
+  // A predicate read- or anti-dependency (Adya's definitions 4 and 5): a write changed whether the row matches a
+  // predicate read.
+  bool predicate() const { return (bits & kPredicateBit) != 0; }
+  static constexpr std::uint32_t kPredicateBit = 1u << 29;
+  static constexpr std::uint32_t kEvidenceMask = kPredicateBit - 1;
+};
+
+// Why a predicate edge exists: the (predicate read, row) record and the version whose install changed the row's match
+// (1..n: the version written by order[k-1]; n+1: the row's delete).
+struct PredicateEvidence {
+  PredRowIndex prow = 0;
+  std::uint32_t version = 0;
 };
 
 // What the graph builder found that needs no cycle. The classifier turns these into findings.
@@ -82,6 +97,8 @@ class DependencyGraph {
   std::span<const Edge> edges() const { return {edges_.get(), edge_total_}; }
   TxnId source_of(std::uint32_t edge_index) const;  // O(log n)
   std::size_t edge_count(EdgeType t) const { return counts_[static_cast<unsigned>(t)]; }
+  std::size_t predicate_edge_count() const { return pred_evidence_.size(); }
+  const PredicateEvidence& predicate_evidence(const Edge& e) const { return pred_evidence_[e.evidence()]; }
 
   bool committed(TxnId t) const { return t < status_.size() && status_[t] == 0; }
 
@@ -120,6 +137,7 @@ class DependencyGraph {
   std::vector<std::uint32_t> auth_;   // per row version branch; empty when no row has divergent wLists
   std::vector<std::pair<RowIndex, ObsIndex>> deletes_;  // sorted by row: committed deletes
   std::vector<DirectAnomaly> direct_;
+  std::vector<PredicateEvidence> pred_evidence_;
   std::size_t counts_[3] = {0, 0, 0};
 
   friend class GraphBuilder;

@@ -28,6 +28,7 @@ AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel leve
   e.promised_level = d.promise;
   e.promised = d.prevented;
   e.source = d.source;
+  e.allowed = d.allowed;
   e.tested = d.tested;
   return e;
 }

@@ -12,13 +12,28 @@ bool is_hidden(const std::string& column) { return column == kRowIdColumn || col
 // 1'000'000 + its place among all inserted rows of the case, in transaction and statement order.
 constexpr std::int64_t kInsertedRowIds = 1'000'000;
 
+// RETURNING list of an instrumented write: the row id and writer list first, then every other column.
+std::vector<std::string> all_columns(const Schema& schema, const std::string& table) {
+  std::vector<std::string> out = {kRowIdColumn, kWriterListColumn};
+  if (const Table* t = schema.find_table(table))
+    for (const Column& c : t->columns)
+      if (!is_hidden(c.name)) out.push_back(c.name);
+  return out;
+}
+
 }  // namespace
 
 InstrumentationOptions instrumentation_options(const EngineCapabilities& engine) {
   InstrumentationOptions o;
   o.update_returning = engine.update_returning;
   o.delete_returning = engine.delete_returning;
+  o.locking_plain_reads = engine.locking_plain_reads;
+  o.writes_read_snapshot = engine.writes_read_snapshot;
   return o;
+}
+
+bool is_version_set_read(const Statement& s) {
+  return s.kind == StatementKind::Select && !s.columns.empty() && s.columns.front() == kRowIdColumn;
 }
 
 bool is_instrumented(const TestCase& c) {
@@ -37,9 +52,52 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     }
   }
   std::int64_t next_inserted = kInsertedRowIds;
+  // Version-set reads: inserted before predicate reads, and their steps into the order (the step before the
+  // statement's own step, which is step index + 1: step 0 is BEGIN).
+  std::vector<std::vector<std::size_t>> added(out.transactions.size());  // per transaction: new step indexes
+  for (std::size_t i = 0; i < out.transactions.size() && options.version_sets; ++i) {
+    Transaction& tx = out.transactions[i];
+    if (tx.autocommit || std::find(options.locking_plain_reads.begin(), options.locking_plain_reads.end(),
+                                   tx.isolation) != options.locking_plain_reads.end())
+      continue;
+    std::vector<Statement> statements;
+    for (const Statement& s : tx.statements) {
+      const bool predicate = s.kind == StatementKind::Select ||
+                             ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
+                              options.writes_read_snapshot);
+      const Table* table = out.schema.find_table(s.table);
+      if (predicate && table != nullptr) {
+        Statement v = Statement::select(s.table);
+        v.columns = {kRowIdColumn, kWriterListColumn};
+        for (const Column& col : table->columns)
+          if (!is_hidden(col.name)) v.columns.push_back(col.name);
+        added[i].push_back(statements.size() + 1);
+        statements.push_back(std::move(v));
+      }
+      statements.push_back(s);
+    }
+    tx.statements = std::move(statements);
+  }
+  if (options.version_sets) {
+    // Rebuild the order: each original step k of transaction t becomes the new step it moved to, preceded by the
+    // version-set read inserted before it.
+    std::vector<int> order;
+    std::vector<std::size_t> seen(out.transactions.size(), 0), next_added(out.transactions.size(), 0);
+    for (int t : out.order) {
+      const std::size_t ti = static_cast<std::size_t>(t);
+      const std::size_t step = seen[ti]++ + next_added[ti];  // the new index of this original step
+      if (next_added[ti] < added[ti].size() && added[ti][next_added[ti]] == step) {
+        order.push_back(t);
+        ++next_added[ti];
+      }
+      order.push_back(t);
+    }
+    out.order = std::move(order);
+  }
   for (std::size_t i = 0; i < out.transactions.size(); ++i) {
     const std::string id = std::to_string(i + 1);
     for (Statement& s : out.transactions[i].statements) {
+      if (is_version_set_read(s)) continue;
       switch (s.kind) {
         case StatementKind::Select:
           if (!s.columns.empty()) {
@@ -59,10 +117,10 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
           s.assignments.push_back(Assignment{
               kWriterListColumn,
               Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id)))});
-          if (options.update_returning) s.returning = {kRowIdColumn, kWriterListColumn};
+          if (options.update_returning) s.returning = all_columns(out.schema, s.table);
           break;
         case StatementKind::Delete:
-          if (options.delete_returning) s.returning = {kRowIdColumn, kWriterListColumn};
+          if (options.delete_returning) s.returning = all_columns(out.schema, s.table);
           break;
         default: break;
       }
@@ -102,15 +160,28 @@ TestCase strip_instrumentation(const TestCase& c) {
     out.order.resize(out.order.size() - out.transactions.back().step_count());
     out.transactions.pop_back();
   }
-  for (Transaction& t : out.transactions)
+  // Version-set reads and their steps.
+  std::vector<int> order;
+  std::vector<std::size_t> seen(out.transactions.size(), 0);
+  for (int t : out.order) {
+    const std::size_t ti = static_cast<std::size_t>(t);
+    const std::size_t step = seen[ti]++;
+    const auto& st = out.transactions[ti].statements;
+    if (step >= 1 && step <= st.size() && is_version_set_read(st[step - 1])) continue;
+    order.push_back(t);
+  }
+  out.order = std::move(order);
+  for (Transaction& t : out.transactions) {
+    std::erase_if(t.statements, [](const Statement& s) { return is_version_set_read(s); });
     for (Statement& s : t.statements) s = strip_instrumentation_of(s);
+  }
   return out;
 }
 
 Statement strip_instrumentation_of(const Statement& statement) {
   Statement s = statement;
   std::erase_if(s.assignments, [](const Assignment& a) { return is_hidden(a.column); });
-  std::erase_if(s.returning, is_hidden);
+  if (std::find(s.returning.begin(), s.returning.end(), kRowIdColumn) != s.returning.end()) s.returning.clear();
   for (std::size_t i = s.columns.size(); i-- > 0;)
     if (is_hidden(s.columns[i])) {
       s.columns.erase(s.columns.begin() + static_cast<std::ptrdiff_t>(i));

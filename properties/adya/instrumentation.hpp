@@ -7,7 +7,16 @@
 //   UPDATE        appends ',<id>' to txp_wl; RETURNING txp_rid, txp_wl where the engine has UPDATE ... RETURNING
 //   DELETE        RETURNING txp_rid, txp_wl (PostgreSQL, SQLite >= 3.35 and MariaDB >= 10.0.5 all have it)
 // and a committed observer transaction reads every table after everything else, so every surviving row's whole
-// writer list is seen. Transaction i of the case gets id i + 1. No constraint or index is put on the columns, so
+// writer list is seen. UPDATE and DELETE ... RETURNING also return every column (the values of the version written or
+// deleted), so that predicates can be evaluated on it.
+//
+// Version-set reads (Adya's Vset(P)): right before each predicate read (a SELECT; an UPDATE or DELETE where the engine
+// evaluates its WHERE on the statement's snapshot) the same transaction reads every row of the table:
+//   SELECT txp_rid, txp_wl, <every column> FROM t
+// (a column list starting with txp_rid marks it as instrumentation). It is the next step of the same transaction in
+// the order, so no other statement runs in between; it is a plain, non-locking read, and it is not added at levels
+// where the engine's plain reads lock (EngineCapabilities::locking_plain_reads: InnoDB SERIALIZABLE), where it would
+// change the schedule; there predicate reads get no predicate edges. Transaction i of the case gets id i + 1. No constraint or index is put on the columns, so
 // they add no locking of their own.
 #pragma once
 
@@ -27,7 +36,13 @@ struct InstrumentationOptions {
   bool update_returning = true;  // false for engines without UPDATE ... RETURNING (MariaDB, MySQL)
   bool delete_returning = true;  // false for engines without DELETE ... RETURNING (MySQL): deletes go unseen
   bool observer = true;          // append the read-all observer transaction
+  bool version_sets = true;      // add version-set reads before predicate reads
+  std::vector<IsolationLevel> locking_plain_reads;  // ... but not at these levels
+  bool writes_read_snapshot = true;                 // ... and before UPDATE/DELETE only if true
 };
+
+// Whether the statement is a version-set read added by instrument().
+bool is_version_set_read(const ::txprop::Statement& s);
 
 InstrumentationOptions instrumentation_options(const EngineCapabilities& engine);
 

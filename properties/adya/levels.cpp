@@ -17,7 +17,8 @@ std::set<std::string> proscribed(AdyaLevel level) {
   switch (level) {
     case AdyaLevel::PL1: return {"G0"};
     case AdyaLevel::PL2: return {"G0", "G1a", "G1b", "G1c"};
-    case AdyaLevel::PL2_99: return {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item"};
+    // Adya: PL-2.99 proscribes G1 and G2-item. Every item G-single is a G2-item; a predicate G-single is not.
+    case AdyaLevel::PL2_99: return {"G0", "G1a", "G1b", "G1c", "G2-item"};
     case AdyaLevel::SI: return {"G0", "G1a", "G1b", "G1c", "G-SIa", "G-SIb"};
     case AdyaLevel::PL3: return {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
   }
@@ -27,7 +28,7 @@ std::set<std::string> proscribed(AdyaLevel level) {
 const std::set<std::string>& adya_kinds() {
   static const std::set<std::string> kinds = {
       "G0",    "G1a",   "G1b",         "G1c",       "G-single",   "G2-item",           "G2",
-      "G-SIa", "G-SIb", "lost-update", "read-skew", "write-skew", "impossible-history"};
+      "G-SIa", "G-SIb", "lost-update", "read-skew", "write-skew", "G-single-predicate", "impossible-history"};
   return kinds;
 }
 
@@ -37,6 +38,8 @@ std::set<std::string> classes_of(std::string_view kind) {
   if (kind == "G-single") return {"G-single", "G-SIb", "G2-item", "G2"};
   if (kind == "lost-update" || kind == "read-skew") return {std::string(kind), "G-single", "G-SIb", "G2-item", "G2"};
   if (kind == "G2-item") return {"G2-item", "G2"};
+  // One predicate anti-dependency: a G-single (and so a G-SIb and a G2), but no item anti-dependency: not a G2-item.
+  if (kind == "G-single-predicate") return {"G-single-predicate", "G-single", "G-SIb", "G2"};
   if (kind == "write-skew") return {"write-skew", "G2-item", "G2"};
   return {std::string(kind)};
 }

@@ -4,9 +4,13 @@
 //
 //   PL-1     G0
 //   PL-2     G0 G1a G1b G1c
-//   PL-2.99  PL-2 + G-single G2-item          (item anti-dependencies; IsoRel's "RR")
+//   PL-2.99  PL-2 + G2-item                   (item anti-dependencies; IsoRel's "RR"; an item G-single is a G2-item)
 //   SI       PL-2 + G-SIa G-SIb               (write skew, a G2-item with two anti-dependencies, is allowed)
-//   PL-3     PL-2.99 + G2                     (this checker has no predicate edges, so G2 cycles are G2-item cycles)
+//   PL-3     PL-2.99 + G2                     (G2 with predicate anti-dependencies: phantoms)
+//
+// With predicate edges: a cycle with exactly one anti-dependency that is a predicate one is kind
+// "G-single-predicate" (G-single, G-SIb and G2, not G2-item: allowed at PL-2.99); a cycle with two or more
+// anti-dependencies, all predicate ones, is kind "G2" (G2 only).
 //
 // Reporting rule: every cycle is reported once, under its MOST SPECIFIC kind, and it is reported when ANY class it
 // belongs to is proscribed. A lost update is kind "lost-update"; it is also a G-single, and so a G-SIb (a DSG cycle

@@ -279,6 +279,45 @@ void ObservedHistory::add_write(StmtIndex stmt, RowId row, WriteKind kind) {
   obs_.push_back(o);
 }
 
+PredIndex ObservedHistory::add_predicate_read(StmtIndex stmt, std::string_view predicate) {
+  if (stmt >= stmts_.size()) throw std::out_of_range("adya: unknown statement index");
+  pred_stmt_.push_back(stmt);
+  pred_texts_.append(predicate);
+  pred_text_end_.push_back(static_cast<std::uint32_t>(pred_texts_.size()));
+  return static_cast<PredIndex>(pred_stmt_.size() - 1);
+}
+
+void ObservedHistory::add_predicate_row(PredIndex pred, RowId row, std::span<const TxnId> order, std::uint32_t seen,
+                                        std::span<const Match> matches, TxnId deleter) {
+  if (pred >= pred_stmt_.size()) throw std::out_of_range("adya: unknown predicate read");
+  if (matches.size() != order.size() + 2 || seen > order.size() + 1)
+    throw std::invalid_argument("adya: a predicate row needs order.size() + 2 matches and seen <= order.size() + 1");
+  PredicateRow r;
+  r.pred = pred;
+  r.row = row;
+  r.order_begin = static_cast<std::uint32_t>(pred_txns_.size());
+  r.order_length = static_cast<std::uint32_t>(order.size());
+  r.match_begin = static_cast<std::uint32_t>(pred_match_.size());
+  r.seen = seen;
+  r.deleter = deleter;
+  pred_txns_.insert(pred_txns_.end(), order.begin(), order.end());
+  pred_match_.insert(pred_match_.end(), matches.begin(), matches.end());
+  pred_rows_.push_back(r);
+}
+
+void ObservedHistory::reserve_predicates(std::size_t reads, std::size_t rows, std::size_t versions) {
+  pred_stmt_.reserve(reads);
+  pred_text_end_.reserve(reads);
+  pred_rows_.reserve(rows);
+  pred_txns_.reserve(versions);
+  pred_match_.reserve(versions + 2 * rows);
+}
+
+std::string_view ObservedHistory::predicate_text(PredIndex p) const {
+  const std::uint32_t begin = p == 0 ? 0 : pred_text_end_[p - 1];
+  return std::string_view(pred_texts_).substr(begin, pred_text_end_[p] - begin);
+}
+
 void ObservedHistory::reserve(std::size_t transactions, std::size_t statements, std::size_t observations,
                               std::size_t text_bytes) {
   txns_.reserve(transactions + 1);
@@ -332,7 +371,9 @@ std::size_t ObservedHistory::memory_bytes() const {
   settle();
   std::size_t n = txns_.capacity() * sizeof(TxnInfo) + stmts_.capacity() * sizeof(Statement) +
                   obs_.capacity() * sizeof(Observation) + rows_.memory_bytes() + extra_.capacity() * sizeof(Branch) +
-                  row_map_.memory_bytes() + labels_.size() * 64 + texts_.capacity();
+                  row_map_.memory_bytes() + labels_.size() * 64 + texts_.capacity() +
+                  pred_stmt_.capacity() * 8 + pred_texts_.capacity() + pred_rows_.capacity() * sizeof(PredicateRow) +
+                  pred_txns_.capacity() * sizeof(TxnId) + pred_match_.capacity();
   for (std::size_t r = 0; r < rows_.size(); ++r) n += rows_[r].chain.heap_bytes();
   for (const Branch& b : extra_) n += b.chain.capacity() * sizeof(TxnId);
   return n;

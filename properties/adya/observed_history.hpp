@@ -50,6 +50,30 @@ enum class OpKind : std::uint8_t {
 
 enum class WriteKind : std::uint8_t { Insert, Update, Delete };
 
+// Whether a row version matches a predicate: Adya's "matches" (the WHERE clause is TRUE for it). Unknown where the
+// producer could not evaluate the predicate exactly on that version (its values were not observed, or SQL semantics
+// the producer does not model, e.g. a collation); a version change next to an Unknown gives no edge (under-
+// approximation: no edge is invented, so no false cycle).
+enum class Match : std::uint8_t { No = 0, Yes = 1, Unknown = 2 };
+
+using PredIndex = std::uint32_t;     // index of a predicate read
+using PredRowIndex = std::uint32_t;  // index of a (predicate read, row) record
+
+// One row of a predicate read's version set (Adya's Vset(P)): the row's versions as the producer knows them (writer
+// list, oldest first), which of them the read was evaluated against (`seen` = number of versions: 0 the row was not
+// yet inserted, order.size() the last, order.size() + 1 the row was deleted by `deleter`), and per version whether it
+// matched. Every later (or earlier) committed version whose match differs from the previous committed version's gives
+// a predicate anti-dependency (read-dependency), as in Adya's definitions 4 and 5 (thesis §3.1.3 and §3.1.4).
+struct PredicateRow {
+  PredIndex pred = 0;
+  RowId row = 0;
+  std::uint32_t order_begin = 0;  // the writer list, in the history's predicate arena
+  std::uint32_t order_length = 0;
+  std::uint32_t match_begin = 0;  // into predicate_matches(): order_length + 2 entries (unborn, versions, deleted)
+  std::uint32_t seen = 0;
+  TxnId deleter = kNone;
+};
+
 // 24 bytes per transaction, 8 per statement and 16 per observation: at 10^6 transactions the memory the checker
 // touches is what its time goes to (every fresh page is a fault), so these stay small.
 struct TxnInfo {
@@ -104,6 +128,29 @@ class ObservedHistory {
   void add_delete_read(StmtIndex stmt, RowId row, std::span<const TxnId> wlist);
   // The statement wrote the row. Reads reveal the version order; writes say who may appear in it.
   void add_write(StmtIndex stmt, RowId row, WriteKind kind);
+
+  // A predicate read (a SELECT's WHERE, the read part of an UPDATE or DELETE): `predicate` is how explanations
+  // quote it, e.g. "v > 5". Its version set follows with add_predicate_row, one call per row of the tables it ranges
+  // over, rows it did not return (or that did not exist yet) included: that is what makes empty reads and writes that
+  // match nothing count.
+  PredIndex add_predicate_read(StmtIndex stmt, std::string_view predicate);
+  // order: the row's writer list as known (oldest first); matches: order.size() + 2 entries, matches[0] the row
+  // before its insert (No), matches[k] the version written by order[k-1], matches[order.size() + 1] after its delete
+  // (No). seen: see PredicateRow. deleter: the transaction that deleted the row, or kNone.
+  void add_predicate_row(PredIndex pred, RowId row, std::span<const TxnId> order, std::uint32_t seen,
+                         std::span<const Match> matches, TxnId deleter = kNone);
+  // Capacity for `reads` predicate reads with `rows` version-set rows holding `versions` writer-list entries in all.
+  void reserve_predicates(std::size_t reads, std::size_t rows, std::size_t versions);
+  std::size_t predicate_read_count() const { return pred_stmt_.size(); }
+  StmtIndex predicate_statement(PredIndex p) const { return pred_stmt_[p]; }
+  std::string_view predicate_text(PredIndex p) const;
+  const std::vector<PredicateRow>& predicate_rows() const { return pred_rows_; }
+  std::span<const TxnId> predicate_order(const PredicateRow& r) const {
+    return std::span<const TxnId>(pred_txns_).subspan(r.order_begin, r.order_length);
+  }
+  std::span<const Match> predicate_matches(const PredicateRow& r) const {
+    return std::span<const Match>(pred_match_).subspan(r.match_begin, r.order_length + 2);
+  }
 
   void reserve(std::size_t transactions, std::size_t statements, std::size_t observations, std::size_t text_bytes = 0);
 
@@ -291,6 +338,12 @@ class ObservedHistory {
   RowMap row_map_;
   std::unordered_map<TxnId, std::string> labels_;  // only labels other than the default "T<id>"
   std::string texts_;
+  std::vector<StmtIndex> pred_stmt_;
+  std::vector<std::uint32_t> pred_text_end_;
+  std::string pred_texts_;
+  std::vector<PredicateRow> pred_rows_;
+  std::vector<TxnId> pred_txns_;
+  std::vector<Match> pred_match_;
 };
 
 // Parses an IsoRel wList column ("T0,T1,T12", spaces allowed, the 'T' optional) element-wise. nullopt if malformed.

@@ -684,6 +684,7 @@ TestCase prepare(const TestCase& c) {
   adya::InstrumentationOptions o;
   o.update_returning = o.delete_returning = false;
   o.observer = false;
+  o.version_sets = false;  // Troc keeps its own version history; no version-set reads (Adya's predicate reads)
   return adya::instrument(c, o);
 }
 

@@ -9,7 +9,8 @@
 // median, since the machine is shared. Per-transaction ratios between sizes show whether growth is linear.
 // Anchor: Elle checks roughly 100-160 thousand transactions per second.
 //
-// Usage: txprop_adya_checker_bench [max_transactions [scaled|fixed|both [repeat]]]   (default 1000000 both 3)
+// Usage: txprop_adya_checker_bench [max_transactions [scaled|fixed|predicates|both [repeat]]]
+//        (default 1000000 both 3; "both" runs all three tables)
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,8 +66,9 @@ struct Result {
   long base_kb = 0, peak_kb = 0;
   std::uint64_t history_bytes = 0, graph_bytes = 0;
   bool peak_reset = false;
-  int planted_lost_updates = 0, planted_write_skews = 0;
-  int found_lost_updates = 0, found_write_skews = 0, found_gsia = 0, found_other = 0;
+  int planted_lost_updates = 0, planted_write_skews = 0, planted_phantoms = 0;
+  int found_lost_updates = 0, found_write_skews = 0, found_gsia = 0, found_other = 0, found_phantoms = 0;
+  std::uint64_t predicate_reads = 0, predicate_rows = 0, predicate_edges = 0;
   double avg_wlist = 0;
 };
 
@@ -74,7 +76,7 @@ struct Result {
 // engine run. Every wList read is stored in order in one pool, as a producer holds the wList it just parsed from a
 // result row; it is passed as a span.
 struct Script {
-  enum Kind : std::uint8_t { Begin, Read, ObserverRead, Update, Insert, Delete, Commit, Abort };
+  enum Kind : std::uint8_t { Begin, Read, ObserverRead, Update, Insert, Delete, Commit, Abort, PredicateRead };
   struct Op {
     RowId row;
     TxnId txn;
@@ -86,16 +88,24 @@ struct Script {
   std::vector<TxnId> pool;
   std::vector<std::vector<TxnId>> chains;  // per row: the committed writers, oldest first
   std::uint64_t initial_rows = 0;
-  int lost_updates = 0, write_skews = 0;
+  int lost_updates = 0, write_skews = 0, phantoms = 0;
+  // Predicate reads (len = number of rows in the version set): the rows and the versions seen, in order.
+  std::vector<RowId> pred_rows;
+  std::vector<std::uint32_t> pred_seen;
   std::uint64_t reads = 0, read_len = 0;
 };
 
 // A serial execution over `rows` rows (T0 wrote them all): each transaction reads two rows, updates one (sometimes
 // two), sometimes inserts or deletes a row; 2% abort. A few pairs are interleaved into a lost update or a write skew.
 // A final observer reads every live row, so every committed write is seen by some read.
+// Whether version k (1-based) of a row matches the benchmark's predicates: a fixed pseudo-random pattern, so that about
+// a third of installs change a predicate's matches.
+bool version_matches(RowId row, std::uint32_t k) { return (row * 40503u + k * 7u) % 3 == 0; }
+
 class Generator {
  public:
-  Generator(Script& sc, std::uint64_t txns, std::uint64_t rows, std::uint64_t seed) : sc_(sc), txns_(txns), rng_{seed} {
+  Generator(Script& sc, std::uint64_t txns, std::uint64_t rows, std::uint64_t seed, bool predicates = false)
+      : sc_(sc), txns_(txns), rng_{seed}, predicates_(predicates) {
     sc_.ops.reserve(txns * 6);
     sc_.initial_rows = rows;
     for (RowId r = 0; r < rows; ++r) {
@@ -108,6 +118,12 @@ class Generator {
     const std::uint64_t plant_every = txns_ / 4;
     TxnId t = 1;
     while (t <= txns_) {
+      if (predicates_ && plant_every > 0 && t > 10 && t % plant_every == plant_every / 2 && t + 1 <= txns_) {
+        phantom_write_skew(t, t + 1);
+        ++sc_.phantoms;
+        t += 2;
+        continue;
+      }
       if (plant_every > 0 && t > 10 && t % plant_every == 0 && t + 1 <= txns_) {
         if ((t / plant_every) % 2) {
           lost_update(t, t + 1);
@@ -141,12 +157,44 @@ class Generator {
   }
   RowId any_live() { return live_[rng_.below(live_.size())]; }
 
+  // A predicate read over `rows` (a range of a few rows, as an index range scan reads): the version each is at.
+  void predicate_read(TxnId t, int k, std::initializer_list<RowId> rows) {
+    op(Script::PredicateRead, t, *rows.begin(), 0, k);
+    sc_.ops.back().len = static_cast<std::uint32_t>(rows.size());
+    for (RowId r : rows) {
+      sc_.pred_rows.push_back(r);
+      sc_.pred_seen.push_back(static_cast<std::uint32_t>(sc_.chains[r].size()));
+    }
+  }
+
+  // Both read a predicate over x and y, where neither's next version would keep its match; a writes x, b writes y:
+  // each changed the other's predicate read, a G2 with predicate anti-dependencies only.
+  void phantom_write_skew(TxnId a, TxnId b) {
+    auto changes = [&](RowId r) {
+      const auto n = static_cast<std::uint32_t>(sc_.chains[r].size());
+      return version_matches(r, n) != version_matches(r, n + 1);
+    };
+    RowId x = any_live();
+    while (!changes(x)) x = any_live();
+    RowId y = any_live();
+    while (y == x || !changes(y)) y = any_live();
+    op(Script::Begin, a);
+    predicate_read(a, 1, {x, y});
+    op(Script::Begin, b);
+    predicate_read(b, 1, {x, y});
+    update(a, 2, x, true);
+    update(b, 2, y, true);
+    op(Script::Commit, a);
+    op(Script::Commit, b);
+  }
+
   void serial_txn(TxnId t) {
     op(Script::Begin, t);
     const bool aborts = rng_.below(50) == 0;
     int k = 0;
     read(t, ++k, any_live());
     read(t, ++k, any_live());
+    if (predicates_ && rng_.below(10) < 3) predicate_read(t, ++k, {any_live(), any_live(), any_live(), any_live()});
     update(t, ++k, any_live(), !aborts);
     if (rng_.below(10) == 0) update(t, ++k, any_live(), !aborts);
     const std::uint64_t dice = rng_.below(100);
@@ -201,6 +249,7 @@ class Generator {
   Script& sc_;
   std::uint64_t txns_;
   Rng rng_;
+  bool predicates_;
   std::vector<RowId> live_;
 };
 
@@ -213,12 +262,21 @@ class Producer {
   void run(std::uint64_t txns) {
     h_.reserve(txns + 2, sc_.ops.size(), sc_.ops.size(), sc_.ops.size() * 64);
     for (RowId r = 0; r < sc_.initial_rows; ++r) h_.add_initial_row(r);
+    if (!sc_.pred_rows.empty()) {  // as a producer that knows its version sets' sizes (the property does, per case)
+      std::size_t versions = 0, reads = 0;
+      for (RowId r : sc_.pred_rows) versions += sc_.chains[r].size();
+      for (const Script::Op& o : sc_.ops) reads += o.kind == Script::PredicateRead;
+      h_.reserve_predicates(reads, sc_.pred_rows.size(), versions);
+    }
     StmtIndex observer_stmt = kNone;
     const TxnId* next_wlist = sc_.pool.data();
+    std::size_t next_pred = 0;
+    std::vector<Match> matches;
     for (const Script::Op& o : sc_.ops) {
       ++pos_;
-      const std::span<const TxnId> wl(next_wlist, o.len);
-      next_wlist += o.len;
+      const std::uint32_t wl_len = o.kind == Script::PredicateRead ? 0 : o.len;  // there len counts rows
+      const std::span<const TxnId> wl(next_wlist, wl_len);
+      next_wlist += wl_len;
       switch (o.kind) {
         case Script::Begin: h_.add_transaction(o.txn, {}, pos_); break;
         case Script::Read: h_.add_read(stmt(o, "SELECT k, v, rowId, wList FROM t WHERE k = "), o.row, wl); break;
@@ -238,6 +296,19 @@ class Producer {
           const StmtIndex s = stmt(o, "DELETE FROM t WHERE k = ", " RETURNING rowId, wList");
           h_.add_delete_read(s, o.row, wl);
           h_.add_write(s, o.row, WriteKind::Delete);
+          break;
+        }
+        case Script::PredicateRead: {
+          const StmtIndex s = stmt(o, "SELECT k, v, rowId, wList FROM t WHERE (v * 40503 + k) % 3 = 0 AND k >= ");
+          const PredIndex p = h_.add_predicate_read(s, "(v * 40503 + k) % 3 = 0");
+          for (std::uint32_t i = 0; i < o.len; ++i, ++next_pred) {
+            const RowId r = sc_.pred_rows[next_pred];
+            const auto& chain = sc_.chains[r];  // the row's whole version order, as the property knows it after the run
+            matches.assign(chain.size() + 2, Match::No);
+            for (std::uint32_t v = 1; v <= chain.size(); ++v)
+              matches[v] = version_matches(r, v) ? Match::Yes : Match::No;
+            h_.add_predicate_row(p, r, chain, sc_.pred_seen[next_pred], matches);
+          }
           break;
         }
         case Script::Commit: h_.finish_transaction(o.txn, Fate::Committed, pos_); break;
@@ -275,16 +346,17 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Result run_size(std::uint64_t txns, std::uint64_t rows) {
+Result run_size(std::uint64_t txns, std::uint64_t rows, bool predicates) {
   Result res;
   Script sc;
   {
     const auto t0 = std::chrono::steady_clock::now();
-    Generator(sc, txns, rows, 42).run();
+    Generator(sc, txns, rows, 42, predicates).run();
     res.generate_s = seconds_since(t0);
   }
   res.planted_lost_updates = sc.lost_updates;
   res.planted_write_skews = sc.write_skews;
+  res.planted_phantoms = sc.phantoms;
   res.avg_wlist = sc.reads ? static_cast<double>(sc.read_len) / static_cast<double>(sc.reads) : 0;
   // From here on the peak is the checker's: the script stays resident and is the baseline.
   res.peak_reset = reset_peak_rss();
@@ -314,13 +386,20 @@ Result run_size(std::uint64_t txns, std::uint64_t rows) {
         ++res.found_write_skews;
       else if (f.kind == "G-SIa")
         ++res.found_gsia;
-      else
-        ++res.found_other;
+      else if (f.kind == "G2")
+        ++res.found_phantoms;
+      else {
+        if (res.found_other++ == 0 && std::getenv("TXPROP_BENCH_EXPLAIN"))
+          fmt::print(stderr, "first other finding: {}\n{}\n", f.kind, f.explanation);
+      }
     }
     res.txns = txns;
     res.rows = sc.chains.size();
     res.observations = h.observations().size();
     res.edges = g.edges().size();
+    res.predicate_reads = h.predicate_read_count();
+    res.predicate_rows = h.predicate_rows().size();
+    res.predicate_edges = g.predicate_edge_count();
     res.history_bytes = h.memory_bytes();
     res.graph_bytes = g.memory_bytes();
     res.peak_kb = status_kb("VmHWM:");
@@ -329,7 +408,7 @@ Result run_size(std::uint64_t txns, std::uint64_t rows) {
 }
 
 // Runs one size in a child process, so that its peak memory is not the previous size's.
-bool run_forked(std::uint64_t txns, std::uint64_t rows, Result& out) {
+bool run_forked(std::uint64_t txns, std::uint64_t rows, bool predicates, Result& out) {
   int fds[2];
   if (pipe(fds) != 0) return false;
   std::fflush(stdout);
@@ -337,7 +416,7 @@ bool run_forked(std::uint64_t txns, std::uint64_t rows, Result& out) {
   if (pid < 0) return false;
   if (pid == 0) {
     close(fds[0]);
-    const Result r = run_size(txns, rows);
+    const Result r = run_size(txns, rows, predicates);
     const ssize_t w = write(fds[1], &r, sizeof r);
     _exit(w == static_cast<ssize_t>(sizeof r) ? 0 : 1);
   }
@@ -351,7 +430,8 @@ bool run_forked(std::uint64_t txns, std::uint64_t rows, Result& out) {
 
 double total_s(const Result& r) { return r.construct_s + r.graph_s + r.classify_s; }
 
-void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scaled_rows, int repeat) {
+void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scaled_rows, int repeat,
+           bool predicates = false) {
   fmt::print("\n{}\n", title);
   fmt::print("{:>8} {:>7} {:>5} {:>8} {:>8} {:>6} {:>7} {:>7} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7} {}\n",
              "txns", "rows", "wList", "obs", "edges", "gen s", "ingest", "graph", "classif", "tx/s", "median",
@@ -362,7 +442,7 @@ void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scal
     std::vector<Result> runs;
     for (int i = 0; i < repeat; ++i) {
       Result one;
-      if (run_forked(n, rows, one)) runs.push_back(one);
+      if (run_forked(n, rows, predicates, one)) runs.push_back(one);
     }
     if (runs.empty()) {
       fmt::print("{:>8} failed\n", n);
@@ -374,7 +454,8 @@ void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scal
     const double median_tps = static_cast<double>(n) / total_s(runs[runs.size() / 2]);
     const double check = r.graph_s + r.classify_s;
     const bool all_found = r.found_lost_updates == r.planted_lost_updates &&
-                           r.found_write_skews == r.planted_write_skews && r.found_other == 0;
+                           r.found_write_skews == r.planted_write_skews && r.found_phantoms == r.planted_phantoms &&
+                           r.found_other == 0;
     const double peak_mib = static_cast<double>(r.peak_kb - r.base_kb) / 1024.0;
     fmt::print(
         "{:>8} {:>7} {:>5.1f} {:>8} {:>8} {:>6.2f} {:>7.3f} {:>7.3f} {:>7.3f} {:>10.0f} {:>10.0f} {:>10.0f} {:>8.1f} "
@@ -383,8 +464,13 @@ void table(const char* title, const std::vector<std::uint64_t>& sizes, bool scal
         static_cast<double>(r.txns) / (r.construct_s + check), median_tps, static_cast<double>(r.txns) / check,
         peak_mib, peak_mib * 1024 * 1024 / static_cast<double>(r.txns),
         static_cast<double>(r.history_bytes + r.graph_bytes) / 1e6,
-        fmt::format("{}LU {}WS -> {}LU {}WS {}", r.planted_lost_updates, r.planted_write_skews, r.found_lost_updates,
-                    r.found_write_skews, all_found ? "ok" : "MISMATCH"));
+        fmt::format("{}LU {}WS{} -> {}LU {}WS{} {}", r.planted_lost_updates, r.planted_write_skews,
+                    predicates ? fmt::format(" {}G2", r.planted_phantoms) : "", r.found_lost_updates,
+                    r.found_write_skews, predicates ? fmt::format(" {}G2", r.found_phantoms) : "",
+                    all_found ? "ok" : "MISMATCH"));
+    if (predicates)
+      fmt::print("          predicate reads {}, version-set rows {}, predicate edges {}\n", r.predicate_reads,
+                 r.predicate_rows, r.predicate_edges);
     if (!all_found)
       fmt::print("          planted {} lost updates and {} write skews; found {} / {}, other findings {} (G-SIa {})\n",
                  r.planted_lost_updates, r.planted_write_skews, r.found_lost_updates, r.found_write_skews,
@@ -432,9 +518,14 @@ int main(int argc, char** argv) {
   const int repeat = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
   fmt::print("Each size runs {} times in a fresh process; the row shows the fastest run, 'median' the median tx/s.\n",
              repeat);
-  if (which != "fixed")
+  if (which != "fixed" && which != "predicates")
     table("Rows scale with the history (n/4 rows): the input per transaction is constant.", sizes, true, repeat);
-  if (which != "scaled")
+  if (which == "predicates" || which == "both")
+    table(
+        "Rows scale with the history, and 30% of transactions also read a predicate over 4 rows (a range scan's "
+        "version set),\nwith planted phantom write skews (G2 through predicate anti-dependencies only).",
+        sizes, true, repeat, true);
+  if (which != "scaled" && which != "predicates")
     table(
         "Fixed 4096 initial rows: writer lists grow with the history, so the input (sum of wList lengths) grows "
         "faster than n.",

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <functional>
 #include <map>
+#include <set>
 
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
@@ -192,4 +194,70 @@ TEST(Generators, MixedLevelsAreOptionalAndShrinkTowardTheSuiteLevel) {
     }));
   }
   EXPECT_GT(mixed, 50) << "cases with a second level among 200";
+}
+
+// Contention mode (gen::Options::contention): every case stays valid and the statement mix stays what the weights say,
+// while statements of different transactions name the same table and the same values far more often. The static
+// share printed here is a proxy (same table, one writes, and a shared literal or a statement over the whole table);
+// the measured share of contended runs is the "contended" tag of the Adya suites (TXPROP_CONTENTION=1).
+TEST(Generators, ContentionModeKeepsVarietyAndSharesRows) {
+  auto measure = [](bool contention) {
+    gen::Options o;
+    o.contention = contention;
+    std::map<std::string, int> mix;
+    int statements = 0, shared = 0;
+    const auto cases = sample(o, 1000, 11);
+    for (const TestCase& c : cases) {
+      EXPECT_EQ(c.validate(), "") << c;
+      // (transaction, table, wrote, literals named)
+      struct Use {
+        std::size_t txn;
+        std::string table;
+        bool write;
+        std::set<std::string> literals;
+        bool whole;
+      };
+      std::vector<Use> uses;
+      for (std::size_t t = 0; t < c.transactions.size(); ++t)
+        for (const auto& s : c.transactions[t].statements) {
+          ++mix[kind_of(s)];
+          ++statements;
+          Use u{t, s.table, s.is_write(), {}, !s.where && s.kind != StatementKind::Insert};
+          std::function<void(const Expr&)> walk = [&](const Expr& e) {
+            if (e.kind == Expr::Kind::Literal) u.literals.insert(e.literal.to_string());
+            for (const Expr& a : e.args) walk(a);
+          };
+          if (s.where) walk(*s.where);
+          for (const auto& a : s.assignments) walk(a.value);
+          for (const auto& row : s.values)
+            for (const auto& v : row) walk(v);
+          uses.push_back(std::move(u));
+        }
+      bool hit = false;
+      for (std::size_t i = 0; i < uses.size() && !hit; ++i)
+        for (std::size_t j = i + 1; j < uses.size() && !hit; ++j) {
+          const Use &a = uses[i], &b = uses[j];
+          if (a.txn == b.txn || a.table != b.table || !(a.write || b.write)) continue;
+          bool common = a.whole || b.whole;
+          for (const auto& l : a.literals) common = common || b.literals.count(l);
+          hit = common;
+        }
+      shared += hit;
+    }
+    return std::make_pair(mix, 1.0 * shared / cases.size());
+  };
+  const auto [plain_mix, plain_share] = measure(false);
+  const auto [hot_mix, hot_share] = measure(true);
+  std::cout << "cases whose transactions share a table and a value with a write: " << 100 * plain_share
+            << "% by default, " << 100 * hot_share << "% in contention mode\n";
+  EXPECT_GT(hot_share, plain_share);
+  EXPECT_GT(hot_share, 0.8);
+  int plain_total = 0, hot_total = 0;
+  for (const auto& [k, n] : plain_mix) plain_total += n;
+  for (const auto& [k, n] : hot_mix) hot_total += n;
+  for (const auto& [k, n] : plain_mix) {
+    const auto it = hot_mix.find(k);
+    ASSERT_NE(it, hot_mix.end()) << k;
+    EXPECT_NEAR(1.0 * it->second / hot_total, 1.0 * n / plain_total, 0.03) << k;
+  }
 }

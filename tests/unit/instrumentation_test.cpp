@@ -36,22 +36,41 @@ TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
   EXPECT_EQ(t.column_names(), (std::vector<std::string>{"k", "v", "txp_rid", "txp_wl"}));
   EXPECT_EQ(t.rows[0], (Row{1, 10, 1, "0"}));
   EXPECT_EQ(t.rows[1], (Row{2, 20, 2, "0"}));
+  // Each predicate read is preceded by a version-set read of its table in the same transaction (the next step).
   const auto& t0 = c.transactions[0].statements;
-  EXPECT_EQ(render(t0[1], Dialect::PostgreSql),
-            "UPDATE \"t\" SET \"v\" = 11, \"txp_wl\" = \"txp_wl\" || ',1' WHERE \"k\" = 1 RETURNING \"txp_rid\", \"txp_wl\"");
+  ASSERT_EQ(t0.size(), 4u);
+  EXPECT_TRUE(adya::is_version_set_read(t0[0]));
+  EXPECT_EQ(render(t0[0], Dialect::PostgreSql), "SELECT \"txp_rid\", \"txp_wl\", \"k\", \"v\" FROM \"t\"");
+  EXPECT_TRUE(adya::is_version_set_read(t0[2]));
+  EXPECT_EQ(render(t0[3], Dialect::PostgreSql),
+            "UPDATE \"t\" SET \"v\" = 11, \"txp_wl\" = \"txp_wl\" || ',1' WHERE \"k\" = 1 RETURNING \"txp_rid\", "
+            "\"txp_wl\", \"k\", \"v\"");
   const auto& t1 = c.transactions[1].statements;
+  ASSERT_EQ(t1.size(), 3u);
   EXPECT_EQ(render(t1[0], Dialect::MySql),
             "INSERT INTO `t` (`k`, `v`, `txp_rid`, `txp_wl`) VALUES (3, 30, 1000000, '2')");
-  EXPECT_EQ(render(t1[1], Dialect::Sqlite), "DELETE FROM \"t\" WHERE \"k\" = 1 RETURNING \"txp_rid\", \"txp_wl\"");
+  EXPECT_TRUE(adya::is_version_set_read(t1[1]));
+  EXPECT_EQ(render(t1[2], Dialect::Sqlite),
+            "DELETE FROM \"t\" WHERE \"k\" = 1 RETURNING \"txp_rid\", \"txp_wl\", \"k\", \"v\"");
+  // The order: BEGIN, the version-set read right before each predicate read.
+  EXPECT_EQ(c.order, (std::vector<int>{0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 1, 2, 2, 2}));
   // The observer reads every table after everything else.
   ASSERT_EQ(c.transactions.size(), 3u);
   EXPECT_EQ(c.transactions[2].statements.size(), 1u);
   EXPECT_EQ(c.order.back(), 2);
   // MariaDB has no UPDATE ... RETURNING.
   const TestCase m = adya::instrument(small_case(), adya::instrumentation_options(find_engine("mariadb")->capabilities()));
-  EXPECT_TRUE(m.transactions[0].statements[1].returning.empty());
-  EXPECT_EQ(render(m.transactions[0].statements[1], Dialect::MySql),
+  // Its UPDATE and DELETE read the latest committed versions, not the snapshot: no version-set read before them.
+  ASSERT_EQ(m.transactions[0].statements.size(), 3u);
+  EXPECT_TRUE(m.transactions[0].statements[2].returning.empty());
+  EXPECT_EQ(render(m.transactions[0].statements[2], Dialect::MySql),
             "UPDATE `t` SET `v` = 11, `txp_wl` = CONCAT(`txp_wl`, ',1') WHERE `k` = 1");
+  // At SERIALIZABLE its plain reads lock: no version-set reads at all.
+  TestCase ser = small_case();
+  for (Transaction& t : ser.transactions) t.isolation = IsolationLevel::Serializable;
+  const TestCase ms = adya::instrument(ser, adya::instrumentation_options(find_engine("mariadb")->capabilities()));
+  EXPECT_EQ(ms.transactions[0].statements.size(), 2u);
+  EXPECT_EQ(ms.order.size(), ser.order.size() + 3);  // the observer's BEGIN, SELECT, COMMIT
 }
 
 TEST(Instrumentation, StrippingGivesBackTheGeneratedCase) {

@@ -101,6 +101,10 @@ TEST(SqlParser, Precedence) {
   EXPECT_EQ(parse_expression("NOT (a AND b)"), Expr::not_(col("a") && col("b")));
   EXPECT_EQ(parse_expression("-a * b"), bin(BinaryOp::Mul, Expr::neg(col("a")), col("b")));
   EXPECT_EQ(parse_expression("-(-3)"), Expr::neg(lit(-3)));
+  // % binds like *, left to right.
+  EXPECT_EQ(parse_expression("a + b % 3 * 2"),
+            bin(BinaryOp::Add, col("a"), bin(BinaryOp::Mul, bin(BinaryOp::Mod, col("b"), lit(3)), lit(2))));
+  EXPECT_EQ(parse_expression("a % (b * 2) = 1"), eq(bin(BinaryOp::Mod, col("a"), bin(BinaryOp::Mul, col("b"), lit(2))), lit(1)));
   EXPECT_EQ(parse_expression("a - -3"), bin(BinaryOp::Sub, col("a"), lit(-3)));
   EXPECT_EQ(parse_expression("a || b = c || 'x'"),
             eq(bin(BinaryOp::Concat, col("a"), col("b")), bin(BinaryOp::Concat, col("c"), lit("x"))));
@@ -122,6 +126,8 @@ TEST(SqlParser, Precedence) {
 // The key invariant: what the renderer prints, the parser reads back to an equal tree.
 TEST(SqlParser, RoundTripsHandBuiltExpressions) {
   const std::vector<Expr> exprs = {
+      bin(BinaryOp::Mod, col("a"), bin(BinaryOp::Mod, col("b"), lit(3))),
+      bin(BinaryOp::Mul, bin(BinaryOp::Mod, col("a"), lit(2)), col("b")),
       bin(BinaryOp::Sub, col("a"), bin(BinaryOp::Sub, col("b"), lit(1))),
       bin(BinaryOp::Sub, bin(BinaryOp::Sub, col("a"), col("b")), lit(1)),
       (col("a") || col("b")) && col("c"),

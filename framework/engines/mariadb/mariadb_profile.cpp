@@ -41,6 +41,8 @@ EngineCapabilities InnodbProfile::capabilities() const {
   c.insert_returning = c.delete_returning = true;  // MariaDB >= 10.5 / 10.0.5
   c.update_returning = false;                      // not in 10.11
   c.locking_reads = true;
+  c.locking_plain_reads = {IsolationLevel::Serializable};  // plain SELECTs are LOCK IN SHARE MODE there
+  c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
   c.wait_detection = "InnoDB lock waits (information_schema) on a control connection";
   c.aborting_errors = "deadlock (1213) and snapshot conflict (1020) roll the transaction back; a lock wait timeout "
                       "(1205) ends only the statement";
