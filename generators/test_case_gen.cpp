@@ -97,6 +97,12 @@ class StatementMaker {
     Statement s;
     switch (d_.weighted(weights)) {
       case 0:
+        if (o_.rich_statements && d_.chance(o_.join_probability)) {
+          if (auto j = join_select(*t)) {
+            s = std::move(*j);
+            break;
+          }
+        }
         if (o_.rich_statements && d_.chance(o_.aggregate_probability)) s = aggregate_select(*t);
         else if (o_.rich_statements && d_.chance(o_.order_limit_probability)) s = order_limit_select(*t);
         else s = Statement::select(t->name, maybe_predicate(*t));
@@ -212,6 +218,35 @@ class StatementMaker {
       if (d_.chance(0.3)) s.limit = d_.in_range(1, 3);
     }
     return s;
+  }
+
+  // SELECT * FROM t [INNER | LEFT] JOIN u ON t.a = u.b [WHERE <predicate on t, qualified>]: every column qualified,
+  // since both tables may have a column of that name.
+  std::optional<Statement> join_select(const Table& t) {
+    std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> pairs;
+    for (const Table& u : schema_.tables)
+      if (u.name != t.name)
+        for (const Column& a : t.columns)
+          for (const Column& b : u.columns)
+            if (a.type == b.type) pairs.push_back({&a, {&u, &b}});
+    if (pairs.empty()) return std::nullopt;
+    const auto& [a, ub] = d_.pick(pairs);
+    Statement s = Statement::select(t.name);
+    s.joins.push_back(Join{d_.chance(0.4), ub.first->name,
+                           Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(ub.first->name, ub.second->name))});
+    if (auto p = maybe_predicate(t)) s.where = qualify(std::move(*p), t.name);
+    return s;
+  }
+
+  // Qualifies the statement-level column references of `e` (not those inside subqueries) with `table`.
+  static Expr qualify(Expr e, const std::string& table) {
+    if (e.kind == Expr::Kind::Column && e.table.empty()) e.table = table;
+    if (e.kind == Expr::Kind::Subquery || e.kind == Expr::Kind::Exists) return e;
+    for (std::size_t i = 0; i < e.args.size(); ++i) {
+      if (e.kind == Expr::Kind::InSubquery && i > 0) break;  // the subquery's own WHERE
+      e.args[i] = qualify(std::move(e.args[i]), table);
+    }
+    return e;
   }
 
   // SELECT * FROM t [WHERE p] ORDER BY c [DESC], <every other column> LIMIT n: ties are broken by whole rows, so

@@ -72,6 +72,10 @@ std::vector<std::string> Statement::tables() const {
   if (is_transaction_control()) return out;
   out.push_back(table);
   std::vector<std::string> sub;
+  for (const auto& j : joins) {
+    sub.push_back(j.table);
+    j.on.collect_subquery_tables(sub);
+  }
   if (where) where->collect_subquery_tables(sub);
   if (having) having->collect_subquery_tables(sub);
   for (const auto& a : assignments) a.value.collect_subquery_tables(sub);

@@ -84,6 +84,11 @@ std::string check_statement(const Schema& schema, const Statement& s) {
         if (auto err = check_expr(schema, *table, v); !err.empty()) return err;
     }
   }
+  for (const auto& j : s.joins) {
+    const Table* other = schema.find_table(j.table);
+    if (!other) return fmt::format("JOIN of unknown table {}", j.table);
+    if (auto err = check_expr(schema, *table, j.on); !err.empty()) return err;
+  }
   for (const auto& i : s.items)
     if (!table->find_column(i.column)) return fmt::format("column {} is not in table {}", i.column, s.table);
   for (const auto& g : s.group_by)

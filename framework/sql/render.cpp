@@ -209,7 +209,10 @@ std::string render(const Statement& s, Dialect d) {
                                                  : fmt::format("{}({})", aggregate_name(i.aggregate), quote_identifier(i.column, d));
         }
       }
-      std::string out = fmt::format("SELECT {} FROM {}{}", list, quote_identifier(s.table, d), where);
+      std::string from = quote_identifier(s.table, d);
+      for (const Join& j : s.joins)
+        from += fmt::format(" {} JOIN {} ON {}", j.left ? "LEFT" : "INNER", quote_identifier(j.table, d), render_expr(j.on, d));
+      std::string out = fmt::format("SELECT {} FROM {}{}", list, from, where);
       if (!s.group_by.empty()) out += " GROUP BY " + column_list(s.group_by, d);
       if (s.having) out += " HAVING " + render_expr(*s.having, d);
       for (std::size_t i = 0; i < s.order_by.size(); ++i)

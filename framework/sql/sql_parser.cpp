@@ -136,7 +136,7 @@ bool is_reserved(std::string_view word) {
                                                   "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING",
                                                   "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END",
                                                   "GROUP",  "BY",   "HAVING",  "ORDER",   "LIMIT",    "ASC",
-                                                  "DESC"};
+                                                  "DESC",   "JOIN", "INNER",   "LEFT",    "OUTER"};
   for (auto r : reserved)
     if (iequals(word, r)) return true;
   return false;
@@ -267,6 +267,20 @@ class Parser {
     }
     expect_keyword("FROM");
     s.table = identifier("a table name");
+    for (;;) {
+      Join j;
+      if (accept_keyword("LEFT")) {
+        j.left = true;
+        accept_keyword("OUTER");
+      } else if (!accept_keyword("INNER") && !is_keyword("JOIN")) {
+        break;
+      }
+      expect_keyword("JOIN");
+      j.table = identifier("a table name");
+      expect_keyword("ON");
+      j.on = expression();
+      s.joins.push_back(std::move(j));
+    }
     if (accept_keyword("WHERE")) s.where = expression();
     if (accept_keyword("GROUP")) {
       expect_keyword("BY");

@@ -49,6 +49,7 @@ struct Options {
   double exists_probability = 0.12;  // a predicate term is [NOT] EXISTS (SELECT 1 FROM other [WHERE ...]), half correlated
   double case_probability = 0.15;    // an UPDATE value is CASE WHEN <predicate> THEN <value> ELSE <column> END
   double in_subquery_probability = 0.08;  // a predicate term is c [NOT] IN (SELECT c' FROM other [WHERE ...])
+  double join_probability = 0.2;  // a plain SELECT joins another table (INNER or LEFT) on columns of one type
   double aggregate_probability = 0.25;  // a plain SELECT aggregates: COUNT/SUM/MIN/MAX [GROUP BY c [HAVING ...]]
   double order_limit_probability = 0.2;  // a plain SELECT is ORDER BY <every column> LIMIT n
   // Contention mode (issue 13): statements prefer the tables earlier statements read or wrote

@@ -33,6 +33,14 @@ struct OrderItem {
   friend bool operator==(const OrderItem&, const OrderItem&) = default;
 };
 
+// SELECT ... FROM table [INNER | LEFT] JOIN other ON condition (columns qualified with their table's name).
+struct Join {
+  bool left = false;  // LEFT OUTER JOIN; INNER JOIN otherwise
+  std::string table;
+  Expr on;
+  friend bool operator==(const Join&, const Join&) = default;
+};
+
 struct Statement {
   StatementKind kind = StatementKind::Select;
   std::string table;
@@ -46,6 +54,7 @@ struct Statement {
   LockMode lock = LockMode::None;
   // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
   // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
+  std::vector<Join> joins;  // SELECT only
   std::vector<SelectItem> items;
   std::vector<std::string> group_by;
   std::optional<Expr> having;

@@ -30,6 +30,8 @@ void run_bench(const TargetConfig& config, IsolationLevel level, int cases) {
   gen::Options o;
   o.locking_reads = config.profile().capabilities().locking_reads;
   o.isolation = level;
+  o.rich_statements = true;  // as the Sdg suite generates them
+  o.rollback_probability = 0.2;
   rc::Random random(4242);
   const auto g = gen::test_case(o);
   double sdg_total = 0, plain_total = 0, instrumented_total = 0;

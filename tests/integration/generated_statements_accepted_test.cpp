@@ -25,7 +25,7 @@ void check_engine(const std::string& engine, bool si) {
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
-  int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0;
+  int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0, joins = 0;
   std::string first;
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
@@ -41,6 +41,7 @@ void check_engine(const std::string& engine, bool si) {
         cases += sql.find("CASE WHEN") != std::string::npos;
         aggregates += !c.transactions[t].statements[s].items.empty();
         limits += c.transactions[t].statements[s].limit.has_value();
+        joins += !c.transactions[t].statements[s].joins.empty();
         if (out.failed() && out.error.cls == ErrorClass::InvalidStatement) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
@@ -49,8 +50,8 @@ void check_engine(const std::string& engine, bool si) {
   }
   const double share = statements ? 100.0 * rejected / statements : 0;
   std::cout << fmt::format("[generated] {}: {} statements, {} rejected as invalid ({:.2f}%); {} with EXISTS, {} with "
-                           "CASE, {} aggregating, {} with LIMIT\n", config->name, statements, rejected, share, exists, cases,
-                           aggregates, limits);
+                           "CASE, {} aggregating, {} with LIMIT, {} joins\n", config->name, statements, rejected, share, exists,
+                           cases, aggregates, limits, joins);
   EXPECT_LT(share, 1.0) << "first rejected: " << first;
   EXPECT_GT(exists, 0);
 }

@@ -168,3 +168,58 @@ TEST(RichStatements, AggregatesGroupByHavingOrderByLimit) {
 
 }  // namespace
 }  // namespace txprop
+
+namespace txprop {
+namespace {
+
+TEST(RichStatements, JoinsRenderReadBackAndShrinkToOneTable) {
+  Statement j = Statement::select("t0", Expr::binary(BinaryOp::Gt, Expr::qcol("t0", "v"), Expr::lit(Value(1))));
+  j.joins.push_back(Join{true, "t1", Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "k"), Expr::qcol("t1", "k"))});
+  EXPECT_EQ(render(j, Dialect::Portable), "SELECT * FROM t0 LEFT JOIN t1 ON t0.k = t1.k WHERE t0.v > 1");
+  EXPECT_EQ(render(j, Dialect::PostgreSql),
+            "SELECT * FROM \"t0\" LEFT JOIN \"t1\" ON \"t0\".\"k\" = \"t1\".\"k\" WHERE \"t0\".\"v\" > 1");
+  expect_round_trip(j);
+  j.joins[0].left = false;
+  expect_round_trip(j);
+  EXPECT_EQ(j.tables(), (std::vector<std::string>{"t0", "t1"}));
+  EXPECT_EQ(parse_statement("SELECT * FROM t0 LEFT OUTER JOIN t1 ON t0.k = t1.k").joins.size(), 1u);
+
+  TestCase c;
+  c.schema.tables = {Table{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}}, Table{"t1", {Column{"k"}}, {}, {}, {}}};
+  Transaction tx;
+  tx.statements = {j};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  EXPECT_EQ(c.validate(), "");
+  c.transactions[0].statements[0].joins[0].table = "t9";
+  EXPECT_NE(c.validate(), "");
+  c.transactions[0].statements[0] = j;
+  bool one_table = false;
+  for (const TestCase& s : gen::shrink_test_case(c))
+    if (!s.transactions.empty() && !s.transactions[0].statements.empty())
+      one_table = one_table || s.transactions[0].statements[0].joins.empty();
+  EXPECT_TRUE(one_table);
+
+  gen::Options o;
+  o.rich_statements = true;
+  o.min_tables = 2;
+  const auto g = gen::test_case(o);
+  rc::Random random(17);
+  int joins = 0;
+  for (int i = 0; i < 300; ++i) {
+    const TestCase tc = g(random.split(), 50).value();
+    EXPECT_EQ(tc.validate(), "");
+    for (const auto& t : tc.transactions)
+      for (const auto& s : t.statements) {
+        joins += !s.joins.empty();
+        const std::string sql = render(s, Dialect::Portable);
+        Statement back;
+        ASSERT_NO_THROW(back = parse_statement(sql)) << sql;
+        EXPECT_EQ(back, s) << sql;
+      }
+  }
+  EXPECT_GT(joins, 20);
+}
+
+}  // namespace
+}  // namespace txprop
