@@ -110,9 +110,35 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
                                "transaction's read view fails with ER_CHECKREAD (1020), so lost updates and read skew "
                                "cannot commit; write skew remains possible, ") + kSnapshotIsolation;
         d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
-        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=ON: a write to a record changed "
-                                             "after the read view fails with ER_CHECKREAD (1020) instead of "
-                                             "overwriting the newer version, ") + kSnapshotIsolation;
+        // Observed on 10.11.19 (Troc suite): an UPDATE/DELETE writes a row inserted by a transaction that committed
+        // after the read view, without ER_CHECKREAD: the check covers records the read view holds an older version
+        // of, not rows it does not hold at all (a phantom). Counted with this entry; an open question upstream.
+        d.allowed["write-to-row-inserted-after-read-view"] =
+            std::string("MariaDB innodb_snapshot_isolation=ON: ER_CHECKREAD (1020) is raised for a write to a record "
+                        "whose version the read view does not see; writes still read the latest committed versions, "
+                        "so a row inserted and committed after the read view is written without an error (observed "
+                        "on 10.11.19, not stated by the documentation), ") + kSnapshotIsolation;
+        // Found by the Troc suite on 10.11.19 and kept in
+        // tests/scenarios/troc_mariadb_si_rr_conflict_missed_after_wait.txn: a write that waited for the lock of the
+        // transaction that changed the row overwrites its committed version without ER_CHECKREAD. Not explained by the
+        // documentation: a known engine bug, counted and shown with this entry, not failed.
+        d.allowed["snapshot-conflict-missed-after-wait"] =
+            std::string("known engine bug (found by txprop, MariaDB 10.11.19, not explained by the documentation): with "
+                        "innodb_snapshot_isolation=ON a transaction that waited for the lock of the transaction that "
+                        "changed a row after the read view then writes that row without ER_CHECKREAD (1020); see "
+                        "tests/scenarios/troc_mariadb_si_rr_conflict_missed_after_wait.txn and ") + kSnapshotIsolation;
+        // Assumption A3 does not hold here either (found by the Sdg suite, 4 of 4 campaigns, shrunk in
+        // tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn): with an index on the predicate column, an
+        // UPDATE/DELETE whose WHERE no longer matches the row's latest committed version skips it silently (0 rows,
+        // no 1020), while a plain SELECT of the same transaction still returns it from the read view. The variable
+        // promises an error only for a write to a changed record, and this row is not written. It may still be a bug
+        // against the variable's purpose (snapshot isolation); it is worth reporting upstream.
+        d.assumption_a3 = false;
+        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=ON raises ER_CHECKREAD (1020) only "
+                                             "for a write to a record changed after the read view; UPDATE and DELETE "
+                                             "still choose their rows on the latest committed versions (a changed row "
+                                             "that no longer matches is skipped without an error), ") +
+                                 kSnapshotIsolation;
       } else {
         d.promise = "PL-2";
         d.prevented = {"G0", "G1a", "G1b", "G1c"};
