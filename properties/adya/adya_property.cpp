@@ -409,8 +409,12 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   v.tags = found.tags;
   // The observer (the last transaction) runs after everything else: it contends with nobody.
   if (contended(x.observed)) v.tags.push_back("contended");
-  for (const std::string& m : x.malformed)
-    found.findings.push_back(Finding{"impossible-history", m + ": not a row id and writer list txprop wrote\n", false, {}, {}});
+  for (const std::string& m : x.malformed) {
+    Finding f;
+    f.kind = "impossible-history";
+    f.explanation = m + ": not a row id and writer list txprop wrote\n";
+    found.findings.push_back(std::move(f));
+  }
 
   // Whether the levels of `f`'s transactions, read through `set_of`, proscribe it.
   auto counts = [&](const Finding& f, auto set_of) {

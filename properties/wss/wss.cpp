@@ -143,7 +143,10 @@ void add(Mismatch& m, const std::string& kind, const std::string& text) {
       f.explanation += text;
       return;
     }
-  m.findings.push_back(Finding{kind, text, false, {}, {}});
+  Finding f;
+  f.kind = kind;
+  f.explanation = text;
+  m.findings.push_back(std::move(f));
 }
 
 // Compares a serial replay with the concurrent run: final state, write outcomes, and the results of the SELECTs of
