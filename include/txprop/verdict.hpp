@@ -56,6 +56,12 @@ struct Verdict {
   std::string explain() const;
 
   static Verdict pass(std::string property, std::string note = {});
+  // Marks the verdict as "no verdict" (the property could not judge this history) with the reason, keeping its tags.
+  Verdict& without_verdict(std::string why) {
+    inconclusive = true;
+    note = std::move(why);
+    return *this;
+  }
 };
 
 std::ostream& operator<<(std::ostream& os, const Verdict& v);

@@ -379,9 +379,7 @@ TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine) {
 Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   Verdict v = Verdict::pass("adya");
   if (!adya::is_instrumented(h.test_case)) {
-    v.inconclusive = true;
-    v.note = "the case was not instrumented (run instrument_for_adya(c, engine))";
-    return v;
+    return v.without_verdict("the case was not instrumented (run instrument_for_adya(c, engine))");
   }
   // Every transaction is judged at its own level (Adya's mixed-level serialization graph): the checker looks for
   // every phenomenon, and each finding is classified by the levels of the transactions that decide it

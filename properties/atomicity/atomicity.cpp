@@ -67,9 +67,7 @@ std::string concurrent_resumption(const History& h) {
 Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions& options) {
   Verdict v = Verdict::pass("atomicity");
   if (h.finding) {
-    v.inconclusive = true;
-    v.note = "the run did not finish";
-    return v;
+    return v.without_verdict("the run did not finish");
   }
   const TestCase& c = h.test_case;
   std::vector<int> kept;     // original transaction indexes, in index order
@@ -96,9 +94,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   for (int t : order.order) replay.order.push_back(renumber[static_cast<std::size_t>(t)]);
   const History r = target.run(replay);
   if (r.finding) {
-    v.inconclusive = true;
-    v.note = "the replay did not finish: " + r.finding->detail;
-    return v;
+    return v.without_verdict("the replay did not finish: " + r.finding->detail);
   }
 
   std::string diff;
@@ -121,9 +117,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
     return v;
   }
   if (auto why = order.ambiguity.empty() ? concurrent_resumption(h) : order.ambiguity; !why.empty()) {
-    v.inconclusive = true;
-    v.note = "the replay differs, but " + why + ", so no replay order is faithful";
-    return v;
+    return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
   }
   Finding f;
   f.kind = "aborted-effect";

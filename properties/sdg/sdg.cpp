@@ -399,14 +399,10 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
 Verdict check_sdg(Target& target, const History& first, const SdgOptions& options) {
   Verdict v = Verdict::pass("sdg");
   if (first.finding) {
-    v.inconclusive = true;
-    v.note = "the run did not finish";
-    return v;
+    return v.without_verdict("the run did not finish");
   }
   if (!is_instrumented(first.test_case)) {
-    v.inconclusive = true;
-    v.note = "the case was not instrumented (prepare it with the sdg oracle)";
-    return v;
+    return v.without_verdict("the case was not instrumented (prepare it with the sdg oracle)");
   }
   const Assumption a3 = options.assume_a3 ? Assumption{true, "assumed"} : assumption_a3(target, first.test_case);
   int replans = 0, removed = 0;

@@ -609,15 +609,11 @@ struct Judge {
 
   Verdict run() {
     if (h.finding) {
-      v.inconclusive = true;
-      v.note = "the run did not finish";
-      return v;
+      return v.without_verdict("the run did not finish");
     }
     for (const TxnModel& m : model.txns())
       if (!m.rules.modelled) {
-        v.inconclusive = true;
-        v.note = fmt::format("undecided: {} has no visibility rules for {}", profile.name(), sql_name(m.level));
-        return v;
+        return v.without_verdict(fmt::format("undecided: {} has no visibility rules for {}", profile.name(), sql_name(m.level)));
       }
     // Initial rows, as the engine gives them back.
     View initial;
@@ -650,15 +646,11 @@ struct Judge {
     }
     if (!undecided.empty()) {
       v.findings.clear();
-      v.inconclusive = true;
-      v.note = "undecided: " + undecided.front();
-      return v;
+      return v.without_verdict("undecided: " + undecided.front());
     }
     for (const TxnModel& m : model.txns())
       if (m.state == TxnState::Active) {
-        v.inconclusive = true;
-        v.note = "undecided: a transaction did not end";
-        return v;
+        return v.without_verdict("undecided: a transaction did not end");
       }
     const View expected_view = evaluator.canonical(model.schema(), model.final_state());
     DatabaseState expected;
@@ -683,10 +675,8 @@ struct Judge {
         for (int t : f.transactions)
           if (snapshot_point_ambiguous.count(t)) {
             v.findings.clear();
-            v.inconclusive = true;
-            v.note = fmt::format("undecided: T{}'s first read returned no rows, so whether the engine took its snapshot "
-                                 "there (or only at a later read) is not known", t);
-            return v;
+            return v.without_verdict(fmt::format("undecided: T{}'s first read returned no rows, so whether the engine took its snapshot "
+                                 "there (or only at a later read) is not known", t));
           }
     return v;
   }
@@ -707,9 +697,7 @@ Verdict judge(const History& h, const EngineProfile& profile, const TargetConfig
     // A view the engine will not hold as tables (a snapshot plus own writes with two rows of one key, which the
     // engine's own unique checks on the latest versions allowed): the rule cannot be evaluated here.
     Verdict v = Verdict::pass("troc");
-    v.inconclusive = true;
-    v.note = std::string("undecided: ") + e.what();
-    return v;
+    return v.without_verdict(std::string("undecided: ") + e.what());
   }
 }
 

@@ -181,15 +181,11 @@ Mismatch compare(const History& h, const SerialCase& s, const History& r, const 
 Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   Verdict v = Verdict::pass("wss");
   if (h.finding) {
-    v.inconclusive = true;
-    v.note = "the run did not finish";
-    return v;
+    return v.without_verdict("the run did not finish");
   }
   const std::vector<int> ended = h.end_order();
   if (ended.size() != h.test_case.transactions.size()) {
-    v.inconclusive = true;
-    v.note = "a transaction did not end";
-    return v;
+    return v.without_verdict("a transaction did not end");
   }
   const std::vector<int> committed = h.committed();
 
@@ -220,9 +216,7 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   const SerialCase fcrfs = tx_serial(h, ended);
   const History fcrfs_run = run_serial(fcrfs);
   if (fcrfs_run.finding) {
-    v.inconclusive = true;
-    v.note = "the serial replay did not finish: " + fcrfs_run.finding->detail;
-    return v;
+    return v.without_verdict("the serial replay did not finish: " + fcrfs_run.finding->detail);
   }
   const std::string fcrfs_label = "tx-level serial replay in end order (" + order_text(ended) + ")";
   Mismatch mismatch = compare(h, fcrfs, fcrfs_run, reads, fcrfs_label);
@@ -245,10 +239,8 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     const bool found = search.found.has_value();
     if (found) matched_order = *search.found;
     if (!found && search.budget_spent) {
-      v.inconclusive = true;
-      v.note = fmt::format("no verdict: {} transactions exceed the search budget ({} serial orders tried, none matched)",
-                           committed.size(), tried + 1);
-      return v;
+      return v.without_verdict(fmt::format("no verdict: {} transactions exceed the search budget ({} serial orders tried, none matched)",
+                           committed.size(), tried + 1));
     }
     if (found) {
       mismatch = {};
@@ -267,9 +259,7 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     const SerialCase s = stmt_serial(h, matched_order);
     const History r = run_serial(s);
     if (r.finding) {
-      v.inconclusive = true;
-      v.note = "the statement-level replay did not finish: " + r.finding->detail;
-      return v;
+      return v.without_verdict("the statement-level replay did not finish: " + r.finding->detail);
     }
     mismatch = compare(h, s, r, no_reads, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
   }
