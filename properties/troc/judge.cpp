@@ -93,7 +93,14 @@ class EngineEvaluator final : public Evaluator {
   }
 
  private:
-  Outcome run(const std::string& sql) { return session_->execute(sql); }
+  // Every answer of the scratch session is part of an expectation: one lost on the way (a server restart, a
+  // terminated backend) must not become an expected error or an empty match set.
+  Outcome run(const std::string& sql) {
+    Outcome o = session_->execute(sql);
+    if (o.failed() && (o.error.cls == ErrorClass::LostConnection || o.error.cls == ErrorClass::Canceled))
+      throw std::runtime_error("the scratch session was lost: " + o.error.message);
+    return o;
+  }
   Outcome read(const std::string& table) { return run(render(Statement::select(table), dialect_)); }
 
   std::set<std::int64_t> matching(const std::string& table, const Expr& where) {

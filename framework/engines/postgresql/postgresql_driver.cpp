@@ -167,11 +167,22 @@ class PgDriver final : public Driver {
   ~PgDriver() override {
     unregister_cleanup(cleanup_id_);
     const std::string drop = "DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE";
-    if (control_ && control(drop).ok()) return;
+    // Sessions of workers abandoned after a hang may still hold locks on the schema's tables: end them first (they
+    // are this driver's own, by application name), so the drop does not wait for them.
+    const std::string end_sessions = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" +
+                                     schema_ + "' AND pid <> pg_backend_pid()";
+    if (control_) {
+      control(end_sessions);
+      Outcome o = control(drop);
+      // A drop that timed out waits on a backend that cannot end (a stalled server process): the schema is left
+      // for the next run's reclaim rather than waiting again on a fresh connection.
+      if (o.ok() || o.error.cls != ErrorClass::LostConnection) return;
+    }
     // The control connection was lost: one fresh connection (bounded by connect_timeout) to drop the schema.
     try {
       PgSession s(conninfo_);
-      s.execute("SET statement_timeout = 10000");
+      s.execute(fmt::format("SET statement_timeout = {}", timeout_.count()));
+      s.execute(end_sessions);
       s.execute(drop);
     } catch (const std::exception&) {
     }
