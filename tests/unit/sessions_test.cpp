@@ -3,15 +3,23 @@
 // its connection.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
 #include "../../properties/adya/adya.hpp"
 #include "../../properties/adya/instrumentation.hpp"
+#include "report/counterexample_report.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
+#include "txprop/scenario_runner.hpp"
+#include "txprop/target_config.hpp"
 
 using namespace txprop;
 
@@ -157,4 +165,46 @@ TEST(SessionsAdya, AutocommitStatementsAreTransactionsOfTheirOwn) {
       edges += std::to_string(from) + "-" + adya::to_string(e.type()) + "->" + std::to_string(e.to) + " ";
   EXPECT_NE(edges.find("2-rw->1"), std::string::npos) << edges;
   EXPECT_NE(edges.find("1-wr->3"), std::string::npos) << edges;
+}
+
+// A counterexample report of a case with a shared connection and autocommit statements: its scenario.txn reads back
+// to the same case, and the connection's script runs its transactions one after the other, the autocommit statements
+// without BEGIN and COMMIT.
+TEST(SessionsReport, ScenarioFileAndConnectionScriptsRoundTrip) {
+  const TestCase c = case_of(kAutocommit, IsolationLevel::ReadCommitted);
+  History h;
+  h.test_case = c;
+  for (const Transaction& t : c.transactions) {
+    h.outcomes.emplace_back(t.step_count());
+    h.was_blocked.emplace_back(t.step_count(), false);
+    h.submitted_at.emplace_back(t.step_count(), 0);
+    h.transactions.push_back(TxnResult{TxnFate::Committed, std::nullopt, {}, 0});
+  }
+  report::Counterexample x;
+  x.property = "Adya";
+  x.oracle = "adya";
+  x.suite = "postgresql_read_committed";
+  x.target = parse_target_uri("postgresql://u:p@127.0.0.1:5432/db");
+  x.level = IsolationLevel::ReadCommitted;
+  x.history = h;
+  x.verdict = Verdict::pass("adya");
+  const auto base = std::filesystem::temp_directory_path() / ("txprop-sessions-report-" + std::to_string(::getpid()));
+  const std::filesystem::path dir = report::write_report(x, base.string());
+  auto read = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string scenario = read("scenario.txn");
+  EXPECT_NE(scenario.find("s1: COMMIT;\ns1: SELECT * FROM t;\ns2: UPDATE t SET v = 12 WHERE k = 1;\n"), std::string::npos)
+      << scenario;
+  const Scenario back = parse_scenario(scenario, "scenario.txn", registered_vocabulary());
+  EXPECT_EQ(back.test_case(IsolationLevel::ReadCommitted), c);
+  // s1 runs T0 and T1 (C0.sql); s2 runs T2 alone (T2.sql).
+  const std::string s1 = read("C0.sql");
+  EXPECT_NE(s1.find("-- T0, T1 of Adya"), std::string::npos) << s1;
+  EXPECT_NE(s1.find("/* step  3 */ COMMIT;  -- ok\n/* step  5 */ SELECT * FROM \"t\";  -- ok\n"), std::string::npos) << s1;
+  const std::string s2 = read("T2.sql");
+  EXPECT_EQ(s2.find("BEGIN"), std::string::npos) << s2;
+  EXPECT_NE(s2.find("/* step  8 */ UPDATE \"t\" SET \"v\" = 12 WHERE \"k\" = 1;  -- ok\n"), std::string::npos) << s2;
+  std::filesystem::remove_all(base);
 }
