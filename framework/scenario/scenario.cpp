@@ -76,12 +76,8 @@ std::optional<Value> literal_value(const Expr& e) {
 // alone on their connection get session -1, the others the index of their connection, as TestCase::sessions() counts.
 void name_transactions(Scenario& s) {
   std::vector<std::vector<int>> of(s.session_names.size());
-  std::vector<int> session_of;
-  for (std::size_t t = 0; t < s.transactions.size(); ++t) {
-    const int k = s.transactions[t].session;
-    session_of.push_back(k);
-    of[static_cast<std::size_t>(k)].push_back(static_cast<int>(t));
-  }
+  for (std::size_t t = 0; t < s.transactions.size(); ++t)
+    of[static_cast<std::size_t>(s.transactions[t].session)].push_back(static_cast<int>(t));
   s.transaction_names.assign(s.transactions.size(), "");
   for (std::size_t k = 0; k < of.size(); ++k)
     for (std::size_t j = 0; j < of[k].size(); ++j) {
@@ -418,7 +414,9 @@ class Reader {
     if (const auto open = name.find('['); open != std::string::npos && name.ends_with(']')) {
       session = name.substr(0, open);
       const std::string digits = name.substr(open + 1, name.size() - open - 2);
-      if (digits.empty() || digits.size() > 4 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return out;
+      const bool number = !digits.empty() && digits.size() <= 4 &&
+                          std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      if (!number) return out;
       position = std::stoul(digits);
     }
     const auto it = std::find(sessions.begin(), sessions.end(), session);
