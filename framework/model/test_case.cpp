@@ -1,5 +1,7 @@
 #include "txprop/test_case.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace txprop {
@@ -16,6 +18,45 @@ std::vector<StepRef> TestCase::submitted_steps() const {
   out.reserve(order.size());
   for (int t : order) out.push_back(StepRef{t, next[static_cast<std::size_t>(t)]++});
   return out;
+}
+
+std::vector<std::vector<int>> TestCase::sessions() const {
+  std::vector<std::vector<int>> out;
+  std::vector<std::pair<int, std::size_t>> shared;  // session id -> index in out
+  for (std::size_t i = 0; i < transactions.size(); ++i) {
+    const int id = transactions[i].session;
+    if (id < 0) {
+      out.push_back({static_cast<int>(i)});
+      continue;
+    }
+    auto it = std::find_if(shared.begin(), shared.end(), [&](const auto& p) { return p.first == id; });
+    if (it == shared.end()) {
+      shared.emplace_back(id, out.size());
+      out.push_back({static_cast<int>(i)});
+    } else {
+      out[it->second].push_back(static_cast<int>(i));
+    }
+  }
+  return out;
+}
+
+std::vector<int> TestCase::connection_of() const {
+  std::vector<int> out(transactions.size(), -1);
+  const auto all = sessions();
+  for (std::size_t k = 0; k < all.size(); ++k)
+    for (int t : all[k]) out[static_cast<std::size_t>(t)] = static_cast<int>(k);
+  return out;
+}
+
+bool TestCase::has_shared_sessions() const {
+  for (const auto& s : sessions())
+    if (s.size() > 1) return true;
+  return false;
+}
+
+bool TestCase::has_autocommit_statements() const {
+  return std::any_of(transactions.begin(), transactions.end(),
+                     [](const Transaction& t) { return t.is_autocommit_statement(); });
 }
 
 namespace {
@@ -126,7 +167,25 @@ std::string TestCase::validate() const {
         return fmt::format("T{} has {} among its statements; BEGIN and the end are implied", i, to_string(s.kind));
       if (auto err = check_statement(schema, s); !err.empty()) return fmt::format("T{}: {}", i, err);
     }
+    if (transactions[i].session < -1)
+      return fmt::format("T{} has session {}; a session is -1 (its own) or a connection number >= 0", i,
+                         transactions[i].session);
   }
+  // A connection runs one transaction at a time: each one's steps all come after the previous one's.
+  std::vector<int> first(transactions.size(), -1), last(transactions.size(), -1);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto t = static_cast<std::size_t>(order[k]);
+    if (first[t] < 0) first[t] = static_cast<int>(k);
+    last[t] = static_cast<int>(k);
+  }
+  for (const auto& session : sessions())
+    for (std::size_t j = 1; j < session.size(); ++j) {
+      const auto before = static_cast<std::size_t>(session[j - 1]), after = static_cast<std::size_t>(session[j]);
+      if (first[after] < last[before])
+        return fmt::format("T{} starts on the connection of T{} before T{} ended (step {} of the order is before its "
+                           "step {})",
+                           after, before, before, first[after], last[before]);
+    }
   return {};
 }
 

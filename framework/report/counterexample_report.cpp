@@ -7,11 +7,13 @@
 
 #include <csignal>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -81,21 +83,29 @@ std::string scenario_text(const Counterexample& c) {
   return write_scenario(s);
 }
 
-// One script per connection, in the engine's dialect, each step annotated with its place in the submitted order.
-std::string connection_script(const Counterexample& c, int txn, Dialect d) {
+// One script per connection (its transactions one after the other), in the engine's dialect, each step annotated
+// with its place in the submitted order. Autocommit statements are written alone, without BEGIN and COMMIT.
+std::string connection_script(const Counterexample& c, const std::vector<int>& txns, Dialect d) {
   const TestCase& tc = c.history.test_case;
-  const Transaction& t = tc.transactions[static_cast<std::size_t>(txn)];
-  std::string out = fmt::format("-- T{} of {}: run the steps in the order of the step numbers across the scripts.\n",
-                                txn, c.property);
-  if (auto set = render_set_isolation(t.isolation, d); !set.empty()) out += set + ";\n";
+  std::string names;
+  for (int t : txns) names += fmt::format("{}T{}", names.empty() ? "" : ", ", t);
+  std::string out = fmt::format("-- {} of {}: run the steps in the order of the step numbers across the scripts.\n",
+                                names, c.property);
+  std::optional<IsolationLevel> level;
   int n = 0;
   for (const StepRef& ref : tc.submitted_steps()) {
     ++n;
-    if (ref.txn != txn) continue;
+    if (std::find(txns.begin(), txns.end(), ref.txn) == txns.end()) continue;
+    const Transaction& t = tc.transactions[static_cast<std::size_t>(ref.txn)];
+    const Statement step = t.step(static_cast<std::size_t>(ref.index));
+    if (ref.index == 0 && level != t.isolation) {
+      if (auto set = render_set_isolation(t.isolation, d); !set.empty()) out += set + ";\n";
+      level = t.isolation;
+    }
+    if (t.autocommit && step.is_transaction_control()) continue;
     const Outcome& o = c.history.outcome(ref);
     const bool blocked = c.history.was_blocked[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
-    out += fmt::format("/* step {:>2} */ {};  -- {}{}\n", n, render(t.step(static_cast<std::size_t>(ref.index)), d),
-                       blocked ? "blocks, then " : "", summary(o));
+    out += fmt::format("/* step {:>2} */ {};  -- {}{}\n", n, render(step, d), blocked ? "blocks, then " : "", summary(o));
   }
   return out;
 }
@@ -138,8 +148,12 @@ std::string write_report(const Counterexample& c, const std::string& base_dir) {
   std::string setup;
   for (const auto& s : render_setup(c.history.test_case.schema, d)) setup += s + ";\n";
   write_file(dir / "setup.sql", setup);
-  for (std::size_t t = 0; t < c.history.test_case.transactions.size(); ++t)
-    write_file(dir / fmt::format("T{}.sql", t), connection_script(c, static_cast<int>(t), d));
+  // T<i>.sql for a connection that runs one transaction (every generated case), C<k>.sql for one that runs several.
+  const auto connections = c.history.test_case.sessions();
+  for (std::size_t k = 0; k < connections.size(); ++k)
+    write_file(dir / (connections[k].size() == 1 ? fmt::format("T{}.sql", connections[k].front())
+                                                 : fmt::format("C{}.sql", k)),
+               connection_script(c, connections[k], d));
   for (const auto& [name, content] : c.verdict.attachments) write_file(dir / name, content);
   int graph = 0;
   for (const Finding& f : c.verdict.findings) {

@@ -71,8 +71,9 @@ std::string describe(const History& h, const std::vector<std::string>& names) {
   std::string out = fmt::format("-- actual order on {} ({}):\n", h.target, h.server_version);
   int n = 0;
   for (const Event& e : h.events) {
-    const Statement s = h.test_case.transactions[static_cast<std::size_t>(e.step.txn)].step(
-        static_cast<std::size_t>(e.step.index));
+    const Transaction& tx = h.test_case.transactions[static_cast<std::size_t>(e.step.txn)];
+    const Statement s = tx.step(static_cast<std::size_t>(e.step.index));
+    if (tx.autocommit && s.is_transaction_control()) continue;  // an autocommit statement's BEGIN and end: not sent
     const std::string sql = render(s, Dialect::Portable);
     switch (e.kind) {
       case Event::Kind::Blocked:

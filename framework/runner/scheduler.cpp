@@ -44,7 +44,12 @@ class Scheduler {
   Scheduler(const TestCase& c, drivers::Driver& driver, const std::vector<SessionWorker*>& workers,
             CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics)
       : c_(c), driver_(driver), signal_(signal), options_(options), metrics_(metrics), txns_(c.transactions.size()) {
-    for (std::size_t i = 0; i < txns_.size(); ++i) txns_[i].worker = workers[i];
+    const std::vector<int> connection = c.connection_of();
+    for (std::size_t i = 0; i < txns_.size(); ++i) txns_[i].worker = workers[static_cast<std::size_t>(connection[i])];
+    previous_on_connection_.assign(txns_.size(), -1);
+    for (const auto& session : c.sessions())
+      for (std::size_t j = 1; j < session.size(); ++j)
+        previous_on_connection_[static_cast<std::size_t>(session[j])] = session[j - 1];
     position_.resize(c.transactions.size());
     for (std::size_t i = 0; i < c.transactions.size(); ++i) position_[i].resize(c.transactions[i].step_count());
     int n = 0;
@@ -69,7 +74,7 @@ class Scheduler {
         skip(ref);
         continue;
       }
-      if (t.current >= 0 || !t.pending.empty()) {
+      if (t.current >= 0 || !t.pending.empty() || !connection_free(ref.txn)) {
         t.pending.push_back(ref.index);
         continue;
       }
@@ -85,6 +90,12 @@ class Scheduler {
  private:
   const Transaction& txn(int t) const { return c_.transactions[static_cast<std::size_t>(t)]; }
   TxnState& state(int t) { return txns_[static_cast<std::size_t>(t)]; }
+
+  // Whether the transaction before `t` on its connection (if any) has ended, so `t` may send its steps.
+  bool connection_free(int t) const {
+    const int previous = previous_on_connection_[static_cast<std::size_t>(t)];
+    return previous < 0 || txns_[static_cast<std::size_t>(previous)].ended;
+  }
 
   bool any_active() const {
     return std::any_of(txns_.begin(), txns_.end(), [](const TxnState& t) { return t.current >= 0 || !t.pending.empty(); });
@@ -171,7 +182,9 @@ class Scheduler {
       }
     }
     const bool is_end = txn(t).is_end_step(static_cast<std::size_t>(index));
-    const bool aborts = o.failed() && (is_end || driver_.effect(o.error) == ErrorEffect::TransactionAborted);
+    // An autocommit statement that fails is rolled back by the engine: its one-statement transaction aborted.
+    const bool aborts = o.failed() && (is_end || txn(t).is_autocommit_statement() ||
+                                       driver_.effect(o.error) == ErrorEffect::TransactionAborted);
     h_.events.push_back(Event{Event::Kind::Completed, ref});
     TxnResult& r = h_.transactions[static_cast<std::size_t>(t)];
     if (aborts) {
@@ -194,7 +207,7 @@ class Scheduler {
   void end_transaction(int t, bool aborted) {
     TxnState& s = state(t);
     s.ended = true;
-    if (aborted) {
+    if (aborted && !txn(t).is_autocommit_statement()) {  // an autocommit statement leaves nothing open
       // Engines differ in what is left of an aborted transaction (PostgreSQL keeps it open in a failed state);
       // ROLLBACK makes the session usable again everywhere and cannot wait on a lock.
       Outcome o = s.worker->run("ROLLBACK");
@@ -485,7 +498,7 @@ class Scheduler {
     int best = -1;
     for (std::size_t i = 0; i < txns_.size(); ++i) {
       const TxnState& s = txns_[i];
-      if (s.ended || s.current >= 0 || s.pending.empty()) continue;
+      if (s.ended || s.current >= 0 || s.pending.empty() || !connection_free(static_cast<int>(i))) continue;
       if (best < 0 || position_[i][static_cast<std::size_t>(s.pending.front())] <
                           position_[static_cast<std::size_t>(best)][static_cast<std::size_t>(state(best).pending.front())])
         best = static_cast<int>(i);
@@ -578,6 +591,7 @@ class Scheduler {
   bool holding_for_victim_ = false;
   bool control_lost_ = false;  // a wait probe failed: the server does not answer
   std::vector<std::vector<int>> position_;  // [txn][step]: index in the submitted order
+  std::vector<int> previous_on_connection_;  // [txn]: the transaction before it on its connection, -1 if none
   History h_;
 };
 

@@ -13,7 +13,8 @@
 
 namespace txprop::runner {
 
-// Runs `c` on an already reset database: workers[i] runs transaction i. Fills everything in the History except
+// Runs `c` on an already reset database: workers[k] is connection k of c.sessions() and runs its transactions one
+// after the other (a transaction's steps queue until the previous one on its connection ended). Fills everything in the History except
 // the final state and the target's identity.
 History schedule(const TestCase& c, drivers::Driver& driver, const std::vector<SessionWorker*>& workers,
                  CompletionSignal& signal, const RunOptions& options, RunMetrics& metrics);

@@ -71,13 +71,15 @@ void Target::check_alive() {
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
   auto& workers = sessions_->workers;
+  // One worker per connection: transactions that share a session run on the same one, one after the other.
+  const std::vector<std::vector<int>> connections = c.sessions();
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   try {
     // Replace sessions whose connection was lost or left stuck by the previous run.
     for (std::size_t i = 0; i < workers.size(); ++i)
       if (workers[i]->broken) workers[i] = new_worker(i);
-    while (workers.size() < c.transactions.size()) workers.push_back(new_worker(workers.size()));
+    while (workers.size() < connections.size()) workers.push_back(new_worker(workers.size()));
     t0 = Clock::now();
     driver_->reset(c.schema);
   } catch (const drivers::StatementRejected& e) {
@@ -90,7 +92,7 @@ History Target::run(const TestCase& c) {
                                                            : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
   }
   std::vector<runner::SessionWorker*> used;
-  for (std::size_t i = 0; i < c.transactions.size(); ++i) used.push_back(workers[i].get());
+  for (std::size_t i = 0; i < connections.size(); ++i) used.push_back(workers[i].get());
   if (const std::string refresh = driver_->session_refresh_sql(); !refresh.empty())
     for (runner::SessionWorker* w : used) w->run(refresh);
   ++metrics_.runs;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -70,6 +71,22 @@ std::optional<Value> literal_value(const Expr& e) {
   return std::nullopt;
 }
 
+// Transaction names from session names: a session's only transaction is called like the session (so every file
+// written before sessions could hold several keeps its names); the k-th of several is "<session>[k]". Transactions
+// alone on their connection get session -1, the others the index of their connection, as TestCase::sessions() counts.
+void name_transactions(Scenario& s) {
+  std::vector<std::vector<int>> of(s.session_names.size());
+  for (std::size_t t = 0; t < s.transactions.size(); ++t)
+    of[static_cast<std::size_t>(s.transactions[t].session)].push_back(static_cast<int>(t));
+  s.transaction_names.assign(s.transactions.size(), "");
+  for (std::size_t k = 0; k < of.size(); ++k)
+    for (std::size_t j = 0; j < of[k].size(); ++j) {
+      const auto t = static_cast<std::size_t>(of[k][j]);
+      s.transaction_names[t] = of[k].size() == 1 ? s.session_names[k] : fmt::format("{}[{}]", s.session_names[k], j + 1);
+      s.transactions[t].session = of[k].size() == 1 ? -1 : static_cast<int>(k);
+    }
+}
+
 struct Line {
   int number = 0;
   std::string_view text;
@@ -109,7 +126,7 @@ class Reader {
     split_sections();
     read_header();
     if (!setup_) fail(last_line(), "missing 'setup:' section (the SQL that creates the tables and rows)");
-    if (!steps_) fail(last_line(), "missing 'steps:' section (lines '<transaction>: <statement>;')");
+    if (!steps_) fail(last_line(), "missing 'steps:' section (lines '<session>: <statement>;')");
     read_setup();
     read_steps();
     resolve_fixed_levels();
@@ -159,9 +176,10 @@ class Reader {
       std::string txn;
       if (key == "level" || key.starts_with("level ")) {
         txn = std::string(trim(trim(t.substr(0, colon)).substr(5)));
-        if (!is_identifier(txn))
-          fail(l.number, fmt::format("expected 'level <transaction>: <level>', e.g. 'level T1: read committed', "
-                                     "found '{}'",
+        const std::string session = txn.substr(0, std::min(txn.find('['), txn.size()));
+        if (!is_identifier(session))
+          fail(l.number, fmt::format("expected 'level <session or transaction>: <level>', e.g. 'level T1: read "
+                                     "committed' or 'level s1[2]: serializable', found '{}'",
                                      t));
         field = "level " + txn;
       } else if (key != "name" && key != "source" && key != "link" && key != "applies" && key != "levels") {
@@ -286,10 +304,11 @@ class Reader {
     return text.find(':');
   }
 
-  struct TxnState {
-    bool ended = false;
+  // A connection as the steps section writes it: its transactions so far and the one open on it, if any.
+  struct SessionState {
+    std::vector<int> transactions;
+    int open = -1;  // the transaction between its BEGIN and its end
     int begin_line = 0;
-    int end_line = 0;
     int last_line = 0;
   };
 
@@ -306,7 +325,7 @@ class Reader {
       } else if (!steps.empty()) {
         steps.back().text += "\n" + std::string(l.text);
       } else if (auto t = trim(l.text); !t.empty() && !t.starts_with('#')) {
-        fail(l.number, fmt::format("expected a step '<transaction>: <statement>;', found '{}'", t));
+        fail(l.number, fmt::format("expected a step '<session>: <statement>;', found '{}'", t));
       }
     }
     if (steps.empty()) fail(steps_->header_line, "the steps section has no steps");
@@ -319,35 +338,46 @@ class Reader {
     probe.transactions[0].statements.resize(1);
     probe.order = {0, 0, 0};
 
-    std::vector<TxnState> states;
+    std::vector<SessionState> sessions;
     std::map<std::string, int> index_of;
+    auto new_transaction = [&](int session, bool autocommit) {
+      const int txn = static_cast<int>(s_.transactions.size());
+      s_.transactions.emplace_back();
+      s_.transactions.back().autocommit = autocommit;
+      s_.transactions.back().session = session;  // normalised below: -1 where it is alone on its connection
+      transaction_session_.push_back(session);
+      sessions[static_cast<std::size_t>(session)].transactions.push_back(txn);
+      return txn;
+    };
     for (const Step& step : steps) {
       Statement statement = parse_statement(step.text, path_, step.line);
-      auto [it, fresh] = index_of.emplace(step.name, static_cast<int>(s_.transactions.size()));
-      const int txn = it->second;
+      auto [it, fresh] = index_of.emplace(step.name, static_cast<int>(sessions.size()));
+      const int session = it->second;
       if (fresh) {
-        s_.transaction_names.push_back(step.name);
-        s_.transactions.emplace_back();
-        states.emplace_back();
+        s_.session_names.push_back(step.name);
+        sessions.emplace_back();
       }
-      TxnState& state = states[static_cast<std::size_t>(txn)];
-      Transaction& t = s_.transactions[static_cast<std::size_t>(txn)];
-      if (state.ended)
-        fail(step.line, fmt::format("{} already ended with {} on line {}; name a new transaction differently",
-                                    step.name, to_string(t.end), state.end_line));
-      if (fresh) {
-        if (statement.kind != StatementKind::Begin)
-          fail(step.line, fmt::format("{}'s first step must be BEGIN or START TRANSACTION, found {}", step.name,
-                                      render(statement, Dialect::Portable)));
+      SessionState& state = sessions[static_cast<std::size_t>(session)];
+      state.last_line = step.line;
+      if (statement.kind == StatementKind::Begin) {
+        if (state.open >= 0)
+          fail(step.line, fmt::format("{} is already in a transaction (BEGIN on line {}); it needs COMMIT or "
+                                      "ROLLBACK before another BEGIN",
+                                      step.name, state.begin_line));
+        state.open = new_transaction(session, false);
         state.begin_line = step.line;
-      } else if (statement.kind == StatementKind::Begin) {
-        fail(step.line, fmt::format("{} is already in a transaction (BEGIN on line {}); it needs COMMIT or ROLLBACK "
-                                    "before another BEGIN, under a new name",
-                                    step.name, state.begin_line));
+        s_.order.push_back(state.open);
       } else if (statement.kind == StatementKind::Commit || statement.kind == StatementKind::Rollback) {
-        t.end = statement.kind == StatementKind::Commit ? TxnEnd::Commit : TxnEnd::Rollback;
-        state.ended = true;
-        state.end_line = step.line;
+        if (state.open < 0)
+          fail(step.line, fmt::format("{} has no transaction to {}: it is in autocommit mode (no BEGIN since {}), "
+                                      "where each statement commits by itself",
+                                      step.name, to_string(statement.kind),
+                                      state.transactions.empty() ? std::string("it started")
+                                                                 : "its last transaction ended"));
+        s_.transactions[static_cast<std::size_t>(state.open)].end =
+            statement.kind == StatementKind::Commit ? TxnEnd::Commit : TxnEnd::Rollback;
+        s_.order.push_back(state.open);
+        state.open = -1;
       } else {
         if (statement.kind == StatementKind::Insert && statement.columns.empty())
           if (const Table* table = s_.schema.find_table(statement.table)) statement.columns = table->column_names();
@@ -356,25 +386,65 @@ class Reader {
           if (err.starts_with("T0: ")) err.erase(0, 4);
           fail(step.line, fmt::format("{}: {}", step.name, err));
         }
-        t.statements.push_back(std::move(statement));
+        if (state.open >= 0) {
+          s_.transactions[static_cast<std::size_t>(state.open)].statements.push_back(std::move(statement));
+          s_.order.push_back(state.open);
+        } else {
+          // Outside BEGIN ... COMMIT: an autocommit statement, a transaction of its own (its BEGIN, statement and
+          // end steps are submitted together; only the statement is sent).
+          const int txn = new_transaction(session, true);
+          s_.transactions[static_cast<std::size_t>(txn)].statements.push_back(std::move(statement));
+          s_.order.insert(s_.order.end(), 3, txn);
+        }
       }
-      state.last_line = step.line;
-      s_.order.push_back(txn);
     }
-    for (std::size_t i = 0; i < states.size(); ++i)
-      if (!states[i].ended)
-        fail(states[i].last_line, fmt::format("{} has no COMMIT or ROLLBACK", s_.transaction_names[i]));
+    for (std::size_t i = 0; i < sessions.size(); ++i)
+      if (sessions[i].open >= 0)
+        fail(sessions[i].last_line, fmt::format("{} has no COMMIT or ROLLBACK (BEGIN on line {})", s_.session_names[i],
+                                                sessions[i].begin_line));
+    name_transactions(s_);
+  }
+
+  // "level <name>: ..." names a session (every transaction on it) or one transaction of it ("s1[2]", 1-based).
+  std::vector<int> transactions_named(const std::string& name) const {
+    std::vector<int> out;
+    const auto& sessions = s_.session_names;
+    std::string session = name;
+    std::optional<std::size_t> position;
+    if (const auto open = name.find('['); open != std::string::npos && name.ends_with(']')) {
+      session = name.substr(0, open);
+      const std::string digits = name.substr(open + 1, name.size() - open - 2);
+      const bool number = !digits.empty() && digits.size() <= 4 &&
+                          std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      if (!number) return out;
+      position = std::stoul(digits);
+    }
+    const auto it = std::find(sessions.begin(), sessions.end(), session);
+    if (it == sessions.end()) return out;
+    const int k = static_cast<int>(it - sessions.begin());
+    std::vector<int> mine;
+    for (std::size_t t = 0; t < transaction_session_.size(); ++t)
+      if (transaction_session_[t] == k) mine.push_back(static_cast<int>(t));
+    if (!position) return mine;
+    if (*position >= 1 && *position <= mine.size()) out.push_back(mine[*position - 1]);
+    return out;
   }
 
   void resolve_fixed_levels() {
+    std::map<int, int> fixed_on;  // transaction -> line of the level that fixed it
     for (const auto& f : fixed_levels_) {
-      const auto& names = s_.transaction_names;
-      const auto it = std::find(names.begin(), names.end(), f.txn);
-      if (it == names.end())
-        fail(f.line, fmt::format("level for {}, which has no steps (transactions: {})", f.txn, join(names, ", ")));
-      const int txn = static_cast<int>(it - names.begin());
-      s_.fixed_levels[txn] = f.level;
-      s_.transactions[static_cast<std::size_t>(txn)].isolation = f.level;
+      const std::vector<int> txns = transactions_named(f.txn);
+      if (txns.empty())
+        fail(f.line, fmt::format("level for {}, which names no session or transaction with steps (sessions: {}; "
+                                 "the k-th transaction of session s is s[k])",
+                                 f.txn, join(s_.session_names, ", ")));
+      for (int txn : txns) {
+        if (auto [it, fresh] = fixed_on.emplace(txn, f.line); !fresh)
+          fail(f.line, fmt::format("level for {} fixes {} again (its level is fixed on line {})", f.txn,
+                                   s_.transaction_names[static_cast<std::size_t>(txn)], it->second));
+        s_.fixed_levels[txn] = f.level;
+        s_.transactions[static_cast<std::size_t>(txn)].isolation = f.level;
+      }
     }
   }
 
@@ -415,6 +485,7 @@ class Reader {
   std::vector<Line> header_;
   std::optional<Section> setup_, steps_, expect_;
   std::vector<FixedLevel> fixed_levels_;
+  std::vector<int> transaction_session_;  // per transaction: its session's index in s_.session_names
   Scenario s_;
 };
 
@@ -446,15 +517,15 @@ std::vector<Expectation> Scenario::expectations_for(const std::string& property,
 }
 
 Scenario parse_scenario(std::string_view text, const std::string& path, const ScenarioVocabulary& vocabulary) {
-  // Limits that turn hostile input into an error rather than a long run (each transaction is a session).
+  // Limits that turn hostile input into an error rather than a long run (each session is a connection).
   constexpr std::size_t kMaxScenarioBytes = 1 << 20;
   if (text.size() > kMaxScenarioBytes)
     throw ScenarioError(path, 0, fmt::format("the scenario is {} bytes; at most {} are read", text.size(), kMaxScenarioBytes));
   Scenario s = Reader(text, path, vocabulary).read();
-  constexpr std::size_t kMaxTransactions = 64, kMaxSteps = 4096;
-  if (s.transactions.size() > kMaxTransactions)
-    throw ScenarioError(path, 0, fmt::format("the scenario has {} transactions; at most {} are supported",
-                                             s.transactions.size(), kMaxTransactions));
+  constexpr std::size_t kMaxSessions = 64, kMaxSteps = 4096;
+  if (s.session_names.size() > kMaxSessions)
+    throw ScenarioError(path, 0, fmt::format("the scenario has {} sessions; at most {} are supported",
+                                             s.session_names.size(), kMaxSessions));
   if (s.order.size() > kMaxSteps)
     throw ScenarioError(path, 0, fmt::format("the scenario has {} steps; at most {} are supported", s.order.size(), kMaxSteps));
   return s;
@@ -474,6 +545,13 @@ std::string write_scenario(const Scenario& s) {
     return txn < s.transaction_names.size() && !s.transaction_names[txn].empty() ? s.transaction_names[txn]
                                                                                  : fmt::format("T{}", txn);
   };
+  // The connection a step is written on: its session's name, or the transaction's own where it is alone.
+  auto session_of = [&](std::size_t txn) {
+    const int k = s.transactions[txn].session;
+    if (k < 0) return name_of(txn);
+    return static_cast<std::size_t>(k) < s.session_names.size() ? s.session_names[static_cast<std::size_t>(k)]
+                                                                 : fmt::format("s{}", k + 1);
+  };
   std::string out;
   if (!s.name.empty()) out += "name: " + s.name + "\n";
   if (!s.source.empty()) out += "source: " + s.source + "\n";
@@ -484,8 +562,20 @@ std::string write_scenario(const Scenario& s) {
     for (auto l : s.levels) levels.push_back(level_text(l));
     out += "levels: " + join(levels, ", ") + "\n";
   }
-  for (const auto& [txn, level] : s.fixed_levels)
-    out += fmt::format("level {}: {}\n", name_of(static_cast<std::size_t>(txn)), level_text(level));
+  // A level shared by every transaction of a session is written once for the session.
+  std::map<std::string, std::vector<int>> by_session;
+  for (std::size_t t = 0; t < s.transactions.size(); ++t) by_session[session_of(t)].push_back(static_cast<int>(t));
+  std::set<std::string> written;
+  for (const auto& [txn, level] : s.fixed_levels) {
+    const std::string session = session_of(static_cast<std::size_t>(txn));
+    const auto& mine = by_session[session];
+    const bool whole = std::all_of(mine.begin(), mine.end(), [&](int t) {
+      const auto it = s.fixed_levels.find(t);
+      return it != s.fixed_levels.end() && it->second == level;
+    });
+    if (!whole) out += fmt::format("level {}: {}\n", name_of(static_cast<std::size_t>(txn)), level_text(level));
+    else if (written.insert(session).second) out += fmt::format("level {}: {}\n", session, level_text(level));
+  }
 
   out += "\nsetup:\n";
   for (const auto& sql : render_setup(s.schema, Dialect::Portable)) out += sql + ";\n";
@@ -494,7 +584,11 @@ std::string write_scenario(const Scenario& s) {
   std::vector<std::size_t> next(s.transactions.size(), 0);
   for (int txn : s.order) {
     const auto i = static_cast<std::size_t>(txn);
-    out += fmt::format("{}: {};\n", name_of(i), render(s.transactions[i].step(next[i]++), Dialect::Portable));
+    const Transaction& tx = s.transactions[i];
+    const Statement step = tx.step(next[i]++);
+    // An autocommit statement is written as the statement alone, outside BEGIN ... COMMIT.
+    if (tx.autocommit && step.is_transaction_control()) continue;
+    out += fmt::format("{}: {};\n", session_of(i), render(step, Dialect::Portable));
   }
 
   out += "\nexpect:\n";
@@ -509,7 +603,21 @@ Scenario scenario_from_test_case(const TestCase& c, std::string name) {
   s.schema = c.schema;
   s.transactions = c.transactions;
   s.order = c.order;
-  for (std::size_t i = 0; i < c.transactions.size(); ++i) s.transaction_names.push_back(fmt::format("T{}", i));
+  if (c.has_shared_sessions()) {
+    // Connections named s1, s2, ... as in PostgreSQL's isolation specs; transactions after them.
+    const auto connections = c.sessions();
+    for (std::size_t k = 0; k < connections.size(); ++k) {
+      s.session_names.push_back(fmt::format("s{}", k + 1));
+      for (int t : connections[k]) s.transactions[static_cast<std::size_t>(t)].session = static_cast<int>(k);
+    }
+    name_transactions(s);
+  } else {
+    for (std::size_t i = 0; i < c.transactions.size(); ++i) {
+      s.transaction_names.push_back(fmt::format("T{}", i));
+      s.session_names.push_back(fmt::format("T{}", i));
+      s.transactions[i].session = -1;
+    }
+  }
   const bool mixed = std::any_of(c.transactions.begin(), c.transactions.end(),
                                  [&](const Transaction& t) { return t.isolation != c.transactions.front().isolation; });
   if (mixed) {

@@ -313,19 +313,27 @@ std::ostream& operator<<(std::ostream& os, const Schema& s) {
 std::string describe(const TestCase& c, Dialect d) {
   std::string out;
   for (const auto& line : render_setup(c.schema, d)) out += line + ";\n";
+  // Where connections run several transactions, each transaction says which connection (C0, C1, ...) it is on.
+  const bool shared = c.has_shared_sessions();
+  const std::vector<int> connection = c.connection_of();
   for (std::size_t i = 0; i < c.transactions.size(); ++i) {
     const Transaction& t = c.transactions[i];
+    const std::string on = shared ? fmt::format(" on connection C{}", connection[i]) : "";
     if (t.autocommit)
-      out += fmt::format("-- T{} at {}: {} autocommit statement(s)\n", i, sql_name(t.isolation), t.statements.size());
+      out += fmt::format("-- T{}{} at {}: {} autocommit statement(s)\n", i, on, sql_name(t.isolation),
+                         t.statements.size());
     else
-      out += fmt::format("-- T{} at {}: {} statement(s), then {}\n", i, sql_name(t.isolation), t.statements.size(),
-                         to_string(t.end));
+      out += fmt::format("-- T{}{} at {}: {} statement(s), then {}\n", i, on, sql_name(t.isolation),
+                         t.statements.size(), to_string(t.end));
   }
   out += "-- submitted order:\n";
   int n = 0;
   for (const StepRef& ref : c.submitted_steps()) {
     const Transaction& t = c.transactions[static_cast<std::size_t>(ref.txn)];
-    out += fmt::format("{:>4}  T{}  {};\n", ++n, ref.txn, render(t.step(static_cast<std::size_t>(ref.index)), d));
+    const Statement step = t.step(static_cast<std::size_t>(ref.index));
+    ++n;
+    if (t.autocommit && step.is_transaction_control()) continue;  // not sent
+    out += fmt::format("{:>4}  T{}  {};\n", n, ref.txn, render(step, d));
   }
   return out;
 }

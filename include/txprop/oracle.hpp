@@ -42,6 +42,15 @@ class Oracle {
   // finding of any kind in it (Adya: "G-single" is met by lost-update and read-skew, "G2" by G2-item). Default: {kind}.
   virtual std::vector<std::string> classes_of(const std::string& kind) const { return {kind}; }
 
+  // Empty if this oracle can judge `c` on `engine`; otherwise one line saying why not (e.g. a shape of a hand-written
+  // isolation test, an autocommit statement, that its method cannot handle). check() then runs nothing and gives no
+  // verdict with that reason, and a scenario expectation of this oracle fails with it: an oracle never passes a case
+  // it cannot judge. The case is the one given to prepare() or the prepared one (judge() may ask again).
+  virtual std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const {
+    (void)c;
+    (void)engine;
+    return {};
+  }
   // The case as this oracle runs it on `engine` (e.g. with instrumentation columns); the case itself by default.
   virtual TestCase prepare(const TestCase& c, const EngineProfile& engine) const;
   // The prepared case as it was before prepare(), for reports and scenario files (which prepare it again on replay).

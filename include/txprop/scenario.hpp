@@ -8,13 +8,14 @@
 //   link: https://jepsen.io/analyses/mysql-8.0.34
 //   applies: mariadb, mariadb_si, postgresql, sqlite      target kinds (see below); default: all
 //   levels: repeatable read, serializable                 levels to run at; default: every level of the target
-//   level T1: read committed                              optional: T1 always runs at this level
+//   level T1: read committed                              optional: T1 always runs at this level (a session: all
+//                                                         its transactions; s1[2]: the second transaction of s1)
 //
 //   setup:
 //   CREATE TABLE t (k INTEGER NOT NULL, v INTEGER, PRIMARY KEY (k));
 //   INSERT INTO t (k, v) VALUES (1, 10);
 //
-//   steps:
+//   steps:                                                one line per step '<session>: <statement>;' (below)
 //   T0: BEGIN;
 //   T0: SELECT * FROM t WHERE k = 1;
 //   T1: BEGIN;
@@ -32,9 +33,37 @@
 // mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
 // not even one the level allows or the engine documents), a finding kind or class (the verdict must contain a finding
 // in it: for adya, G-single is met by lost-update and read-skew, G2 by G2-item and write-skew, G2-item by write-skew),
-// or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). Steps are in submitted order; each
-// transaction's steps start with BEGIN and end with COMMIT or ROLLBACK. SQL is txprop's portable dialect (what
-// counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b) for concatenation.
+// or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). An oracle that cannot judge
+// a scenario's shape (sdg: autocommit statements; troc: an autocommit SELECT where the level's plain reads lock) fails
+// each of its expectations with a line saying so; a verdict without a verdict meets no expectation, "not X" included.
+// SQL is txprop's portable dialect (what counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b)
+// for concatenation; arithmetic + - * / %.
+//
+// Steps are in submitted order, one per line '<session>: <statement>;', a statement may continue on the next lines.
+// The name before the colon is a session: a connection, as in PostgreSQL's isolation specs and Hermitage. On its
+// connection, as a database engineer writes it:
+//   - BEGIN (or START TRANSACTION) starts a transaction, COMMIT or ROLLBACK ends it; statements in between are its;
+//   - a statement outside BEGIN ... COMMIT is an autocommit statement: a transaction of its own with that one
+//     statement, committed when it succeeds and aborted when it fails (the engine rolls it back); nothing else is sent;
+//   - after COMMIT or ROLLBACK the session goes on: more autocommit statements, or another BEGIN ... COMMIT.
+//   s1: BEGIN;
+//   s1: UPDATE t SET v = 11 WHERE k = 1;
+//   s2: UPDATE t SET v = v + 1 WHERE k = 1;      s2 in autocommit mode: waits for s1's row lock
+//   s1: COMMIT;
+//   s1: SELECT * FROM t;                        s1 after its COMMIT (autocommit): sees 12
+// A session's transactions run one after the other on one connection: a step submitted while the session's previous
+// transaction still runs (e.g. waits on a lock) queues until it ended. Transactions are numbered in the order they
+// start (T0, T1, ... in findings); a session's only transaction is named like the session, the k-th of several
+// "<session>[k]" (1-based), so every file with one transaction per session (each starting with BEGIN and ending with
+// COMMIT or ROLLBACK) reads exactly as before. Errors: COMMIT or ROLLBACK with no transaction open ("s1 has no
+// transaction to COMMIT: it is in autocommit mode ..."), BEGIN inside a transaction, a transaction left open at the
+// end ("s1 has no COMMIT or ROLLBACK (BEGIN on line 12)"), each with file:line. write_scenario writes this form back
+// (autocommit statements alone on their session's line), so a counterexample's scenario.txn replays unchanged.
+//
+// Oracles and these forms: an autocommit statement is a transaction like any other in every oracle's history (Adya:
+// its reads and writes give the item edges of a one-statement transaction; it gets no version-set read, so a
+// predicate it evaluates gives no predicate edges: that can miss an anomaly, never invent one). A transaction queued
+// behind the previous one on its connection starts, for Adya's snapshot checks, when that one ended.
 #pragma once
 
 #include <map>
@@ -71,8 +100,12 @@ struct Scenario {
   std::vector<IsolationLevel> levels;          // empty: every level the target supports
   std::map<int, IsolationLevel> fixed_levels;  // per transaction index
   Schema schema;
-  std::vector<std::string> transaction_names;  // as written (T0, T1, ...), indexed like the transactions
-  // Transactions and order as in a TestCase; their isolation is filled in by test_case(level).
+  // The sessions (connections) as written (T0, T1, ... or s1, s2, ...), in the order they first appear.
+  std::vector<std::string> session_names;
+  // Indexed like the transactions: a session's only transaction is named like it (T0), the k-th of several s1[k].
+  std::vector<std::string> transaction_names;
+  // Transactions and order as in a TestCase; their isolation is filled in by test_case(level). A transaction's
+  // session is -1 where it is alone on its connection, else the index of its session in session_names.
   std::vector<Transaction> transactions;
   std::vector<int> order;
   std::vector<Expectation> expectations;

@@ -64,7 +64,8 @@ class Target {
   // Configuration flags that change behaviour, e.g. "innodb_snapshot_isolation=ON" (empty if none).
   std::string configuration() const;
 
-  // Resets the test database to the case's schema and runs the case: one session per transaction, one statement
+  // Resets the test database to the case's schema and runs the case: one session per connection (per transaction,
+  // unless transactions share a session: TestCase::sessions()), one statement
   // in flight per session, in the submitted order. Throws TargetError if the target cannot be used at all
   // (the connection cannot be re-established); engine failures during the run are findings in the History.
   History run(const TestCase& c);

@@ -15,12 +15,25 @@ enum class TxnEnd { Commit, Rollback };
 
 // A transaction's steps are BEGIN, its statements, then COMMIT or ROLLBACK: step 0 is BEGIN,
 // step i (1..n) is statements[i-1], step n+1 is the end.
+//
+// An autocommit statement (a statement a connection runs outside BEGIN ... COMMIT, as hand-written isolation tests
+// do) is a transaction of its own: one statement, autocommit = true. Its BEGIN and end steps send nothing; it commits
+// when the statement succeeds and is aborted when the statement fails (the engine rolls the statement back), so every
+// oracle sees it as the committed or aborted one-statement transaction it is.
 struct Transaction {
   IsolationLevel isolation = IsolationLevel::Serializable;
   std::vector<Statement> statements;
   TxnEnd end = TxnEnd::Commit;
-  // Statements run as autocommit statements: BEGIN and the end are not sent (oracles' statement-level replays).
+  // Statements run as autocommit statements: BEGIN and the end are not sent (an autocommit statement, see above, or
+  // an oracle's statement-level replay, where several statements each commit on their own).
   bool autocommit = false;
+  // The connection (session) it runs on. Transactions with the same session >= 0 share one connection and run one
+  // after the other in index order: a transaction's first step is submitted after the previous one's last, and is
+  // sent only once that one ended. -1 (the default, and every generated case): a connection of its own.
+  int session = -1;
+
+  // One statement run in autocommit mode: a transaction of its own that commits or aborts with the statement.
+  bool is_autocommit_statement() const { return autocommit && statements.size() == 1; }
 
   std::size_t step_count() const { return statements.size() + 2; }
   Statement step(std::size_t index) const;
@@ -44,6 +57,15 @@ struct TestCase {
 
   // The steps in submitted order.
   std::vector<StepRef> submitted_steps() const;
+  // The connections: each one's transactions in index order (the order they run in), connections ordered by their
+  // first transaction. A transaction with session -1 is a connection of its own.
+  std::vector<std::vector<int>> sessions() const;
+  // For each transaction, the index of its connection in sessions().
+  std::vector<int> connection_of() const;
+  // Whether some connection runs more than one transaction, or some transaction is an autocommit statement: the
+  // shapes hand-written isolation tests have and generated cases do not (oracles that cannot judge them say so).
+  bool has_shared_sessions() const;
+  bool has_autocommit_statements() const;
   // Empty if well formed; otherwise what is wrong (order counts, unknown tables or columns).
   std::string validate() const;
   // Every transaction in sequence, T0 first: the fully serial order.

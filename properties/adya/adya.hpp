@@ -12,3 +12,12 @@
 #include "elle_export.hpp"
 #include "levels.hpp"
 #include "observed_history.hpp"
+
+#include "txprop/history.hpp"
+
+namespace txprop::adya {
+
+// What an instrumented run observed, as check_adya reads it from the history (for tests that plant histories).
+ObservedHistory observe(const ::txprop::History& h);
+
+}  // namespace txprop::adya

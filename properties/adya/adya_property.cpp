@@ -179,10 +179,18 @@ Extracted extract(const History& h) {
       pd.values_of(id, 1, r);
     }
   }
+  // A transaction on a connection that ran another before it started no earlier than that one ended (its first
+  // step may have been submitted while it still ran, and queued behind it).
+  std::vector<int> previous_end(c.transactions.size(), -1);
+  for (const auto& session : c.sessions())
+    for (std::size_t j = 1; j < session.size(); ++j)
+      previous_end[static_cast<std::size_t>(session[j])] =
+          h.transactions[static_cast<std::size_t>(session[j - 1])].end_event;
   for (std::size_t t = 0; t < c.transactions.size(); ++t) {
     const Transaction& tx = c.transactions[t];
     const std::size_t first = tx.statements.empty() ? 0 : 1;
-    const int start = h.submitted_at[t][first];
+    int start = h.submitted_at[t][first];
+    if (start >= 0 && previous_end[t] >= 0) start = std::max(start, previous_end[t] + 1);
     o.add_transaction(txn_id(t), fmt::format("T{}", t),
                       start < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start));
     std::size_t number = 0;  // the statement's number in the transaction as generated (version-set reads not counted)
@@ -371,6 +379,10 @@ bool contended(const adya::ObservedHistory& o) {
 }
 
 }  // namespace
+
+namespace adya {
+ObservedHistory observe(const History& h) { return extract(h).observed; }
+}  // namespace adya
 
 TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine) {
   return adya::instrument(c, adya::instrumentation_options(engine.capabilities()));
