@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -52,7 +53,8 @@ Table random_table(Draw& d, const Options& o, int index, int size) {
   if (ncol > 1 && d.chance(0.2)) t.indexes.push_back(Index{fmt::format("{}_u", t.name), {"c1"}, true});
   if (ncol > 2 && d.chance(0.3)) t.indexes.push_back(Index{fmt::format("{}_i", t.name), {"c2"}, false});
 
-  const int nrows = d.in_range(0, scaled(o.max_rows, size, 2));
+  // Contention mode: at least one row, so that every case has a row to conflict on (see Anchor below).
+  const int nrows = d.in_range(o.contention ? 1 : 0, std::max(o.contention ? 1 : 0, scaled(o.max_rows, size, 2)));
   std::set<Row> keys;  // values of every unique key seen, to keep initial rows valid
   for (int r = 0; r < nrows; ++r) {
     Row row;
@@ -83,9 +85,93 @@ std::vector<Value> existing_values(const Table& t, const std::string& column) {
   return out;
 }
 
+// Contention mode: one row of the initial state, named by a column's value in it, that every transaction touches with
+// one statement (its anchored statement), the first transaction with a write. Measured on the engines
+// (txprop_contention_bench), drawing tables and values from earlier statements alone left a third of the cases
+// without a conflict: writes that matched nothing (empty tables, INSERTs of a key the initial rows already hold),
+// writes to rows the other transactions did not touch, and (SQLite, MariaDB SERIALIZABLE) conflicts the engine ended
+// before a row was touched.
+struct Anchor {
+  const Table* table = nullptr;
+  const Column* column = nullptr;
+  Value value;  // the row's value in `column` (never NULL)
+  Row row;      // the whole row
+};
+
+std::optional<Anchor> pick_anchor(Draw& d, const Schema& s) {
+  std::vector<const Table*> with_rows;
+  for (const Table& t : s.tables)
+    if (!t.rows.empty()) with_rows.push_back(&t);
+  if (with_rows.empty()) return std::nullopt;
+  const Table& t = *d.pick(with_rows);
+  const Row& row = d.pick(t.rows);
+  // The primary key names exactly that row; another column may name several rows, which is a conflict too.
+  std::vector<std::size_t> named;
+  for (std::size_t i = 0; i < t.columns.size(); ++i)
+    if (!row[i].is_null()) named.push_back(i);
+  if (named.empty()) return std::nullopt;
+  std::size_t i = d.pick(named);
+  if (!t.primary_key.empty() && d.chance(0.6)) i = *t.column_index(t.primary_key.front());
+  return Anchor{&t, &t.columns[i], row[i], row};
+}
+
 class StatementMaker {
  public:
   StatementMaker(Draw& d, const Schema& s, const Options& o) : d_(d), schema_(s), o_(o) {}
+
+  // A statement that touches the anchor's row, drawn with the usual weights (a write when `write`): a SELECT (plain
+  // or locking), UPDATE or DELETE whose WHERE holds for the row in one of the usual forms (=, IN, BETWEEN, a bound, OR
+  // with another comparison), or an INSERT of a row that has the anchor's value too (a phantom for the others'
+  // predicates; not where the anchor's column is a key, whose value the row already holds). The first transaction's
+  // anchored statement is an UPDATE or DELETE of the row itself.
+  Statement anchored(const Anchor& a, bool write) {
+    const Table& t = *a.table;
+    const bool keyed = std::find(t.primary_key.begin(), t.primary_key.end(), a.column->name) != t.primary_key.end() ||
+                       std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& i) {
+                         return i.unique && std::find(i.columns.begin(), i.columns.end(), a.column->name) != i.columns.end();
+                       });
+    std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
+                                write ? 0 : o_.weight_insert, o_.weight_update, o_.weight_delete};
+    if (!o_.locking_reads) weights[1] = weights[2] = 0;
+    if (write) weights[0] = weights[1] = weights[2] = 0;
+    Statement s;
+    switch (d_.weighted(weights)) {
+      case 0: s = Statement::select(t.name, anchor_predicate(a)); break;
+      case 1: s = Statement::select(t.name, anchor_predicate(a), LockMode::Update); break;
+      case 2: s = Statement::select(t.name, anchor_predicate(a), LockMode::Share); break;
+      case 3: {
+        // A row with the anchor's value, or, where that value is a key the row already holds, the anchor row's twin:
+        // its other values under a key of its own.
+        s = insert(t);
+        auto set = [&](const std::string& column, const Value& v) {
+          const auto at = std::find(s.columns.begin(), s.columns.end(), column);
+          if (at == s.columns.end()) {
+            s.columns.push_back(column);
+            s.values.front().push_back(Expr::lit(v));
+          } else {
+            s.values.front()[static_cast<std::size_t>(at - s.columns.begin())] = Expr::lit(v);
+          }
+        };
+        if (!keyed) {
+          set(a.column->name, a.value);
+        } else {
+          for (std::size_t i = 0; i < t.columns.size(); ++i) {
+            const std::string& c = t.columns[i].name;
+            const bool unique = std::find(t.primary_key.begin(), t.primary_key.end(), c) != t.primary_key.end() ||
+                                std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& x) {
+                                  return x.unique && std::find(x.columns.begin(), x.columns.end(), c) != x.columns.end();
+                                });
+            if (!unique && !a.row[i].is_null()) set(c, a.row[i]);
+          }
+        }
+        break;
+      }
+      case 4: s = update(t); s.where = anchor_predicate(a); break;
+      default: s = Statement::delete_(t.name, anchor_predicate(a)); break;
+    }
+    remember(s);
+    return s;
+  }
 
   Statement make() {
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
@@ -150,6 +236,20 @@ class StatementMaker {
       if (!existing.empty()) return d_.pick(existing);
     }
     return random_value(d_, c.type);
+  }
+
+  Expr anchor_predicate(const Anchor& a) {
+    const Expr col = Expr::col(a.column->name);
+    const Expr v = Expr::lit(a.value);
+    const int r = d_.in_range(0, 99);
+    if (r < 45) return Expr::binary(BinaryOp::Eq, col, v);
+    if (r < 60) return Expr::in_list(col, {v, Expr::lit(value_for(*a.table, *a.column))});
+    if (r < 70) {
+      Value other = value_for(*a.table, *a.column);
+      return other < a.value ? Expr::between(col, Expr::lit(other), v) : Expr::between(col, v, Expr::lit(other));
+    }
+    if (r < 80) return Expr::binary(d_.chance(0.5) ? BinaryOp::Le : BinaryOp::Ge, col, v);
+    return Expr::binary(BinaryOp::Eq, col, v) || comparison(*a.table);
   }
 
   std::optional<Expr> maybe_predicate(const Table& t) {
@@ -312,7 +412,7 @@ class StatementMaker {
       columns.push_back(c.name);
       if (key) {
         // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock).
-        if (d_.chance(o_.contention ? 0.4 : 0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
+        if (d_.chance(0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
         else values.push_back(Expr::lit(value_for(t, c)));
       } else if (!c.not_null && d_.chance(0.05)) {
         values.push_back(Expr::lit(Value()));
@@ -424,11 +524,19 @@ int transaction_count(Draw& d, const Options& o) {
   return static_cast<int>(d.weighted(w));
 }
 
-Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, int size) {
+Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, int size,
+                             const std::optional<Anchor>& anchor = std::nullopt, bool anchor_write = false) {
   Transaction t;
   t.isolation = o.isolation;
   const int n = d.in_range(o.min_statements, std::max(o.min_statements, scaled(o.max_statements, size, o.min_statements)));
-  for (int i = 0; i < n; ++i) t.statements.push_back(maker.make());
+  // The anchored statement comes in addition to the drawn ones (in place of one when the transaction is already at
+  // its size limit), so that the mix of the others stays what the weights say; mostly first, which the overlapping
+  // interleaving runs while every transaction is open.
+  const int max = std::max(o.min_statements, o.max_statements);
+  const int total = !anchor ? n : std::min(n + 1, max);
+  const int anchored_at = !anchor ? -1 : d.chance(0.7) ? 0 : d.in_range(0, total - 1);
+  for (int i = 0; i < total; ++i)
+    t.statements.push_back(i == anchored_at ? maker.anchored(*anchor, anchor_write) : maker.make());
   t.end = d.chance(o.rollback_probability) ? TxnEnd::Rollback : TxnEnd::Commit;
   return t;
 }
@@ -464,8 +572,9 @@ rc::Gen<TestCase> test_case(const Options& options) {
     c.schema = make_schema(d, options, size);
     StatementMaker maker(d, c.schema, options);
     const int n = transaction_count(d, options);
+    const std::optional<Anchor> anchor = options.contention ? pick_anchor(d, c.schema) : std::nullopt;
     for (int i = 0; i < n; ++i) {
-      c.transactions.push_back(make_transaction(d, maker, options, size));
+      c.transactions.push_back(make_transaction(d, maker, options, size, anchor, i == 0));
       // Mixed levels: the first transaction keeps the suite's level, the others draw theirs.
       if (i > 0 && !options.mixed_levels.empty())
         c.transactions.back().isolation = d.pick(options.mixed_levels);

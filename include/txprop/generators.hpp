@@ -52,10 +52,12 @@ struct Options {
   double join_probability = 0.2;  // a plain SELECT joins another table (INNER or LEFT) on columns of one type
   double aggregate_probability = 0.25;  // a plain SELECT aggregates: COUNT/SUM/MIN/MAX [GROUP BY c [HAVING ...]]
   double order_limit_probability = 0.2;  // a plain SELECT is ORDER BY <every column> LIMIT n
-  // Contention mode (issue 13): statements prefer the tables earlier statements read or wrote
-  // (hot_table_probability), predicates, keys and SET values prefer the values those statements named
-  // (hot_value_probability), and INSERTs reuse an existing key more often, so that concurrent transactions touch the
-  // same rows and predicate ranges. Off: generation draws exactly what it drew before.
+  // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
+  // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
+  // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer
+  // the tables earlier statements read or wrote (hot_table_probability) and the values they named
+  // (hot_value_probability), so that concurrent transactions touch the same rows and predicate ranges
+  // (txprop_contention_bench measures the share). Off: generation draws exactly what it drew before.
   bool contention = false;
   double hot_table_probability = 0.95;
   double hot_value_probability = 0.6;

@@ -354,8 +354,22 @@ Extracted extract(const History& h) {
 
 // Whether transactions that ran concurrently (neither ended before the other started) touched the same row, or a row
 // of one's predicate read's version set, with at least one of them writing it: the cases in which an isolation
-// anomaly can show at all (issue 13's measure of generated cases).
-bool contended(const adya::ObservedHistory& o) {
+// anomaly can show at all (issue 13's measure of generated cases). Returns the tag: "contended", or why not, the
+// first that applies of
+//   uncontended: serial                  no two transactions overlapped in time (a lock wait or an early abort can
+//                                        serialise a generated interleaving)
+//   uncontended: read-only               transactions overlapped, but none of an overlapping pair had a write statement
+//   uncontended: writes took no effect   overlapping transactions had write statements, none changed a row (matched
+//                                        nothing, failed, or its transaction was aborted before it ran)
+//   uncontended: ended by the engine     a transaction was aborted by a conflict error (serialization failure,
+//                                        deadlock, lock timeout, snapshot conflict) before anything it touched
+//                                        overlapped: the engine saw a conflict and ended it first
+//   uncontended: disjoint rows           overlapping transactions wrote, but not a row (or a version-set row) the
+//                                        other touched
+// A write counts whether or not its transaction commits (an uncommitted write another transaction touches is what a
+// dirty read or write is made of).
+std::string contention_of(const adya::ObservedHistory& o, const History& h) {
+  const TestCase& c = h.test_case;
   auto concurrent = [&](adya::TxnId a, adya::TxnId b) {
     if (a == b || a == adya::kInitialTxn || b == adya::kInitialTxn) return false;
     const adya::TxnInfo &x = o.txn(a), &y = o.txn(b);
@@ -364,18 +378,56 @@ bool contended(const adya::ObservedHistory& o) {
     return !a_before && !b_before;
   };
   std::map<adya::RowIndex, std::vector<std::pair<adya::TxnId, bool>>> by_row;  // row -> (txn, wrote)
-  for (const adya::Observation& ob : o.observations()) by_row[ob.row].emplace_back(o.txn_of(ob), !ob.is_read());
+  std::set<std::pair<adya::RowIndex, adya::TxnId>> writers_seen;
+  for (const adya::Observation& ob : o.observations()) {
+    by_row[ob.row].emplace_back(o.txn_of(ob), !ob.is_read());
+    // A writer list read names the row's writers too: where an UPDATE returns nothing (MariaDB), its writes are
+    // known only from the lists read later.
+    if (ob.is_read())
+      for (adya::TxnId w : o.branch(ob.row, ob.branch()).first(ob.length))
+        if (w != adya::kInitialTxn && writers_seen.emplace(ob.row, w).second) by_row[ob.row].emplace_back(w, true);
+  }
   for (const auto& [row, users] : by_row)
     for (std::size_t i = 0; i < users.size(); ++i)
       for (std::size_t j = i + 1; j < users.size(); ++j)
-        if ((users[i].second || users[j].second) && concurrent(users[i].first, users[j].first)) return true;
+        if ((users[i].second || users[j].second) && concurrent(users[i].first, users[j].first)) return "contended";
   for (const adya::PredicateRow& pr : o.predicate_rows()) {
     const adya::TxnId reader = o.statements()[o.predicate_statement(pr.pred)].txn;
     for (adya::TxnId w : o.predicate_order(pr))
-      if (concurrent(reader, w)) return true;
-    if (pr.deleter != adya::kNone && concurrent(reader, pr.deleter)) return true;
+      if (concurrent(reader, w)) return "contended";
+    if (pr.deleter != adya::kNone && concurrent(reader, pr.deleter)) return "contended";
+    // Writers of the row that are not in its final version order: their transactions did not commit.
+    if (const auto r = o.find_row(pr.row); r && by_row.count(*r))
+      for (const auto& [t, wrote] : by_row.at(*r))
+        if (wrote && concurrent(reader, t)) return "contended";
   }
-  return false;
+  // Why not: the overlapping pairs, whether they meant to write, whether a write took effect.
+  const std::size_t n = std::min<std::size_t>(c.transactions.size(), o.txn_count() > 0 ? o.txn_count() - 1 : 0);
+  std::vector<bool> writes_statement(n, false), wrote(n, false);
+  for (std::size_t t = 0; t < n; ++t)
+    for (const Statement& s : c.transactions[t].statements) writes_statement[t] = writes_statement[t] || s.is_write();
+  for (const adya::Observation& ob : o.observations())
+    if (!ob.is_read() || ob.kind() == adya::OpKind::DeleteRead)
+      if (const adya::TxnId t = o.txn_of(ob); t >= 1 && t - 1 < n) wrote[t - 1] = true;
+  bool overlap = false, meant = false, effect = false;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      if (!concurrent(txn_id(a), txn_id(b))) continue;
+      overlap = true;
+      meant = meant || writes_statement[a] || writes_statement[b];
+      effect = effect || wrote[a] || wrote[b];
+    }
+  if (!overlap) return "uncontended: serial";
+  if (!meant) return "uncontended: read-only";
+  for (std::size_t t = 0; t < std::min(n, h.transactions.size()); ++t) {
+    const ErrorClass e = h.transactions[t].abort_reason.cls;
+    if (h.transactions[t].fate == TxnFate::Aborted &&
+        (e == ErrorClass::SerializationFailure || e == ErrorClass::Deadlock || e == ErrorClass::LockTimeout ||
+         e == ErrorClass::SnapshotConflict))
+      return "uncontended: ended by the engine";
+  }
+  if (!effect) return "uncontended: writes took no effect";
+  return "uncontended: disjoint rows";
 }
 
 }  // namespace
@@ -418,7 +470,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   Verdict found = adya::check(x.observed, adya::adya_kinds(), options);
   v.tags = found.tags;
   // The observer (the last transaction) runs after everything else: it contends with nobody.
-  if (contended(x.observed)) v.tags.push_back("contended");
+  v.tags.push_back(contention_of(x.observed, h));
   for (const std::string& m : x.malformed) {
     Finding f;
     f.kind = "impossible-history";

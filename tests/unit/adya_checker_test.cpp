@@ -963,5 +963,225 @@ TEST(AdyaPredicate, ItemCycleIsNotReportedAgainThroughThePredicate) {
   EXPECT_EQ(kinds(fs), Kinds{"lost-update"});
 }
 
+// -------------------------------------------------------------------------------------------- differential test
+
+// The dependency graph against a reference built straight from the definitions (dependency_graph.hpp and Adya's
+// definitions 4 and 5), on random concurrent histories with predicate reads: the same edges with the same evidence.
+// The reference is quadratic and obviously so; the graph builder is linear, places edges through per-bucket sorts and
+// computes predicate edges in two passes. Sizes above DependencyGraph's bucket of 1024 transactions and rows are
+// included, so that several buckets are sorted.
+struct RefEdge {
+  TxnId from, to;
+  int type;
+  bool predicate;
+  RowIndex row;
+  std::uint32_t prow, version;  // predicate edges: the evidence
+  auto operator<=>(const RefEdge&) const = default;
+};
+
+std::vector<RefEdge> reference_edges(const ObservedHistory& h) {
+  auto committed = [&](TxnId t) {
+    return t < h.txn_count() && h.txn(t).registered && h.txn(t).fate == Fate::Committed;
+  };
+  std::vector<RefEdge> out;
+  for (RowIndex r = 0; r < h.row_count(); ++r) {
+    // The version order: the longest observed writer list (the histories below never diverge).
+    std::vector<TxnId> c;
+    TxnId del = kNone;
+    std::uint32_t del_len = 0;
+    for (const Observation& o : h.observations()) {
+      if (o.row != r || !o.is_read()) continue;
+      const auto wl = h.branch(r, o.branch()).first(o.length);
+      if (wl.size() > c.size()) c.assign(wl.begin(), wl.end());
+      if (o.kind() == OpKind::DeleteRead && committed(h.txn_of(o))) {
+        del = h.txn_of(o);
+        del_len = o.length;
+      }
+    }
+    std::vector<std::uint32_t> committed_at;  // positions of committed writers
+    for (std::uint32_t p = 0; p < c.size(); ++p)
+      if (committed(c[p])) committed_at.push_back(p);
+    for (std::size_t i = 1; i < committed_at.size(); ++i)
+      if (c[committed_at[i - 1]] != c[committed_at[i]])
+        out.push_back({c[committed_at[i - 1]], c[committed_at[i]], 0, false, r, 0, 0});
+    if (del != kNone && del_len > 0) {
+      TxnId last = kNone;
+      for (std::uint32_t p : committed_at)
+        if (p < del_len) last = c[p];
+      if (last != kNone && last != del) out.push_back({last, del, 0, false, r, 0, 0});
+    }
+    for (const Observation& o : h.observations()) {
+      if (o.row != r || o.kind() != OpKind::Read || !committed(h.txn_of(o)) || o.length == 0) continue;
+      const TxnId reader = h.txn_of(o), w = c[o.length - 1];
+      if (w != reader && committed(w)) out.push_back({w, reader, 1, false, r, 0, 0});
+      TxnId to = kNone;
+      for (std::uint32_t p : committed_at)
+        if (p >= o.length && c[p] != w) {
+          to = c[p];
+          break;
+        }
+      if (to == kNone && del != kNone && del != w) to = del;
+      if (to != kNone && to != reader) out.push_back({reader, to, 2, false, r, 0, 0});
+    }
+  }
+  // Predicate edges: a committed version whose match differs from the previous committed version's (or, for the
+  // first, from "not yet inserted", which matches nothing), installed by another transaction than the reader.
+  const auto& prows = h.predicate_rows();
+  for (PredRowIndex i = 0; i < prows.size(); ++i) {
+    const PredicateRow& pr = prows[i];
+    const TxnId reader = h.statements()[h.predicate_statement(pr.pred)].txn;
+    const auto row = h.find_row(pr.row);
+    if (!committed(reader) || !row) continue;
+    const auto order = h.predicate_order(pr);
+    const auto matches = h.predicate_matches(pr);
+    std::vector<std::pair<std::uint32_t, TxnId>> versions;  // (version, writer), committed only
+    for (std::uint32_t k = 1; k <= order.size(); ++k)
+      if (committed(order[k - 1])) versions.emplace_back(k, order[k - 1]);
+    if (pr.deleter != kNone && committed(pr.deleter)) versions.emplace_back(pr.order_length + 1, pr.deleter);
+    for (std::size_t v = 0; v < versions.size(); ++v) {
+      const auto [k, w] = versions[v];
+      const Match now = k == pr.order_length + 1 ? Match::No : matches[k];
+      const Match before = v == 0 ? Match::No : matches[versions[v - 1].first];
+      if (w == reader || now == Match::Unknown || before == Match::Unknown || now == before) continue;
+      if (k <= pr.seen)
+        out.push_back({w, reader, 1, true, *row, i, k});
+      else
+        out.push_back({reader, w, 2, true, *row, i, k});
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<RefEdge> graph_edges(const DependencyGraph& g) {
+  std::vector<RefEdge> out;
+  for (TxnId t = 0; t < g.node_count(); ++t)
+    for (const Edge& e : g.out_edges(t)) {
+      RefEdge x{t, e.to, static_cast<int>(e.type()), e.predicate(), e.row, 0, 0};
+      if (e.predicate()) {
+        x.prow = g.predicate_evidence(e).prow;
+        x.version = g.predicate_evidence(e).version;
+      }
+      out.push_back(x);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A random concurrent execution: up to `concurrent` transactions open at once, each reading (a prefix of the row's
+// writer list: its committed part or all of it), updating, inserting, deleting and reading predicates over a few
+// rows; 1 in 6 aborts. A final observer reads every live row. Predicate rows get the final version orders, random
+// matches (some unknown) and the row's committed deleter, as the property gives them after the run.
+ObservedHistory random_concurrent_history(unsigned seed, int transactions, int rows, int concurrent) {
+  std::mt19937 rng(seed);
+  Builder b({});
+  std::vector<std::vector<TxnId>> chain;  // per row id: every writer so far, aborted ones included
+  std::vector<bool> deleted;
+  std::vector<TxnId> deleter;
+  for (RowId r = 0; r < static_cast<RowId>(rows); ++r) {
+    b.h.add_initial_row(r);
+    chain.push_back({0});
+    deleted.push_back(false);
+    deleter.push_back(kNone);
+  }
+  struct PendingPred {
+    PredIndex pred;
+    std::vector<std::pair<RowId, std::uint32_t>> rows;  // row, versions seen
+  };
+  std::vector<PendingPred> preds;
+  std::vector<TxnId> open;
+  std::vector<bool> aborts(static_cast<std::size_t>(transactions) + 2, false);
+  TxnId next = 1;
+  std::set<TxnId> finished;
+  auto committed_prefix = [&](RowId r) {
+    std::size_t n = chain[r].size();
+    while (n > 1 && (!finished.count(chain[r][n - 1]) || aborts[chain[r][n - 1]])) --n;
+    return n;
+  };
+  while (next <= static_cast<TxnId>(transactions) || !open.empty()) {
+    if (next <= static_cast<TxnId>(transactions) && (open.empty() || (open.size() < static_cast<std::size_t>(concurrent) && rng() % 3 == 0))) {
+      aborts[next] = rng() % 6 == 0;
+      open.push_back(next++);
+      continue;
+    }
+    const std::size_t i = rng() % open.size();
+    const TxnId t = open[i];
+    const unsigned op = rng() % 12;
+    const RowId r = rng() % chain.size();
+    if (op < 3) {
+      if (!deleted[r]) b.read(t, r, std::vector<TxnId>(chain[r].begin(), chain[r].begin() + (rng() % 2 ? chain[r].size() : committed_prefix(r))));
+    } else if (op < 6) {
+      if (!deleted[r]) {
+        b.update(t, r);
+        chain[r].push_back(t);
+      }
+    } else if (op < 7) {
+      const RowId nr = chain.size();
+      b.insert(t, nr);
+      chain.push_back({t});
+      deleted.push_back(false);
+      deleter.push_back(kNone);
+    } else if (op < 8) {
+      if (!deleted[r] && !aborts[t]) {
+        b.remove(t, r, chain[r]);
+        deleted[r] = true;
+        deleter[r] = t;
+      }
+    } else if (op < 10) {
+      const StmtIndex s = b.stmt(t, "SELECT * FROM t WHERE v > " + std::to_string(rng() % 5));
+      PendingPred p{b.h.add_predicate_read(s, "v > ?"), {}};
+      for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) {
+        const RowId pr = rng() % (chain.size() + 2);  // sometimes a row inserted later, or never
+        p.rows.emplace_back(pr, pr < chain.size() ? static_cast<std::uint32_t>(deleted[pr] ? chain[pr].size() + 1 : chain[pr].size()) : 0);
+      }
+      preds.push_back(std::move(p));
+    } else {
+      if (aborts[t]) b.abort(t); else b.commit(t);
+      finished.insert(t);
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  const TxnId observer = next;
+  for (RowId r = 0; r < chain.size(); ++r)
+    if (!deleted[r]) b.read(observer, r, chain[r]);
+  b.commit(observer);
+  for (const PendingPred& p : preds)
+    for (const auto& [row, seen] : p.rows) {
+      const std::vector<TxnId> order = row < chain.size() ? chain[row] : std::vector<TxnId>{};
+      std::vector<Match> matches(order.size() + 2, Match::No);
+      for (std::size_t k = 1; k <= order.size(); ++k) {
+        const unsigned m = rng() % 7;
+        matches[k] = m < 3 ? Match::Yes : m < 6 ? Match::No : Match::Unknown;
+      }
+      b.h.add_predicate_row(p.pred, row, order, std::min<std::uint32_t>(seen, static_cast<std::uint32_t>(order.size() + 1)),
+                            matches, row < deleter.size() ? deleter[row] : kNone);
+    }
+  return std::move(b.h);
+}
+
+TEST(AdyaGraph, EdgesMatchAReferenceBuiltFromTheDefinitions) {
+  std::size_t predicate_edges = 0, edges = 0;
+  auto compare = [&](const ObservedHistory& h, const std::string& what) {
+    const DependencyGraph g = DependencyGraph::build(h);
+    const auto expected = reference_edges(h), actual = graph_edges(g);
+    edges += actual.size();
+    predicate_edges += g.predicate_edge_count();
+    ASSERT_EQ(actual.size(), expected.size()) << what;
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      const RefEdge &a = actual[i], &e = expected[i];
+      ASSERT_TRUE(a == e) << what << ": edge " << i << ": graph T" << a.from << " -" << a.type << (a.predicate ? "p" : "")
+                          << "-> T" << a.to << " row " << a.row << " (" << a.prow << "," << a.version << "), reference T"
+                          << e.from << " -" << e.type << (e.predicate ? "p" : "") << "-> T" << e.to << " row " << e.row
+                          << " (" << e.prow << "," << e.version << ")";
+    }
+  };
+  for (unsigned seed = 1; seed <= 60; ++seed)
+    compare(random_concurrent_history(seed, 30, 5, 1 + static_cast<int>(seed % 4)), "seed " + std::to_string(seed));
+  // Several buckets of transactions and of rows.
+  compare(random_concurrent_history(7, 3000, 2200, 3), "large history");
+  EXPECT_GT(predicate_edges, 500u);
+  EXPECT_GT(edges, 5000u);
+}
+
 }  // namespace
 }  // namespace txprop::adya

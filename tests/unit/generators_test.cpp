@@ -114,9 +114,12 @@ TEST(Generators, PredicatesHitExistingRows) {
   EXPECT_GT(1.0 * hits / equalities, 0.6);
 }
 
-TEST(Generators, ShrinkingReachesTheMinimalCase) {
-  // A planted failure: the property fails whenever some transaction deletes from table t0.
+// A planted failure: the property fails whenever some transaction deletes from table t0. In contention mode too
+// (its anchored statements and rows shrink like any other).
+void expect_shrinks_to_a_lone_delete(bool contention) {
+  SCOPED_TRACE(contention ? "contention mode" : "default mode");
   gen::Options o;
+  o.contention = contention;
   std::optional<TestCase> last_failure;
   const auto property = rc::detail::toProperty([&] {
     const TestCase c = *gen::test_case(o);
@@ -146,6 +149,11 @@ TEST(Generators, ShrinkingReachesTheMinimalCase) {
   EXPECT_TRUE(c.schema.tables[0].rows.empty());
   EXPECT_EQ(c.schema.tables[0].columns.size(), 1u);
   EXPECT_TRUE(c.schema.tables[0].indexes.empty());
+}
+
+TEST(Generators, ShrinkingReachesTheMinimalCase) {
+  expect_shrinks_to_a_lone_delete(false);
+  expect_shrinks_to_a_lone_delete(true);
 }
 
 TEST(Generators, ShrinkMovesTowardSerialOrder) {
