@@ -500,6 +500,7 @@ struct Judge {
           if (!model.in_snapshot(r, t, *m.snapshot_seq)) inserted_after_snapshot = true;
           break;
         }
+        if (why.empty()) why = deleted_after_snapshot(t, e, s, rule);
       }
       if (!why.empty())
         finding("missing-abort",
@@ -545,6 +546,37 @@ struct Judge {
     }
     for (const auto& c : ex.changes) model.append(s.table, c.rid, c.data, t, c.deleted, e);
     if (lock.strength != LockStrength::None) m.locks.push_back(lock);
+  }
+
+  // Troc's "resurrect as deleted" (digest A5, useDel; MySQL#105670): a write that reads the latest committed versions
+  // (InnoDB's current read) does not see a row that a transaction committed after its snapshot deleted, though the
+  // snapshot holds it and its WHERE matches it there. Without a first-updater rule that is all (the row stays deleted,
+  // and the transaction's later snapshot reads still show it: the documented MDEV-26642 class). With one
+  // (innodb_snapshot_isolation=ON) the write still reaches the row's delete-marked record, which the transaction's read
+  // view keeps from purge, and its writer is newer than the read view: ER_CHECKREAD. Only where the table has no
+  // secondary index, so that every access path is the clustered index (a delete-marked secondary-index entry is skipped
+  // before the clustered record is checked; tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn), and only
+  // for a WHERE without subqueries (whose versions would differ on the snapshot). Returns why it must fail, or "".
+  std::string deleted_after_snapshot(int t, int e, const Statement& s, const StatementRule& rule) {
+    const TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
+    if ((s.kind != StatementKind::Update && s.kind != StatementKind::Delete) || rule.view == ViewRule::Snapshot ||
+        !m.snapshot_seq || !subquery_tables(s).empty())
+      return {};
+    const Table* table = model.schema().find_table(s.table);
+    if (!table || !table->indexes.empty()) return {};
+    const View snapshot = model.view(t, ViewRule::Snapshot, e, {s.table});
+    const Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
+    const Execution in_snapshot = evaluator.execute(model.schema(), snapshot, probe, {});
+    if (!in_snapshot.outcome.ok()) return {};
+    for (std::int64_t r : in_snapshot.matched) {
+      const Version* latest = model.latest_committed(r, t, e);
+      if (!latest || !latest->deleted || latest->txn == kInitial || latest->txn == t) continue;
+      if (model.txns()[static_cast<std::size_t>(latest->txn)].end_seq < *m.snapshot_seq) continue;
+      return fmt::format("row txp_rid={}, which T{}'s snapshot holds and its WHERE matches there, was deleted by T{}, "
+                         "which committed after the snapshot (resurrect as deleted: the write reaches the row's "
+                         "delete-marked record)", r, t, latest->txn);
+    }
+    return {};
   }
 
   // See the call in statement(). Returns false (and records why) when the case is undecided.

@@ -600,3 +600,37 @@ TEST(TrocSubqueries, WaitedSubqueryJudgedOnTheReadingItsOutcomeShows) {
   ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
   EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
 }
+
+// Troc's "resurrect as deleted" (MySQL#105670): T1 deletes row 1 after T0's snapshot; T0's DELETE of rows 1 and 2.
+// InnoDB (current read): row 2 only, and T0's next read still shows row 1 from its read view. With
+// innodb_snapshot_isolation=ON the DELETE reaches row 1's delete-marked record: a DELETE that succeeds is a
+// missing-abort. PostgreSQL RR reads its snapshot, matches row 1 and must fail (concurrent delete).
+TEST(TrocSubqueries, ResurrectAsDeleted) {
+  TestCase plain;
+  plain.schema.tables = {table("t", {{"c1", ColumnType::Integer, false}, {"c2", ColumnType::Integer, true}},
+                               {{1, 1}, {2, 2}})};
+  plain.schema.tables[0].primary_key = {"c1"};
+  const Expr both = Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(1)),
+                                 Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(2)));
+  plain.transactions = {
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::select("t"), Statement::delete_("t", both), Statement::select("t")}, TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::delete_("t", Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(1)))},
+                  TxnEnd::Commit}};
+  const TestCase c = troc::prepare(plain);
+  const std::vector<std::string> cols = {"c1", "c2", "txp_rid", "txp_wl"};
+  const History h = history_of(
+      c, {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2}, 0}, {{0, 3}, 0}, {{0, 4}, 0}},
+      {{{0, 1}, rows_outcome(cols, {{1, 1, 1, "0"}, {2, 2, 2, "0"}})},
+       {{0, 2}, affected(1)},
+       {{0, 3}, rows_outcome(cols, {{1, 1, 1, "0"}})}},
+      {{"t", {}}});
+  const Verdict off = judge_as(kMariadb, h);
+  EXPECT_TRUE(off.ok()) << off.explain() << off.note;
+  const Verdict on = judge_as(kMariadbSi, h);
+  ASSERT_EQ(on.findings.size(), 1u) << on.explain() << on.note;
+  EXPECT_EQ(on.findings[0].kind, "missing-abort");
+  EXPECT_NE(on.findings[0].explanation.find("resurrect as deleted"), std::string::npos) << on.explain();
+  EXPECT_TRUE(judge_as(kPostgresql, h).fails());
+}
