@@ -135,6 +135,11 @@ struct VisibilityRules {
   // in the row search: a SELECT the optimizer answers without asking the storage engine for a row, e.g. "Impossible
   // WHERE", takes none). The profile's statement_reads_tables() says which; the source is in snapshot_source.
   bool snapshot_needs_table_read = false;
+  // A locking read that waits partway through its scan has read the rows before the wait earlier, and the locks of
+  // those it did not return are released at once, so others may change them meanwhile: each row of its result is a
+  // version the row had at some point between its start and its completion (InnoDB READ COMMITTED and below).
+  bool rows_read_during_wait = false;
+  std::string rows_read_during_wait_source = {};
   // A statement that waited ran again from its start once it could (SQLite: SQLITE_BUSY, retried): every part of it,
   // subqueries included, reads as at its completion.
   bool waits_by_retry = false;

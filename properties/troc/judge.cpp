@@ -522,8 +522,15 @@ struct Judge {
             return;
           }
         const bool mixed = rule.view == ViewRule::Snapshot && m.current_read_beyond_snapshot;
+        std::optional<std::set<std::int64_t>> read_during_wait;
+        if (blocked && s.lock != LockMode::None && m.rules.rows_read_during_wait)
+          read_during_wait = rows_read_during_wait(t, start, e, run, view_rule, tables, actual);
         if (!v.tags.empty() && v.tags.back() == "dirty-read-of-partial-write") {
           // explained: every row is as the model has it or as a waiting write left it
+        } else if (read_during_wait) {
+          // explained: every row is a version the row had while the statement scanned; it locked those it returned
+          tag("locking-read-rows-read-during-wait");
+          lock.rows = *read_during_wait;
         } else
         finding("incorrect-result",
                 fmt::format("{} returned rows that differ from the same statement run alone on its view ({} at "
@@ -577,6 +584,59 @@ struct Judge {
                          "delete-marked record)", r, t, latest->txn);
     }
     return {};
+  }
+
+  // A locking read that waited at a level where the engine releases the locks of rows it scanned and did not return
+  // (VisibilityRules::rows_read_during_wait: InnoDB READ COMMITTED and below) read the rows before its wait earlier, and
+  // others may have changed them since: each row's part of its result is what the statement alone returns for that row
+  // on the view at some event between its start and its completion. Returns the row ids of the actual result when
+  // every row is so explained (those are the rows it locked), nullopt otherwise.
+  std::optional<std::set<std::int64_t>> rows_read_during_wait(int t, int start, int e, const Statement& select,
+                                                              ViewRule view_rule, const std::vector<std::string>& tables,
+                                                              const Outcome& actual) {
+    const auto c = std::find(actual.columns.begin(), actual.columns.end(), adya::kRowIdColumn);
+    if (!actual.ok() || c == actual.columns.end() || !select.joins.empty() || !subquery_tables(select).empty())
+      return std::nullopt;
+    const auto column = static_cast<std::size_t>(c - actual.columns.begin());
+    std::map<std::int64_t, Row> got;
+    for (const Row& r : actual.rows) got[as_rid(r.at(column))] = r;
+    if (got.size() != actual.rows.size()) return std::nullopt;
+    // Per row id: the rows the statement alone returns for it at each event of the wait (absent: std::nullopt).
+    std::map<std::int64_t, std::vector<std::optional<Row>>> seen;
+    std::vector<View> views;
+    for (int p = start; p <= e; ++p) {
+      View at = model.view(t, view_rule, p, tables);
+      for (auto& [table, rows] : at) rows = sorted_rows(std::move(rows));
+      if (std::find(views.begin(), views.end(), at) != views.end()) continue;
+      views.push_back(at);
+      const Execution x = evaluator.execute(model.schema(), at, select, {});
+      if (!x.outcome.ok()) return std::nullopt;
+      const auto xc = std::find(x.outcome.columns.begin(), x.outcome.columns.end(), adya::kRowIdColumn);
+      if (xc == x.outcome.columns.end()) return std::nullopt;
+      std::map<std::int64_t, Row> returned;
+      for (const Row& r : x.outcome.rows) returned[as_rid(r.at(static_cast<std::size_t>(xc - x.outcome.columns.begin())))] = r;
+      for (const auto& [table, rows] : at)
+        for (const Row& r : rows) {
+          const auto rid_col = model.rid_column(table);
+          if (!rid_col) continue;
+          const std::int64_t id = as_rid(r.at(*rid_col));
+          auto it = returned.find(id);
+          seen[id].push_back(it == returned.end() ? std::nullopt : std::optional<Row>(it->second));
+        }
+      for (const auto& [id, r] : returned) (void)seen[id];
+    }
+    for (const auto& [id, row] : got) {
+      auto it = seen.find(id);
+      if (it == seen.end() || std::find(it->second.begin(), it->second.end(), std::optional<Row>(row)) == it->second.end())
+        return std::nullopt;
+    }
+    for (const auto& [id, options] : seen)
+      if (!got.count(id) && std::find(options.begin(), options.end(), std::nullopt) == options.end() &&
+          options.size() == views.size())
+        return std::nullopt;  // returned at every point of the wait, yet missing
+    std::set<std::int64_t> ids;
+    for (const auto& [id, row] : got) ids.insert(id);
+    return ids;
   }
 
   // See the call in statement(). Returns false (and records why) when the case is undecided.

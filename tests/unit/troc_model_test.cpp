@@ -634,3 +634,31 @@ TEST(TrocSubqueries, ResurrectAsDeleted) {
   EXPECT_NE(on.findings[0].explanation.find("resurrect as deleted"), std::string::npos) << on.explain();
   EXPECT_TRUE(judge_as(kPostgresql, h).fails());
 }
+
+// InnoDB below REPEATABLE READ reads a locking read's rows one at a time and releases the locks of rows it does not
+// return: T0's SELECT ... FOR UPDATE waited while T1 set v = 1 and committed; row 1 may have been read before or after.
+// A result no version of the row explains is still a finding; at REPEATABLE READ (next-key locks) only the completion.
+TEST(TrocSubqueries, LockingReadRowsReadDuringTheWait) {
+  const Statement s = Statement::select("t", Expr::binary(BinaryOp::Eq, Expr::col("v"), Expr::lit(1)), LockMode::Update);
+  auto run = [&](IsolationLevel level, std::vector<Row> result) {
+    const TestCase c = two_tables(
+        {Transaction{level, {s}, TxnEnd::Commit},
+         Transaction{level, {Statement::update("t", {{"v", Expr::lit(1)}})}, TxnEnd::Commit}});
+    return history_of(c, {{{0, 0}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 1, true}, 3}, {{0, 2}, 0}},
+                      {{{0, 1}, rows_outcome(kTColumns, std::move(result))}},
+                      {{"t", {{1, 1, 1, "0,2"}}}, {"u", {{1, 2, "0"}}}});
+  };
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  EXPECT_TRUE(maria.profile().visibility(IsolationLevel::ReadCommitted, maria).rows_read_during_wait);
+  EXPECT_FALSE(maria.profile().visibility(IsolationLevel::RepeatableRead, maria).rows_read_during_wait);
+  const Verdict before = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {}));
+  EXPECT_TRUE(before.ok()) << before.explain() << before.note;
+  const Verdict after = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {{1, 1, 1, "0,2"}}));
+  EXPECT_TRUE(after.ok()) << after.explain() << after.note;
+  const Verdict never = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {{1, 5, 1, "0,2"}}));
+  ASSERT_EQ(never.findings.size(), 1u) << never.explain() << never.note;
+  EXPECT_EQ(never.findings[0].kind, "incorrect-result");
+  const Verdict rr = judge_as(kMariadb, run(IsolationLevel::RepeatableRead, {}));
+  ASSERT_EQ(rr.findings.size(), 1u) << rr.explain() << rr.note;
+  EXPECT_EQ(rr.findings[0].kind, "incorrect-result");
+}

@@ -264,6 +264,15 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
   // so the read waits for it anyway.
   v.snapshot_point = SnapshotPoint::FirstRead;
   v.snapshot_needs_table_read = true;
+  if (!locking_predicates) {
+    v.rows_read_during_wait = true;
+    v.rows_read_during_wait_source =
+        "InnoDB locks and reads the rows of a locking read one at a time in scan order, and below REPEATABLE READ "
+        "releases the locks of rows that do not match at once (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"record "
+        "locks for nonmatching rows are released after MySQL has evaluated the WHERE condition\"), so a row scanned "
+        "before the statement's wait may be changed by others before it completes; observed on MariaDB 10.11.19 "
+        "(tests/scenarios/troc_innodb_rc_locking_read_rows_read_before_wait.txn)";
+  }
   v.snapshot_source = "InnoDB creates a transaction's read view at its first consistent read (MySQL 8.0 manual "
                       "15.7.2.3: \"the snapshot is established by the first such read\"), not at BEGIN, "
                       "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html; the read view is opened "
