@@ -28,6 +28,10 @@ const StatementRule& VisibilityRules::rule(StatementKind kind, LockMode lock) co
 
 VisibilityRules EngineProfile::visibility(IsolationLevel, const TargetConfig&) const { return {}; }
 
+std::optional<bool> EngineProfile::statement_reads_tables(drivers::Session&, const std::string&) const {
+  return std::nullopt;
+}
+
 std::string EngineProfile::configuration(const TargetConfig& config) const {
   // Every parameter the engine defines changes its behaviour; list those given, as given.
   std::string out;

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -112,6 +113,14 @@ struct StatementRule {
   std::string source;
   bool recheck_from_start = false;
   ViewRule start_view = ViewRule::LatestCommitted;
+  // Which versions a subquery inside this statement reads, where that differs from `view` (InnoDB: the subquery of a
+  // SELECT ... FOR UPDATE is a consistent read; that of an UPDATE at REPEATABLE READ is a locking read), with where
+  // that is documented or observed. nullopt: the statement's own `view`.
+  std::optional<ViewRule> subquery_view = std::nullopt;
+  std::string subquery_source = {};
+
+  // The view a subquery of this statement reads.
+  ViewRule subquery() const { return subquery_view.value_or(view); }
 };
 
 struct VisibilityRules {
@@ -122,6 +131,18 @@ struct VisibilityRules {
   // A first statement that waits takes its snapshot when it finally runs, not when it was sent (SQLite: a statement
   // that got SQLITE_BUSY holds no read transaction and is retried).
   bool snapshot_after_wait = false;
+  // The first consistent read takes the snapshot only if the engine reads a table for it (InnoDB opens its read view
+  // in the row search: a SELECT the optimizer answers without asking the storage engine for a row, e.g. "Impossible
+  // WHERE", takes none). The profile's statement_reads_tables() says which; the source is in snapshot_source.
+  bool snapshot_needs_table_read = false;
+  // A locking read that waits partway through its scan has read the rows before the wait earlier, and the locks of
+  // those it did not return are released at once, so others may change them meanwhile: each row of its result is a
+  // version the row had at some point between its start and its completion (InnoDB READ COMMITTED and below).
+  bool rows_read_during_wait = false;
+  std::string rows_read_during_wait_source = {};
+  // A statement that waited ran again from its start once it could (SQLite: SQLITE_BUSY, retried): every part of it,
+  // subqueries included, reads as at its completion.
+  bool waits_by_retry = false;
   // Locks cover the whole database (SQLite: one writer at a time); otherwise rows and unique-index values.
   bool database_locks = false;
   // An INSERT, or an UPDATE setting a unique value, waits while another active transaction has written that value
@@ -169,6 +190,10 @@ class EngineProfile {
   virtual DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const = 0;
   // Troc's visibility and lock rules for a transaction at `level` (not modelled by default).
   virtual VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const;
+  // Whether the engine asks its storage for any row to run `select_sql` on `session` (for
+  // VisibilityRules::snapshot_needs_table_read); the session is a scratch autocommit session holding the statement's
+  // view. nullopt: the engine cannot tell (default).
+  virtual std::optional<bool> statement_reads_tables(drivers::Session& session, const std::string& select_sql) const;
 
   // Connects and creates this process's test database; throws TargetError with one line naming the URI.
   virtual std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const = 0;

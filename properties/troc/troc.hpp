@@ -149,6 +149,9 @@ class Evaluator {
                             const std::vector<Expr>& predicates) = 0;
   // The rows as the engine gives them back (canonical values), per table.
   virtual View canonical(const Schema& schema, const View& view) = 0;
+  // Whether the engine asks its storage for any row to run SELECT `s` on `view` (EngineProfile::
+  // statement_reads_tables); nullopt: unknown.
+  virtual std::optional<bool> reads_tables(const Schema&, const View&, const Statement&) { return std::nullopt; }
 };
 
 // The evaluator on a target: a separate autocommit session on the test database, used after the run.

@@ -4,6 +4,7 @@
 // rule named by the first), and Troc cases per second (anchor: Troc ~2.9 s per schedule on MariaDB, i.e. 0.35/s).
 // The first failing case of each kind is printed in full (TXPROP_TROC_SHOW=n prints n per kind).
 // Usage: txprop_troc_bench [cases=200] [seed=1]
+#include <cctype>
 #include <cstdlib>
 #include <map>
 
@@ -26,6 +27,17 @@ struct Tally {
   std::map<std::string, int> failing, documented, tags, undecided_notes;
   double seconds = 0;
 };
+
+// The rule an undecided note names, without the statement it quotes ("undecided: T0.1 UPDATE ... (LEVEL): why"), so
+// that cases group by rule.
+std::string undecided_rule(const std::string& note) {
+  std::string why = note.rfind("undecided: ", 0) == 0 ? note.substr(11) : note;
+  for (const char* level : {"(READ UNCOMMITTED): ", "(READ COMMITTED): ", "(REPEATABLE READ): ", "(SERIALIZABLE): "})
+    if (const auto at = why.find(level); at != std::string::npos) why = why.substr(at + std::string(level).size());
+  if (why.size() > 2 && why[0] == 'T' && std::isdigit(static_cast<unsigned char>(why[1])))
+    why = "Tn" + why.substr(why.find_first_not_of("0123456789", 1));
+  return why.substr(0, 90);
+}
 
 void run_level(Target& target, const std::vector<IsolationLevel>& levels, const std::string& label, int cases,
                unsigned seed, int show) {
@@ -56,8 +68,7 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
     for (const std::string& tag : v.tags) ++t.tags[tag];
     if (v.inconclusive) {
       ++t.undecided;
-      std::string note = v.note.substr(0, v.note.find(':', 12));
-      ++t.undecided_notes[note];
+      ++t.undecided_notes[undecided_rule(v.note)];
       continue;
     }
     if (v.findings.empty()) {

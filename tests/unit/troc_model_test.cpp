@@ -349,3 +349,316 @@ TEST(TrocJudge, Figure3WithoutTheWaitIsInconsistentBlocking) {
   EXPECT_EQ(v.findings[0].kind, "inconsistent-blocking");
   EXPECT_EQ(v.findings[0].transactions, (std::vector<int>{1, 0}));
 }
+
+// Subqueries, snapshot points and waits, judged on hand-made histories of two tables t(k, v) and u(x) (row ids: t's row
+// 1, u's row 2), with embedded SQLite running each statement on its view. The expected behaviour of each engine is
+// its profile's data: InnoDB's UPDATE at REPEATABLE READ reads its subquery's table as a locking read (latest
+// committed version), its SELECT ... FOR UPDATE reads it from the read view; PostgreSQL reads the snapshot for both.
+namespace {
+
+Table table(const std::string& name, std::vector<Column> columns, std::vector<Row> rows) {
+  Table t;
+  t.name = name;
+  t.columns = std::move(columns);
+  t.rows = std::move(rows);
+  return t;
+}
+
+// t(k, v) = (1, 0); u(x) = (1); extra: columns of t beyond k and v (c4 NOT NULL = 0 when asked).
+TestCase two_tables(std::vector<Transaction> txns, bool with_c4 = false) {
+  TestCase c;
+  std::vector<Column> tc = {{"k", ColumnType::Integer, true}, {"v", ColumnType::Integer, true}};
+  Row tr{1, 0};
+  if (with_c4) {
+    tc.push_back({"c4", ColumnType::Integer, false});
+    tr.push_back(0);
+  }
+  c.schema.tables = {table("t", tc, {tr}), table("u", {{"x", ColumnType::Integer, true}}, {{1}})};
+  c.transactions = std::move(txns);
+  return troc::prepare(c);
+}
+
+struct Ev {
+  int txn;
+  int index;
+  bool waited = false;  // submitted right after the previous event, completed here
+};
+
+// A history whose events complete in the order given; a step that waited was submitted `wait_from` events earlier
+// (a Blocked event there). `results`: the actual outcome of chosen steps; every other step is ok.
+History history_of(const TestCase& c, const std::vector<std::pair<Ev, int>>& order,
+                   const std::map<std::pair<int, int>, Outcome>& results, const DatabaseState& final_state) {
+  History h;
+  h.test_case = c;
+  const std::size_t n = c.transactions.size();
+  for (std::size_t t = 0; t < n; ++t) {
+    const std::size_t steps = c.transactions[t].statements.size() + 2;
+    h.outcomes.push_back(std::vector<Outcome>(steps));
+    h.was_blocked.push_back(std::vector<bool>(steps, false));
+    h.submitted_at.push_back(std::vector<int>(steps, 0));
+  }
+  h.transactions.assign(n, TxnResult{TxnFate::Committed, {}, {}, -1});
+  using K = Event::Kind;
+  std::map<std::size_t, std::vector<StepRef>> blocked_at;  // event index -> steps that block there
+  std::vector<std::pair<StepRef, int>> completions;
+  int slot = 0;
+  for (const auto& [ev, wait_from] : order) {
+    const StepRef ref{ev.txn, ev.index};
+    if (ev.waited) blocked_at[static_cast<std::size_t>(slot - wait_from)].push_back(ref);
+    completions.emplace_back(ref, wait_from);
+    ++slot;
+  }
+  for (std::size_t i = 0; i < completions.size(); ++i) {
+    for (const StepRef& b : blocked_at[i]) {
+      h.was_blocked[static_cast<std::size_t>(b.txn)][static_cast<std::size_t>(b.index)] = true;
+      h.submitted_at[static_cast<std::size_t>(b.txn)][static_cast<std::size_t>(b.index)] =
+          static_cast<int>(h.events.size());
+      h.events.push_back({K::Blocked, b});
+    }
+    const StepRef ref = completions[i].first;
+    if (!h.was_blocked[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)])
+      h.submitted_at[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] =
+          static_cast<int>(h.events.size());
+    h.events.push_back({K::Completed, ref});
+    const std::size_t last = c.transactions[static_cast<std::size_t>(ref.txn)].statements.size() + 1;
+    if (static_cast<std::size_t>(ref.index) == last)
+      h.transactions[static_cast<std::size_t>(ref.txn)].end_event = static_cast<int>(h.events.size()) - 1;
+  }
+  for (const auto& [at, o] : results) h.outcomes[static_cast<std::size_t>(at.first)][static_cast<std::size_t>(at.second)] = o;
+  h.final_state = final_state;
+  return h;
+}
+
+Outcome rows_outcome(std::vector<std::string> columns, std::vector<Row> rows) {
+  Outcome o;
+  o.columns = std::move(columns);
+  o.rows = std::move(rows);
+  return o;
+}
+
+Outcome affected(std::int64_t n) {
+  Outcome o;
+  o.affected = n;
+  return o;
+}
+
+// An evaluator that runs statements on embedded SQLite and answers reads_tables() as told (the engine's answer on a
+// server: Handler_read_* on MariaDB).
+class AnsweringEvaluator final : public Evaluator {
+ public:
+  AnsweringEvaluator(std::unique_ptr<Evaluator> inner, std::optional<bool> answer)
+      : inner_(std::move(inner)), answer_(answer) {}
+  Execution execute(const Schema& schema, const View& view, const Statement& s,
+                    const std::vector<Expr>& predicates) override {
+    return inner_->execute(schema, view, s, predicates);
+  }
+  View canonical(const Schema& schema, const View& view) override { return inner_->canonical(schema, view); }
+  std::optional<bool> reads_tables(const Schema&, const View&, const Statement&) override {
+    ++asked;
+    return answer_;
+  }
+  int asked = 0;
+
+ private:
+  std::unique_ptr<Evaluator> inner_;
+  std::optional<bool> answer_;
+};
+
+Verdict judge_as(const char* uri, const History& h, std::optional<bool> reads_tables = true,
+                 int* asked = nullptr) {
+  static std::unique_ptr<Target> scratch = Target::open(parse_target_uri("sqlite:"));
+  scratch->driver().reset(h.test_case.schema);
+  const TargetConfig config = parse_target_uri(uri);
+  AnsweringEvaluator evaluator(engine_evaluator(*scratch), reads_tables);
+  Verdict v = judge(h, config.profile(), config, evaluator);
+  if (asked) *asked = evaluator.asked;
+  return v;
+}
+
+const std::vector<std::string> kTColumns = {"k", "v", "txp_rid", "txp_wl"};
+const std::vector<std::string> kUColumns = {"x", "txp_rid", "txp_wl"};
+
+// T0: SELECT * FROM u; [T1: UPDATE u SET x = 2; COMMIT]; T0: `statement`; COMMIT. `statement_result` is its outcome.
+History subquery_after_commit(IsolationLevel level, const Statement& statement, const Outcome& statement_result,
+                              const DatabaseState& final_state) {
+  const TestCase c = two_tables({Transaction{level, {Statement::select("u"), statement}, TxnEnd::Commit},
+                                 Transaction{level, {Statement::update("u", {{"x", Expr::lit(2)}})}, TxnEnd::Commit}});
+  return history_of(c,
+                    {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2}, 0}, {{0, 3}, 0}},
+                    {{{0, 1}, rows_outcome(kUColumns, {{1, 2, "0"}})}, {{0, 2}, statement_result}}, final_state);
+}
+
+Statement update_v_from_u() {
+  return Statement::update("t", {{"v", Expr::subquery(Aggregate::Max, "u", "x", std::nullopt)}});
+}
+
+}  // namespace
+
+TEST(TrocSubqueries, ProfilesSaySubqueryViews) {
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  const TargetConfig pg = parse_target_uri(kPostgresql);
+  const VisibilityRules rr = maria.profile().visibility(IsolationLevel::RepeatableRead, maria);
+  EXPECT_EQ(rr.update.subquery(), ViewRule::LatestCommitted);
+  EXPECT_EQ(rr.delete_.subquery(), ViewRule::LatestCommitted);
+  EXPECT_EQ(rr.insert.subquery(), ViewRule::LatestCommitted);
+  EXPECT_EQ(rr.select_update.subquery(), ViewRule::Snapshot);
+  EXPECT_FALSE(rr.update.subquery_source.empty());
+  const VisibilityRules ru = maria.profile().visibility(IsolationLevel::ReadUncommitted, maria);
+  EXPECT_EQ(ru.update.subquery(), ViewRule::Latest);          // consistent read below RR: dirty at RU
+  EXPECT_EQ(ru.delete_.subquery(), ViewRule::LatestCommitted);  // DELETE: locking read at every level
+  EXPECT_TRUE(rr.snapshot_needs_table_read);
+  const VisibilityRules pg_rr = pg.profile().visibility(IsolationLevel::RepeatableRead, pg);
+  EXPECT_EQ(pg_rr.update.subquery(), ViewRule::Snapshot);
+  EXPECT_EQ(pg_rr.insert.subquery(), ViewRule::Snapshot);
+  EXPECT_FALSE(pg_rr.snapshot_needs_table_read);
+}
+
+// InnoDB RR: the UPDATE's subquery reads T1's committed x = 2 (v = 2); a v of 1 (the read view's x) is caught.
+TEST(TrocSubqueries, InnodbRepeatableReadUpdateSubqueryReadsLatestCommitted) {
+  const DatabaseState right = {{"t", {{1, 2, 1, "0,1"}}}, {"u", {{2, 2, "0,2"}}}};
+  const DatabaseState wrong = {{"t", {{1, 1, 1, "0,1"}}}, {"u", {{2, 2, "0,2"}}}};
+  const Verdict ok = judge_as(kMariadb, subquery_after_commit(IsolationLevel::RepeatableRead, update_v_from_u(),
+                                                              affected(1), right));
+  EXPECT_TRUE(ok.ok()) << ok.explain() << ok.note;
+  const Verdict bad = judge_as(kMariadb, subquery_after_commit(IsolationLevel::RepeatableRead, update_v_from_u(),
+                                                               affected(1), wrong));
+  ASSERT_FALSE(bad.inconclusive) << bad.note;
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain();
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
+  EXPECT_FALSE(bad.findings[0].documented);
+  // PostgreSQL's UPDATE reads its snapshot in the subquery: there v = 1 is right and v = 2 is the finding.
+  EXPECT_TRUE(judge_as(kPostgresql, subquery_after_commit(IsolationLevel::RepeatableRead, update_v_from_u(),
+                                                          affected(1), wrong)).ok());
+  EXPECT_TRUE(judge_as(kPostgresql, subquery_after_commit(IsolationLevel::RepeatableRead, update_v_from_u(),
+                                                          affected(1), right)).fails());
+}
+
+// InnoDB RR: SELECT ... FOR UPDATE's subquery is a consistent read of the read view (x = 1): no row has v + 1 < 1.
+TEST(TrocSubqueries, InnodbForUpdateSubqueryReadsTheReadView) {
+  const Statement s = Statement::select(
+      "t", Expr::binary(BinaryOp::Lt, Expr::binary(BinaryOp::Add, Expr::col("v"), Expr::lit(1)),
+                        Expr::subquery(Aggregate::Max, "u", "x", std::nullopt)),
+      LockMode::Update);
+  const DatabaseState state = {{"t", {{1, 0, 1, "0"}}}, {"u", {{2, 2, "0,2"}}}};
+  const Verdict ok = judge_as(kMariadb, subquery_after_commit(IsolationLevel::RepeatableRead, s,
+                                                              rows_outcome(kTColumns, {}), state));
+  EXPECT_TRUE(ok.ok()) << ok.explain() << ok.note;
+  const Verdict bad = judge_as(kMariadb, subquery_after_commit(IsolationLevel::RepeatableRead, s,
+                                                               rows_outcome(kTColumns, {{1, 0, 1, "0"}}), state));
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-result");
+}
+
+// InnoDB takes no read view at a first read the optimizer answers alone: T0's later read sees T1's commit when the
+// engine says the first read read no table, and must not when it read one; with no answer the case is undecided
+// (only because the result differs).
+TEST(TrocSubqueries, SnapshotPointOnlyAtAReadOfATable) {
+  const TestCase c = two_tables(
+      {Transaction{IsolationLevel::RepeatableRead,
+                   {Statement::select("t", Expr::is_null(Expr::col("c4"))), Statement::select("u")}, TxnEnd::Commit},
+       Transaction{IsolationLevel::RepeatableRead, {Statement::update("u", {{"x", Expr::lit(2)}})}, TxnEnd::Commit}},
+      true);
+  const DatabaseState state = {{"t", {{1, 0, 0, 1, "0"}}}, {"u", {{2, 2, "0,2"}}}};
+  const History h = history_of(
+      c, {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2}, 0}, {{0, 3}, 0}},
+      {{{0, 1}, rows_outcome({"k", "v", "c4", "txp_rid", "txp_wl"}, {})},
+       {{0, 2}, rows_outcome(kUColumns, {{2, 2, "0,2"}})}},
+      state);
+  int asked = 0;
+  const Verdict no_read = judge_as(kMariadb, h, false, &asked);
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(no_read.ok()) << no_read.explain() << no_read.note;
+  const Verdict read = judge_as(kMariadb, h, true);
+  ASSERT_EQ(read.findings.size(), 1u) << read.explain() << read.note;
+  EXPECT_EQ(read.findings[0].kind, "incorrect-result");
+  EXPECT_TRUE(judge_as(kMariadb, h, std::nullopt).inconclusive);
+}
+
+// A statement that waited, with a subquery: the subquery's table is read at some point of the wait. T0's DELETE
+// waits while T1 changes u (x = 2) and commits: read before T1's commit it deletes nothing, after it the row. The
+// engine's own outcome (1 row) says which; the effect must then be the one of that reading.
+TEST(TrocSubqueries, WaitedSubqueryJudgedOnTheReadingItsOutcomeShows) {
+  const Statement del = Statement::delete_(
+      "t", Expr::binary(BinaryOp::Lt, Expr::binary(BinaryOp::Add, Expr::col("v"), Expr::lit(1)),
+                        Expr::subquery(Aggregate::Max, "u", "x", std::nullopt)));
+  const TestCase c = two_tables(
+      {Transaction{IsolationLevel::RepeatableRead, {Statement::select("u"), del}, TxnEnd::Commit},
+       Transaction{IsolationLevel::RepeatableRead, {Statement::update("u", {{"x", Expr::lit(2)}})}, TxnEnd::Commit}});
+  auto run = [&](const Outcome& deleted, const DatabaseState& state) {
+    return history_of(c,
+                      {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2, true}, 1}, {{0, 3}, 0}},
+                      {{{0, 1}, rows_outcome(kUColumns, {{1, 2, "0"}})}, {{0, 2}, deleted}}, state);
+  };
+  const DatabaseState gone = {{"t", {}}, {"u", {{2, 2, "0,2"}}}};
+  const DatabaseState kept = {{"t", {{1, 0, 1, "0"}}}, {"u", {{2, 2, "0,2"}}}};
+  const Verdict after = judge_as(kMariadb, run(affected(1), gone));
+  EXPECT_TRUE(after.ok()) << after.explain() << after.note;
+  const Verdict before = judge_as(kMariadb, run(affected(0), kept));
+  EXPECT_TRUE(before.ok()) << before.explain() << before.note;
+  // Planted: the engine says it deleted the row, but the row is still there.
+  const Verdict bad = judge_as(kMariadb, run(affected(1), kept));
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
+}
+
+// Troc's "resurrect as deleted" (MySQL#105670): T1 deletes row 1 after T0's snapshot; T0's DELETE of rows 1 and 2.
+// InnoDB (current read): row 2 only, and T0's next read still shows row 1 from its read view. With
+// innodb_snapshot_isolation=ON the DELETE reaches row 1's delete-marked record: a DELETE that succeeds is a
+// missing-abort. PostgreSQL RR reads its snapshot, matches row 1 and must fail (concurrent delete).
+TEST(TrocSubqueries, ResurrectAsDeleted) {
+  TestCase plain;
+  plain.schema.tables = {table("t", {{"c1", ColumnType::Integer, false}, {"c2", ColumnType::Integer, true}},
+                               {{1, 1}, {2, 2}})};
+  plain.schema.tables[0].primary_key = {"c1"};
+  const Expr both = Expr::binary(BinaryOp::Or, Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(1)),
+                                 Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(2)));
+  plain.transactions = {
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::select("t"), Statement::delete_("t", both), Statement::select("t")}, TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::delete_("t", Expr::binary(BinaryOp::Eq, Expr::col("c1"), Expr::lit(1)))},
+                  TxnEnd::Commit}};
+  const TestCase c = troc::prepare(plain);
+  const std::vector<std::string> cols = {"c1", "c2", "txp_rid", "txp_wl"};
+  const History h = history_of(
+      c, {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2}, 0}, {{0, 3}, 0}, {{0, 4}, 0}},
+      {{{0, 1}, rows_outcome(cols, {{1, 1, 1, "0"}, {2, 2, 2, "0"}})},
+       {{0, 2}, affected(1)},
+       {{0, 3}, rows_outcome(cols, {{1, 1, 1, "0"}})}},
+      {{"t", {}}});
+  const Verdict off = judge_as(kMariadb, h);
+  EXPECT_TRUE(off.ok()) << off.explain() << off.note;
+  const Verdict on = judge_as(kMariadbSi, h);
+  ASSERT_EQ(on.findings.size(), 1u) << on.explain() << on.note;
+  EXPECT_EQ(on.findings[0].kind, "missing-abort");
+  EXPECT_NE(on.findings[0].explanation.find("resurrect as deleted"), std::string::npos) << on.explain();
+  EXPECT_TRUE(judge_as(kPostgresql, h).fails());
+}
+
+// InnoDB below REPEATABLE READ reads a locking read's rows one at a time and releases the locks of rows it does not
+// return: T0's SELECT ... FOR UPDATE waited while T1 set v = 1 and committed; row 1 may have been read before or after.
+// A result no version of the row explains is still a finding; at REPEATABLE READ (next-key locks) only the completion.
+TEST(TrocSubqueries, LockingReadRowsReadDuringTheWait) {
+  const Statement s = Statement::select("t", Expr::binary(BinaryOp::Eq, Expr::col("v"), Expr::lit(1)), LockMode::Update);
+  auto run = [&](IsolationLevel level, std::vector<Row> result) {
+    const TestCase c = two_tables(
+        {Transaction{level, {s}, TxnEnd::Commit},
+         Transaction{level, {Statement::update("t", {{"v", Expr::lit(1)}})}, TxnEnd::Commit}});
+    return history_of(c, {{{0, 0}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 1, true}, 3}, {{0, 2}, 0}},
+                      {{{0, 1}, rows_outcome(kTColumns, std::move(result))}},
+                      {{"t", {{1, 1, 1, "0,2"}}}, {"u", {{1, 2, "0"}}}});
+  };
+  const TargetConfig maria = parse_target_uri(kMariadb);
+  EXPECT_TRUE(maria.profile().visibility(IsolationLevel::ReadCommitted, maria).rows_read_during_wait);
+  EXPECT_FALSE(maria.profile().visibility(IsolationLevel::RepeatableRead, maria).rows_read_during_wait);
+  const Verdict before = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {}));
+  EXPECT_TRUE(before.ok()) << before.explain() << before.note;
+  const Verdict after = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {{1, 1, 1, "0,2"}}));
+  EXPECT_TRUE(after.ok()) << after.explain() << after.note;
+  const Verdict never = judge_as(kMariadb, run(IsolationLevel::ReadCommitted, {{1, 5, 1, "0,2"}}));
+  ASSERT_EQ(never.findings.size(), 1u) << never.explain() << never.note;
+  EXPECT_EQ(never.findings[0].kind, "incorrect-result");
+  const Verdict rr = judge_as(kMariadb, run(IsolationLevel::RepeatableRead, {}));
+  ASSERT_EQ(rr.findings.size(), 1u) << rr.explain() << rr.note;
+  EXPECT_EQ(rr.findings[0].kind, "incorrect-result");
+}

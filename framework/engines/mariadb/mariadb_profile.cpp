@@ -118,15 +118,8 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
                         "whose version the read view does not see; writes still read the latest committed versions, "
                         "so a row inserted and committed after the read view is written without an error (observed "
                         "on 10.11.19, not stated by the documentation), ") + kSnapshotIsolation;
-        // Found by the Troc suite on 10.11.19 and kept in
-        // tests/scenarios/troc_mariadb_si_rr_conflict_missed_after_wait.txn: a write that waited for the lock of the
-        // transaction that changed the row overwrites its committed version without ER_CHECKREAD. Not explained by the
-        // documentation: a known engine bug, counted and shown with this entry, not failed.
-        d.allowed["snapshot-conflict-missed-after-wait"] =
-            std::string("known engine bug (found by txprop, MariaDB 10.11.19, not explained by the documentation): with "
-                        "innodb_snapshot_isolation=ON a transaction that waited for the lock of the transaction that "
-                        "changed a row after the read view then writes that row without ER_CHECKREAD (1020); see "
-                        "tests/scenarios/troc_mariadb_si_rr_conflict_missed_after_wait.txn and ") + kSnapshotIsolation;
+        // (An entry for "a conflict missed after a lock wait" was here: that case is a first read that opened no
+        // read view, now modelled; tests/scenarios/troc_mariadb_si_no_read_view_no_conflict.txn.)
         // Assumption A3 does not hold here either (found by the Sdg suite, 4 of 4 campaigns, shrunk in
         // tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn): with an index on the predicate column, an
         // UPDATE/DELETE whose WHERE no longer matches the row's latest committed version skips it silently (0 rows,
@@ -234,12 +227,58 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                        " (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"InnoDB returns the latest committed version "
                        "... to MySQL so that MySQL can determine whether the row matches the WHERE\")";
   }
+  // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
+  // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
+  // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
+  // locking read clause does not reach a nested subquery, which reads as a plain SELECT would. MySQL 8.0 manual
+  // 15.7.3: "When a SELECT is used in the constructs ... UPDATE t ... WHERE col IN (SELECT ... FROM s ...), InnoDB sets
+  // shared next-key locks on rows from table s"; 15.7.2.4 Locking Reads: "A locking read clause in an outer statement
+  // does not lock the rows of a table in a nested subquery unless a locking read clause is also specified in the
+  // subquery". Observed on MariaDB 10.11.19 (txprop, tests/scenarios/troc_innodb_subquery_*.txn): at READ UNCOMMITTED
+  // the UPDATE's subquery reads an uncommitted version, at READ COMMITTED the committed one without waiting, at
+  // REPEATABLE READ a version committed after the read view, waiting for an uncommitted writer; a DELETE's or INSERT's
+  // subquery waits at every level; a SELECT ... FOR UPDATE's subquery reads the read view at REPEATABLE READ.
+  const std::string locking_subquery =
+      "InnoDB reads the tables of a subquery of UPDATE/DELETE/INSERT with shared locks (latest committed version), "
+      "MySQL 8.0 manual 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html; observed on MariaDB "
+      "10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  const std::string consistent_subquery =
+      "a locking read clause does not reach a nested subquery, which is a consistent read, MySQL 8.0 manual 15.7.2.4, "
+      "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html; observed on MariaDB 10.11.19 "
+      "(tests/scenarios/troc_innodb_subquery_*.txn)";
+  for (StatementRule* r : {&v.select_share, &v.select_update}) {
+    r->subquery_view = v.select.view;
+    r->subquery_source = consistent_subquery;
+  }
+  for (StatementRule* r : {&v.update, &v.delete_, &v.insert}) {
+    r->subquery_view = ViewRule::LatestCommitted;
+    r->subquery_source = locking_subquery;
+  }
+  if (level == IsolationLevel::ReadUncommitted || level == IsolationLevel::ReadCommitted) {
+    v.update.subquery_view = v.select.view;
+    v.update.subquery_source = "below REPEATABLE READ an UPDATE reads the tables of its subquery as a consistent read "
+                               "(ha_innobase::store_lock: \"UPDATE ... = (SELECT ...) ... we use consistent read for "
+                               "select\"); observed on MariaDB 10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  }
   // Troc's code, RU: a locking read sees the latest version (newView); an uncommitted row is X-locked by its writer,
   // so the read waits for it anyway.
   v.snapshot_point = SnapshotPoint::FirstRead;
+  v.snapshot_needs_table_read = true;
+  if (!locking_predicates) {
+    v.rows_read_during_wait = true;
+    v.rows_read_during_wait_source =
+        "InnoDB locks and reads the rows of a locking read one at a time in scan order, and below REPEATABLE READ "
+        "releases the locks of rows that do not match at once (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"record "
+        "locks for nonmatching rows are released after MySQL has evaluated the WHERE condition\"), so a row scanned "
+        "before the statement's wait may be changed by others before it completes; observed on MariaDB 10.11.19 "
+        "(tests/scenarios/troc_innodb_rc_locking_read_rows_read_before_wait.txn)";
+  }
   v.snapshot_source = "InnoDB creates a transaction's read view at its first consistent read (MySQL 8.0 manual "
                       "15.7.2.3: \"the snapshot is established by the first such read\"), not at BEGIN, "
-                      "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html";
+                      "https://dev.mysql.com/doc/refman/8.0/en/innodb-consistent-read.html; the read view is opened "
+                      "by the row search, so a read the optimizer answers without asking InnoDB for a row (\"Impossible "
+                      "WHERE\", an impossible range) opens none (observed on MariaDB 10.11.19: "
+                      "tests/scenarios/troc_innodb_read_view_not_opened.txn)";
   v.lock_source = table3;
   if (snapshot_isolation && level == IsolationLevel::RepeatableRead) {
     v.snapshot_write_conflict = true;
@@ -248,6 +287,23 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                                     "the transaction's read view fails with ER_CHECKREAD (1020), ") + kSnapshotIsolation;
   }
   return v;
+}
+
+// Handler_read_* count every row request the server makes to the storage engine (index lookups and scans, found or
+// not); a SELECT that leaves them all unchanged never entered InnoDB's row search, which is where a consistent read
+// opens the transaction's read view. FLUSH STATUS resets the session's counters.
+std::optional<bool> InnodbProfile::statement_reads_tables(drivers::Session& session,
+                                                          const std::string& select_sql) const {
+  if (!session.execute("FLUSH STATUS").ok()) return std::nullopt;
+  if (!session.execute(select_sql).ok()) return std::nullopt;
+  const Outcome reads = session.execute(
+      "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
+  if (!reads.ok() || reads.rows.size() != 1 || reads.rows[0].empty() || reads.rows[0][0].is_null()) return std::nullopt;
+  const Value& n = reads.rows[0][0];
+  const double count = n.type() == ValueType::Integer ? static_cast<double>(n.as_int())
+                       : n.type() == ValueType::Text  ? std::stod(n.as_text())
+                                                      : n.as_number();
+  return count > 0;
 }
 
 std::unique_ptr<drivers::Driver> InnodbProfile::open(const TargetConfig& config) const {

@@ -18,6 +18,7 @@ class InnodbProfile : public EngineProfile {
   EngineCapabilities capabilities() const override;
   DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const override;
   VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const override;
+  std::optional<bool> statement_reads_tables(drivers::Session& session, const std::string& select_sql) const override;
   std::unique_ptr<drivers::Driver> open(const TargetConfig& config) const override;
 };
 

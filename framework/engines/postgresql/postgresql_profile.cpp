@@ -125,6 +125,9 @@ class PostgresqlProfile final : public EngineProfile {
     v.insert = {ViewRule::LatestCommitted, LockStrength::Exclusive, false,
                 visibility + "; a unique-index insert checks the latest versions and waits for a concurrent writer of "
                              "the same value, https://www.postgresql.org/docs/15/index-unique-checks.html"};
+    // Its subquery is an ordinary query of the statement: it reads the statement's snapshot.
+    v.insert.subquery_view = view;
+    v.insert.subquery_source = visibility;
     v.snapshot_point = SnapshotPoint::FirstStatement;
     v.snapshot_source = std::string("PostgreSQL 15 manual 13.2.2: the snapshot is taken at \"the start of the first "
                                     "non-transaction-control statement in the transaction\", ") + kRepeatableRead;

@@ -78,6 +78,7 @@ class SqliteProfile final : public EngineProfile {
     v.snapshot_source = "SQLite BEGIN DEFERRED: no lock until the database is first accessed, "
                         "https://www.sqlite.org/lang_transaction.html";
     v.snapshot_after_wait = true;
+    v.waits_by_retry = true;  // the runner retries a statement that got SQLITE_BUSY from its start
     v.database_locks = true;
     v.lock_source = writes;
     v.snapshot_write_conflict = true;
