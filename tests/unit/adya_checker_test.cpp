@@ -11,7 +11,7 @@
 #include <vector>
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
-#include "../../properties/adya/adya.hpp"
+#include "txprop/adya_checker.hpp"
 #include "../../properties/adya/predicate_eval.hpp"
 #include "txprop/oracle.hpp"
 
