@@ -70,8 +70,14 @@ std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase&
       for (const auto& o : s.order_by) out.emplace(s.table, o.column);
       if (s.having) collect_columns(*s.having, s.table, s.table, out);
       for (const auto& a : s.assignments) {
-        out.emplace(s.table, a.column);
-        collect_columns(a.value, s.table, s.table, out);
+        const std::string& written = a.table.empty() ? s.table : a.table;
+        out.emplace(written, a.column);
+        collect_columns(a.value, written, written, out);
+      }
+      for (const auto& e : s.select_exprs) collect_columns(e, s.table, s.table, out);
+      for (const auto& d : s.derived) {
+        if (d.where) collect_columns(*d.where, s.table, s.table, out);
+        for (const auto& o : d.order_by) out.emplace(s.table, o.column);
       }
       for (const auto& row : s.values)
         for (const auto& v : row) collect_columns(v, s.table, s.table, out);
@@ -103,6 +109,15 @@ std::vector<Expr> simpler_exprs(const Expr& e) {
       // Toward a simple form: an uncorrelated (then unfiltered) EXISTS, then the plain condition on the own table.
       if (e.has_where) {
         out.push_back(Expr::exists(e.table, std::nullopt, e.negated));
+      }
+      break;
+    case Expr::Kind::Subquery:
+      // Toward a constant-like subquery: uncorrelated and unfiltered.
+      if (e.has_where) {
+        Expr plain = e;
+        plain.args.pop_back();
+        plain.has_where = false;
+        out.push_back(std::move(plain));
       }
       break;
     case Expr::Kind::Case:
@@ -159,15 +174,45 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
         copy.lock = LockMode::None;
         with(copy);
       }
-      // A join toward one table (a WHERE naming the joined table's columns then fails validation and is dropped too).
+      // A join toward one table (a WHERE naming the joined table's columns then fails validation and is dropped too);
+      // a joined write loses the joined table's SET items with it.
       if (!st.joins.empty()) {
         Statement copy = st;
         copy.joins.clear();
+        std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
         with(copy);
         if (copy.where) {
           copy.where.reset();
           with(copy);
         }
+      }
+      // A joined UPDATE toward one written table.
+      if (st.written_tables().size() > 1) {
+        Statement copy = st;
+        std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
+        with(copy);
+      }
+      // A derived table toward the table itself: with the outer WHERE, or with the derived table's.
+      if (!st.derived.empty()) {
+        Statement copy = st;
+        copy.derived.clear();
+        copy.alias.clear();
+        with(copy);
+        copy.where = st.derived.front().where;
+        with(copy);
+      }
+      // Scalar subqueries of the SELECT list: dropped, or each without its WHERE (uncorrelated).
+      if (!st.select_exprs.empty()) {
+        Statement copy = st;
+        copy.select_exprs.clear();
+        with(copy);
+        for (std::size_t i = 0; i < st.select_exprs.size(); ++i)
+          if (st.select_exprs[i].has_where) {
+            Statement one = st;
+            one.select_exprs[i].args.pop_back();
+            one.select_exprs[i].has_where = false;
+            with(one);
+          }
       }
       // Toward a plain SELECT: no aggregation, no HAVING, no ORDER BY ... LIMIT.
       if (!st.items.empty()) {

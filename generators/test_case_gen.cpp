@@ -189,15 +189,32 @@ class StatementMaker {
             break;
           }
         }
-        if (o_.rich_statements && d_.chance(o_.aggregate_probability)) s = aggregate_select(*t);
+        if (o_.rich_statements && d_.chance(o_.derived_table_probability)) s = derived_select(*t);
+        else if (o_.rich_statements && d_.chance(o_.aggregate_probability)) s = aggregate_select(*t);
         else if (o_.rich_statements && d_.chance(o_.order_limit_probability)) s = order_limit_select(*t);
         else s = Statement::select(t->name, maybe_predicate(*t));
+        if (o_.rich_statements && s.items.empty() && s.derived.empty() && d_.chance(o_.select_subquery_probability))
+          if (auto sub = select_subquery(*t)) s.select_exprs.push_back(std::move(*sub));
         break;
       case 1: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Update); break;
       case 2: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Share); break;
       case 3: s = insert(*t); break;
-      case 4: s = update(*t); break;
-      default: s = Statement::delete_(t->name, maybe_predicate(*t)); break;
+      case 4:
+        if (o_.rich_statements && o_.update_join && d_.chance(o_.write_join_probability))
+          if (auto j = joined_write(*t, StatementKind::Update)) {
+            s = std::move(*j);
+            break;
+          }
+        s = update(*t);
+        break;
+      default:
+        if (o_.rich_statements && o_.delete_join && d_.chance(o_.write_join_probability))
+          if (auto j = joined_write(*t, StatementKind::Delete)) {
+            s = std::move(*j);
+            break;
+          }
+        s = Statement::delete_(t->name, maybe_predicate(*t));
+        break;
     }
     // Reads are remembered too: a later write to what an earlier transaction read is a conflict as well.
     if (o_.contention) remember(s);
@@ -263,13 +280,13 @@ class StatementMaker {
   }
 
   Expr comparison(const Table& t) {
-    if (o_.rich_statements && d_.chance(o_.exists_probability))
+    if (o_.rich_statements && !plain_terms_ && d_.chance(o_.exists_probability))
       if (auto e = exists(t)) return std::move(*e);
     const Column& c = d_.pick(t.columns);
     Expr col = Expr::col(c.name);
-    if (d_.chance(o_.subquery_probability))
+    if (!plain_terms_ && d_.chance(o_.subquery_probability))
       if (auto sub = subquery(t, c)) return Expr::binary(d_.chance(0.5) ? BinaryOp::Eq : BinaryOp::Le, col, *sub);
-    if (o_.rich_statements && d_.chance(o_.in_subquery_probability))
+    if (o_.rich_statements && !plain_terms_ && d_.chance(o_.in_subquery_probability))
       if (auto sub = subquery(t, c)) {  // the same candidates: another table's column of this type
         Expr in = Expr::in_subquery(col, sub->table, sub->column, sub->has_where ? std::optional<Expr>(sub->args.back()) : std::nullopt);
         return d_.chance(0.5) ? Expr::not_(std::move(in)) : in;
@@ -336,6 +353,84 @@ class StatementMaker {
                            Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(ub.first->name, ub.second->name))});
     if (auto p = maybe_predicate(t)) s.where = qualify(std::move(*p), t.name);
     return s;
+  }
+
+  // While set, predicates and SET values have no subqueries: inside a joined write (MariaDB rejects a subquery on a
+  // table the statement updates, error 1093, and which table an unqualified name in it means differs per engine) and
+  // around a derived table (whose alias, not the table's name, is what a correlated subquery would have to name).
+  struct PlainTerms {
+    StatementMaker& m;
+    bool was;
+    explicit PlainTerms(StatementMaker& maker) : m(maker), was(maker.plain_terms_) { m.plain_terms_ = true; }
+    ~PlainTerms() { m.plain_terms_ = was; }
+  };
+
+  // Pairs (column of t, another table u, column of u) of one type, for join conditions.
+  std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> join_pairs(const Table& t) const {
+    std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> pairs;
+    for (const Table& u : schema_.tables)
+      if (u.name != t.name)
+        for (const Column& a : t.columns)
+          for (const Column& b : u.columns)
+            if (a.type == b.type) pairs.push_back({&a, {&u, &b}});
+    return pairs;
+  }
+
+  // UPDATE t JOIN u ON t.a = u.b SET t.x = ... [, u.y = ...] [WHERE <predicate on t>] and DELETE t FROM t JOIN u ON
+  // ... (rendered as UPDATE ... FROM / DELETE ... USING for PostgreSQL): every column qualified, SET values only from
+  // the written table's own columns and literals (a value taken from the joined row would depend on which of several
+  // partners the engine picks), no subqueries.
+  std::optional<Statement> joined_write(const Table& t, StatementKind kind) {
+    const auto pairs = join_pairs(t);
+    if (pairs.empty()) return std::nullopt;
+    const auto& [a, ub] = d_.pick(pairs);
+    const Table& u = *ub.first;
+    PlainTerms plain(*this);
+    Statement s = kind == StatementKind::Update ? update(t) : Statement::delete_(t.name, maybe_predicate(t));
+    s.joins.push_back(Join{false, u.name, Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(u.name, ub.second->name))});
+    if (s.where) s.where = qualify(std::move(*s.where), t.name);
+    for (Assignment& x : s.assignments) x.value = qualify(std::move(x.value), t.name);
+    if (kind == StatementKind::Update && o_.update_joined_table && d_.chance(o_.joined_table_update_probability)) {
+      std::vector<const Column*> choices;
+      for (const Column& c : u.columns)
+        if (std::find(u.primary_key.begin(), u.primary_key.end(), c.name) == u.primary_key.end()) choices.push_back(&c);
+      if (!choices.empty()) {
+        const Column& c = *d_.pick(choices);
+        Expr value = c.type != ColumnType::Text && d_.chance(0.4)
+                         ? Expr::binary(BinaryOp::Add, Expr::qcol(u.name, c.name),
+                                        Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)))
+                         : Expr::lit(value_for(u, c));
+        s.assignments.push_back(Assignment{c.name, std::move(value), u.name});
+      }
+    }
+    return s;
+  }
+
+  // SELECT * | aggregates FROM (SELECT * FROM t [WHERE p] [ORDER BY <every column> LIMIT n]) AS d [WHERE q]: the outer
+  // statement names the derived table's columns unqualified.
+  Statement derived_select(const Table& t) {
+    PlainTerms plain(*this);
+    Statement inner = d_.chance(0.3) ? order_limit_select(t) : Statement::select(t.name, maybe_predicate(t));
+    Statement s = d_.chance(0.35) ? aggregate_select(t) : Statement::select(t.name, maybe_predicate(t));
+    s.derived.push_back(std::move(inner));
+    s.alias = "d";
+    return s;
+  }
+
+  // (SELECT MIN|MAX|COUNT(u.c) FROM u [WHERE u.c = t.x | u.c op literal]) for a SELECT list: one value per row of t,
+  // correlated half the time.
+  std::optional<Expr> select_subquery(const Table& t) {
+    const auto pairs = join_pairs(t);
+    if (pairs.empty()) return std::nullopt;
+    const auto& [a, ub] = d_.pick(pairs);
+    const Table& u = *ub.first;
+    const Column& c = *ub.second;
+    std::optional<Expr> where;
+    const int r = d_.in_range(0, 99);
+    if (r < 50) where = Expr::binary(BinaryOp::Eq, Expr::qcol(u.name, c.name), Expr::qcol(t.name, a->name));
+    else if (r < 80) where = Expr::binary(d_.chance(0.5) ? BinaryOp::Gt : BinaryOp::Le, Expr::qcol(u.name, c.name), Expr::lit(value_for(u, c)));
+    static const std::vector<Aggregate> aggregates = {Aggregate::Min, Aggregate::Max, Aggregate::Count};
+    return Expr::subquery(d_.pick(aggregates), u.name, c.name, std::move(where));
   }
 
   // Qualifies the statement-level column references of `e` (not those inside subqueries) with `table`.
@@ -444,13 +539,13 @@ class StatementMaker {
       if (c.type != ColumnType::Text && d_.chance(0.35))
         value = Expr::binary(BinaryOp::Add, Expr::col(c.name),
                              Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)));
-      else if (d_.chance(o_.subquery_probability))
+      else if (!plain_terms_ && d_.chance(o_.subquery_probability))
         if (auto sub = subquery(t, c)) value = std::move(*sub);
       if (c.not_null && value.kind == Expr::Kind::Subquery)  // MIN over an empty table is NULL
         value = Expr::lit(value_for(t, c));
       if (o_.rich_statements && d_.chance(o_.case_probability))
         value = Expr::case_(comparison(t), std::move(value), Expr::col(c.name));
-      sets.push_back(Assignment{c.name, std::move(value)});
+      sets.push_back(Assignment{c.name, std::move(value), {}});
     }
     return Statement::update(t.name, std::move(sets), maybe_predicate(t));
   }
@@ -459,6 +554,7 @@ class StatementMaker {
   const Schema& schema_;
   const Options& o_;
   int next_key_ = 0;
+  bool plain_terms_ = false;
   std::vector<std::string> hot_tables_;
   std::map<std::string, std::map<std::string, std::vector<Value>>> hot_values_;
 };

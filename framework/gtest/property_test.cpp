@@ -141,7 +141,11 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
-  s.generator.locking_reads = param.config.profile().capabilities().locking_reads;
+  const EngineCapabilities capabilities = param.config.profile().capabilities();
+  s.generator.locking_reads = capabilities.locking_reads;
+  s.generator.update_join = capabilities.update_join;
+  s.generator.delete_join = capabilities.delete_join;
+  s.generator.update_joined_table = capabilities.update_joined_table;
   s.generator.isolation = param.level;
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
   if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;

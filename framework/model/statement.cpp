@@ -81,8 +81,20 @@ std::vector<std::string> Statement::tables() const {
   for (const auto& a : assignments) a.value.collect_subquery_tables(sub);
   for (const auto& row : values)
     for (const auto& v : row) v.collect_subquery_tables(sub);
+  for (const auto& e : select_exprs) e.collect_subquery_tables(sub);
+  for (const auto& d : derived)
+    for (auto& t : d.tables()) sub.push_back(std::move(t));
   for (auto& t : sub)
     if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(std::move(t));
+  return out;
+}
+
+std::vector<std::string> Statement::written_tables() const {
+  std::vector<std::string> out;
+  if (!is_write()) return out;
+  out.push_back(table);
+  for (const auto& a : assignments)
+    if (!a.table.empty() && std::find(out.begin(), out.end(), a.table) == out.end()) out.push_back(a.table);
   return out;
 }
 

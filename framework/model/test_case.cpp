@@ -111,9 +111,40 @@ std::string check_statement(const Schema& schema, const Statement& s) {
     if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
   for (const auto& c : s.returning)
     if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
+  if (!s.joins.empty() && s.kind != StatementKind::Select) {
+    if (!s.is_multi_table_write()) return fmt::format("{} cannot have a JOIN", to_string(s.kind));
+    if (s.joins.size() != 1 || s.joins[0].left)
+      return fmt::format("a multi-table {} joins exactly one other table, with INNER JOIN", to_string(s.kind));
+    if (s.joins[0].table == s.table) return fmt::format("a multi-table {} joins {} to itself", to_string(s.kind), s.table);
+    if (s.kind == StatementKind::Update &&
+        std::none_of(s.assignments.begin(), s.assignments.end(), [&](const Assignment& a) { return a.table.empty() || a.table == s.table; }))
+      return fmt::format("a multi-table UPDATE sets at least one column of its first table ({})", s.table);
+  }
   for (const auto& a : s.assignments) {
-    if (!table->find_column(a.column)) return fmt::format("column {} is not in table {}", a.column, s.table);
-    if (auto err = check_expr(schema, *table, a.value); !err.empty()) return err;
+    const Table* written = table;
+    if (!a.table.empty() && a.table != s.table) {
+      if (std::none_of(s.joins.begin(), s.joins.end(), [&](const Join& j) { return j.table == a.table; }))
+        return fmt::format("SET {}.{}: table {} is not joined by this UPDATE", a.table, a.column, a.table);
+      written = schema.find_table(a.table);
+      if (!written) return fmt::format("SET names unknown table {}", a.table);
+    }
+    if (!written->find_column(a.column)) return fmt::format("column {} is not in table {}", a.column, written->name);
+    if (auto err = check_expr(schema, *written, a.value); !err.empty()) return err;
+  }
+  for (const auto& e : s.select_exprs) {
+    if (s.kind != StatementKind::Select || e.kind != Expr::Kind::Subquery)
+      return "only a SELECT list holds scalar subqueries after its columns";
+    if (auto err = check_expr(schema, *table, e); !err.empty()) return err;
+  }
+  if (!s.derived.empty()) {
+    const Statement& d = s.derived.front();
+    if (s.derived.size() > 1 || s.kind != StatementKind::Select || s.alias.empty())
+      return "a derived table is one SELECT in the FROM of a SELECT, with an alias";
+    if (d.kind != StatementKind::Select || d.table != s.table || !d.columns.empty() || !d.items.empty() ||
+        !d.joins.empty() || !d.derived.empty() || !d.select_exprs.empty() || d.lock != LockMode::None)
+      return fmt::format("the derived table {} must be SELECT * FROM {} [WHERE ...] [ORDER BY ... LIMIT n]", s.alias, s.table);
+    if (!s.joins.empty() || s.lock != LockMode::None) return "a SELECT from a derived table has no JOIN and no locking clause";
+    if (auto err = check_statement(schema, d); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
   }
   if (s.kind == StatementKind::Insert) {
     if (s.values.empty()) return "INSERT without values";

@@ -189,6 +189,21 @@ std::string column_list(const std::vector<std::string>& columns, Dialect d) {
   return out;
 }
 
+// " WHERE on [AND where]": the join condition of a multi-table write in the FROM / USING form.
+std::string join_condition(const Statement& s, Dialect d) {
+  const Expr& on = s.joins.front().on;
+  return " WHERE " + render_expr(s.where ? Expr::binary(BinaryOp::And, on, *s.where) : on, d);
+}
+
+// RETURNING columns, qualified with the written table where another table is joined.
+std::string returning_list(const Statement& s, Dialect d) {
+  if (s.joins.empty()) return column_list(s.returning, d);
+  std::string out;
+  for (std::size_t i = 0; i < s.returning.size(); ++i)
+    out += (i ? ", " : "") + quote_identifier(s.table, d) + "." + quote_identifier(s.returning[i], d);
+  return out;
+}
+
 }  // namespace
 
 std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
@@ -209,7 +224,9 @@ std::string render(const Statement& s, Dialect d) {
                                                  : fmt::format("{}({})", aggregate_name(i.aggregate), quote_identifier(i.column, d));
         }
       }
-      std::string from = quote_identifier(s.table, d);
+      for (const Expr& e : s.select_exprs) list += ", " + render_expr(e, d);
+      std::string from = s.derived.empty() ? quote_identifier(s.table, d)
+                                           : fmt::format("({}) AS {}", render(s.derived.front(), d), quote_identifier(s.alias, d));
       for (const Join& j : s.joins)
         from += fmt::format(" {} JOIN {} ON {}", j.left ? "LEFT" : "INNER", quote_identifier(j.table, d), render_expr(j.on, d));
       std::string out = fmt::format("SELECT {} FROM {}{}", list, from, where);
@@ -237,18 +254,39 @@ std::string render(const Statement& s, Dialect d) {
                          rows);
     }
     case StatementKind::Update: {
+      // A multi-table write names its SET columns with their table, except in the FROM form (PostgreSQL, SQLite),
+      // which can only set the target table's columns and does not accept a qualifier there.
+      const bool from_form = !s.joins.empty() && (d == Dialect::PostgreSql || d == Dialect::Sqlite);
       std::string sets;
       for (std::size_t i = 0; i < s.assignments.size(); ++i) {
+        const Assignment& a = s.assignments[i];
         if (i) sets += ", ";
-        sets += quote_identifier(s.assignments[i].column, d) + " = " + render_expr(s.assignments[i].value, d);
+        if (!s.joins.empty() && !from_form) sets += quote_identifier(a.table.empty() ? s.table : a.table, d) + ".";
+        sets += quote_identifier(a.column, d) + " = " + render_expr(a.value, d);
       }
-      std::string out = fmt::format("UPDATE {} SET {}{}", quote_identifier(s.table, d), sets, where);
-      if (!s.returning.empty()) out += " RETURNING " + column_list(s.returning, d);
+      std::string out;
+      if (s.joins.empty())
+        out = fmt::format("UPDATE {} SET {}{}", quote_identifier(s.table, d), sets, where);
+      else if (from_form)
+        out = fmt::format("UPDATE {} SET {} FROM {}{}", quote_identifier(s.table, d), sets,
+                          quote_identifier(s.joins.front().table, d), join_condition(s, d));
+      else
+        out = fmt::format("UPDATE {} INNER JOIN {} ON {} SET {}{}", quote_identifier(s.table, d),
+                          quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), sets, where);
+      if (!s.returning.empty()) out += " RETURNING " + returning_list(s, d);
       return out;
     }
     case StatementKind::Delete: {
-      std::string out = fmt::format("DELETE FROM {}{}", quote_identifier(s.table, d), where);
-      if (!s.returning.empty()) out += " RETURNING " + column_list(s.returning, d);
+      std::string out;
+      if (s.joins.empty())
+        out = fmt::format("DELETE FROM {}{}", quote_identifier(s.table, d), where);
+      else if (d == Dialect::PostgreSql || d == Dialect::Sqlite)
+        out = fmt::format("DELETE FROM {} USING {}{}", quote_identifier(s.table, d),
+                          quote_identifier(s.joins.front().table, d), join_condition(s, d));
+      else
+        out = fmt::format("DELETE {0} FROM {0} INNER JOIN {1} ON {2}{3}", quote_identifier(s.table, d),
+                          quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), where);
+      if (!s.returning.empty()) out += " RETURNING " + returning_list(s, d);
       return out;
     }
   }

@@ -136,7 +136,8 @@ bool is_reserved(std::string_view word) {
                                                   "FOR",    "ON",   "PRIMARY", "UNIQUE",  "RETURNING",
                                                   "EXISTS", "CASE", "WHEN",    "THEN",    "ELSE",     "END",
                                                   "GROUP",  "BY",   "HAVING",  "ORDER",   "LIMIT",    "ASC",
-                                                  "DESC",   "JOIN", "INNER",   "LEFT",    "OUTER"};
+                                                  "DESC",   "JOIN", "INNER",   "LEFT",    "OUTER",
+                                                  "USING",  "AS"};
   for (auto r : reserved)
     if (iequals(word, r)) return true;
   return false;
@@ -244,13 +245,33 @@ class Parser {
     return out;
   }
 
+  // A scalar subquery in a SELECT list: "(SELECT ...)"; the renderer prints them after the columns or *.
+  bool select_subquery_ahead() const { return is_symbol("(") && is_keyword("SELECT", 1); }
+  void select_subqueries(Statement& s) {
+    do {
+      if (!select_subquery_ahead()) fail_expected("a scalar subquery (SELECT ...) (they come last in the select list)");
+      next();
+      next();
+      Nest nest(*this);
+      s.select_exprs.push_back(scalar_subquery());
+    } while (accept_symbol(","));
+  }
+
   Statement select() {
     Statement s;
     s.kind = StatementKind::Select;
-    if (!accept_symbol("*")) {
+    if (accept_symbol("*")) {
+      if (accept_symbol(",")) select_subqueries(s);
+    } else if (select_subquery_ahead()) {
+      select_subqueries(s);
+    } else {
       bool aggregates = false;
       std::vector<SelectItem> items;
       do {
+        if (select_subquery_ahead()) {
+          select_subqueries(s);
+          break;
+        }
         if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {
           next();
           next();
@@ -266,7 +287,21 @@ class Parser {
         for (auto& i : items) s.columns.push_back(std::move(i.column));
     }
     expect_keyword("FROM");
-    s.table = identifier("a table name");
+    if (accept_symbol("(")) {  // a derived table: (SELECT * FROM t ...) [AS] alias
+      const int at = line();
+      expect_keyword("SELECT");
+      Nest nest(*this);
+      Statement inner = select();
+      expect_symbol(")");
+      accept_keyword("AS");
+      s.alias = identifier("an alias for the derived table");
+      if (!inner.joins.empty() || !inner.derived.empty())
+        fail(at, "a derived table reads one table (SELECT * FROM t [WHERE ...] [ORDER BY ... LIMIT n])");
+      s.table = inner.table;
+      s.derived.push_back(std::move(inner));
+    } else {
+      s.table = identifier("a table name");
+    }
     for (;;) {
       Join j;
       if (accept_keyword("LEFT")) {
@@ -339,31 +374,82 @@ class Parser {
     return s;
   }
 
+  // A multi-table write's join, MariaDB's spelling: [INNER] JOIN u ON condition.
+  bool write_join(Statement& s) {
+    if (!accept_keyword("INNER") && !is_keyword("JOIN")) return false;
+    expect_keyword("JOIN");
+    Join j;
+    j.table = identifier("a table name");
+    expect_keyword("ON");
+    j.on = expression();
+    s.joins.push_back(std::move(j));
+    return true;
+  }
+
+  // PostgreSQL's spelling of the join: FROM u (UPDATE) or USING u (DELETE), then WHERE condition. The whole WHERE
+  // becomes the join condition (an inner join means the same either way), so that printing it back gives the text.
+  void from_join(Statement& s, std::string_view keyword) {
+    Join j;
+    j.table = identifier("a table name");
+    if (accept_symbol(",")) fail(line(), fmt::format("{} ... {} joins one other table", to_string(s.kind), keyword));
+    if (!accept_keyword("WHERE")) fail_expected(fmt::format("WHERE with the join condition after {} {}", keyword, j.table));
+    j.on = expression();
+    s.joins.push_back(std::move(j));
+  }
+
+  void returning(Statement& s) {
+    if (!accept_keyword("RETURNING")) return;
+    do {
+      std::string column = identifier("a column name");
+      // table.column, as printed for a multi-table write
+      if (accept_symbol(".")) column = identifier("a column name after '.'");
+      s.returning.push_back(std::move(column));
+    } while (accept_symbol(","));
+  }
+
   Statement update() {
     Statement s;
     s.kind = StatementKind::Update;
     s.table = identifier("a table name");
+    const bool joined = write_join(s);
     expect_keyword("SET");
     do {
-      std::string column = identifier("a column name");
+      Assignment a;
+      a.column = identifier("a column name");
+      if (accept_symbol(".")) {  // table.column (a multi-table UPDATE)
+        a.table = std::move(a.column);
+        a.column = identifier("a column name after '.'");
+        if (a.table == s.table) a.table.clear();
+      }
       expect_symbol("=");
-      s.assignments.push_back({std::move(column), expression()});
+      a.value = expression();
+      s.assignments.push_back(std::move(a));
     } while (accept_symbol(","));
-    if (accept_keyword("WHERE")) s.where = expression();
+    if (!joined && accept_keyword("FROM")) from_join(s, "FROM");
+    else if (accept_keyword("WHERE")) s.where = expression();
+    returning(s);
     return s;
   }
 
   Statement delete_() {
     Statement s;
     s.kind = StatementKind::Delete;
+    if (!is_keyword("FROM")) {  // DELETE t FROM t JOIN u ON ... (MariaDB's multi-table DELETE)
+      const int at = line();
+      const std::string target = identifier("FROM or the table to delete from");
+      expect_keyword("FROM");
+      s.table = identifier("a table name");
+      if (s.table != target) fail(at, fmt::format("DELETE {} FROM {}: the table deleted from must come first", target, s.table));
+      if (!write_join(s)) fail_expected("JOIN after DELETE t FROM t");
+      if (accept_keyword("WHERE")) s.where = expression();
+      returning(s);
+      return s;
+    }
     expect_keyword("FROM");
     s.table = identifier("a table name");
-    if (accept_keyword("WHERE")) s.where = expression();
-    if (accept_keyword("RETURNING")) {
-      do {
-        s.returning.push_back(identifier("a column name"));
-      } while (accept_symbol(","));
-    }
+    if (accept_keyword("USING")) from_join(s, "USING");
+    else if (accept_keyword("WHERE")) s.where = expression();
+    returning(s);
     return s;
   }
 

@@ -49,6 +49,14 @@ struct EngineCapabilities {
   // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
   // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
   bool writes_read_snapshot = true;
+  // UPDATE and DELETE joined to another table, rendered in the engine's dialect: MariaDB's multi-table
+  // `UPDATE t JOIN u ON ... SET ...` and `DELETE t FROM t JOIN u ON ...`; PostgreSQL's `UPDATE t SET ... FROM u WHERE
+  // ...` and `DELETE FROM t USING u WHERE ...`; SQLite has UPDATE ... FROM (3.33) but no DELETE ... USING.
+  bool update_join = false;
+  bool delete_join = false;
+  // A joined UPDATE may set columns of both tables (MariaDB's multi-table UPDATE; PostgreSQL's FROM form sets only
+  // the target table).
+  bool update_joined_table = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

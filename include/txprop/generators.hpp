@@ -52,6 +52,13 @@ struct Options {
   double join_probability = 0.2;  // a plain SELECT joins another table (INNER or LEFT) on columns of one type
   double aggregate_probability = 0.25;  // a plain SELECT aggregates: COUNT/SUM/MIN/MAX [GROUP BY c [HAVING ...]]
   double order_limit_probability = 0.2;  // a plain SELECT is ORDER BY <every column> LIMIT n
+  double derived_table_probability = 0.12;  // a plain SELECT reads FROM (SELECT * FROM t [WHERE] [ORDER BY LIMIT]) AS d
+  double select_subquery_probability = 0.3;  // a plain SELECT lists a scalar subquery of another table after *
+  // Joined writes, where the engine has them (the harness sets these from the profile's capabilities):
+  // UPDATE/DELETE joined to another table, and a joined UPDATE that also sets the other table's columns.
+  bool update_join = false, delete_join = false, update_joined_table = false;
+  double write_join_probability = 0.15;
+  double joined_table_update_probability = 0.4;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
   // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
   // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer

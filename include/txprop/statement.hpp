@@ -17,6 +17,9 @@ enum class LockMode { None, Share, Update };  // SELECT ... FOR SHARE / FOR UPDA
 struct Assignment {
   std::string column;
   Expr value;
+  // The table whose column is set: empty for the statement's own table; a joined table's name in a multi-table
+  // UPDATE (MariaDB's `UPDATE t JOIN u ON ... SET t.a = 1, u.b = 2`, where the profile says the engine has it).
+  std::string table;
   friend bool operator==(const Assignment&, const Assignment&) = default;
 };
 
@@ -33,7 +36,11 @@ struct OrderItem {
   friend bool operator==(const OrderItem&, const OrderItem&) = default;
 };
 
-// SELECT ... FROM table [INNER | LEFT] JOIN other ON condition (columns qualified with their table's name).
+// SELECT ... FROM table [INNER | LEFT] JOIN other ON condition (columns qualified with their table's name). An UPDATE
+// or DELETE may have one INNER join too (a multi-table write): rendered `UPDATE t JOIN u ON c SET ...` and
+// `DELETE t FROM t JOIN u ON c ...` for MariaDB, `UPDATE t SET ... FROM u WHERE c ...` and `DELETE FROM t USING u
+// WHERE c ...` for PostgreSQL (the condition joined to the WHERE with AND); generated only where the engine profile's
+// capabilities say the engine has the form.
 struct Join {
   bool left = false;  // LEFT OUTER JOIN; INNER JOIN otherwise
   std::string table;
@@ -54,7 +61,15 @@ struct Statement {
   LockMode lock = LockMode::None;
   // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
   // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
-  std::vector<Join> joins;  // SELECT only
+  std::vector<Join> joins;  // SELECT; UPDATE and DELETE: one INNER join (a multi-table write)
+  // SELECT: scalar subqueries (Expr::Kind::Subquery) printed after the columns (or *), e.g.
+  // `SELECT *, (SELECT MAX(u.b) FROM u WHERE u.b = t.a) FROM t`.
+  std::vector<Expr> select_exprs;
+  // SELECT ... FROM (derived[0]) AS alias: a derived table (at most one element; a vector because a Statement cannot
+  // hold an optional of itself). derived[0] is a SELECT * of `table` (which stays the table read, so that tables()
+  // and the instrumentation see it); the outer statement's columns are that table's columns.
+  std::vector<Statement> derived;
+  std::string alias;
   std::vector<SelectItem> items;
   std::vector<std::string> group_by;
   std::optional<Expr> having;
@@ -78,6 +93,10 @@ struct Statement {
   bool is_read() const { return kind == StatementKind::Select; }
   // Tables this statement reads or writes, its own table first.
   std::vector<std::string> tables() const;
+  // Tables this statement writes: its own table for INSERT and DELETE, and for UPDATE also every table a SET names.
+  std::vector<std::string> written_tables() const;
+  // An UPDATE or DELETE with a join.
+  bool is_multi_table_write() const { return (kind == StatementKind::Update || kind == StatementKind::Delete) && !joins.empty(); }
 
   friend bool operator==(const Statement&, const Statement&) = default;
 };

@@ -1,8 +1,8 @@
 // The Adya property as two registered oracles: "adya" (documented mode: fails only on what the engine promises to
 // prevent) and "adyaclaimed" (the level's ANSI name read as Adya's level). Both run the case with IsoRel's
 // instrumentation and strip it for reports.
-#include "instrumentation.hpp"
-#include "levels.hpp"
+#include "txprop/adya_instrumentation.hpp"
+#include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/oracle.hpp"
 

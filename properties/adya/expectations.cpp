@@ -1,6 +1,6 @@
 // What a level claims (its ANSI name read as Adya's level) and what the engine promises (its profile's documented
 // behaviour), in Adya's terms.
-#include "levels.hpp"
+#include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/engine.hpp"
 

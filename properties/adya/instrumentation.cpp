@@ -1,4 +1,4 @@
-#include "instrumentation.hpp"
+#include "txprop/adya_instrumentation.hpp"
 
 #include <algorithm>
 
@@ -116,7 +116,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
         case StatementKind::Update:
           s.assignments.push_back(Assignment{
               kWriterListColumn,
-              Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id)))});
+              Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
           if (options.update_returning) s.returning = all_columns(out.schema, s.table);
           break;
         case StatementKind::Delete:

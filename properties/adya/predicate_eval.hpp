@@ -14,7 +14,7 @@
 
 #include <optional>
 
-#include "observed_history.hpp"
+#include "txprop/adya_history.hpp"
 #include "txprop/expr.hpp"
 #include "txprop/schema.hpp"
 

@@ -31,7 +31,7 @@ bool installs(const Node& n) { return !n.failed && n.kind != StatementKind::Sele
 // statement installed, out of n when another statement overwrote (or inserted into) what n scanned.
 DepKind version_set_kind(const Node& n, const std::string& table, bool into) {
   if (n.kind == StatementKind::Select) return into ? DepKind::PredicateRead : DepKind::PredicateAnti;
-  if ((n.kind == StatementKind::Update || n.kind == StatementKind::Delete) && table == n.table)
+  if ((n.kind == StatementKind::Update || n.kind == StatementKind::Delete) && (table == n.table || n.written.count(table)))
     return DepKind::PredicateWrite;
   return DepKind::ValueWrite;
 }

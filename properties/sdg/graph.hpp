@@ -38,6 +38,7 @@ struct Node {
   int stmt = 0;  // 0-based index among the transaction's (original) statements
   StatementKind kind = StatementKind::Select;
   std::string table;  // the statement's own table
+  std::set<std::string> written;  // the tables it writes (two for a multi-table UPDATE)
   std::string text;   // for explanations, e.g. "UPDATE t0 SET c1 = 1"
   long position = 0;  // when the statement completed in the actual order (ties and heuristics)
   bool failed = false;  // returned an error: installed nothing

@@ -21,6 +21,17 @@ bool is_instrumentation_read(const Statement& s) {
 
 }  // namespace
 
+std::optional<Expr> write_predicate(const Statement& s, const std::string& written) {
+  if (s.joins.empty()) return s.where;
+  // An inner join writes the rows of `written` that have a partner in the other table satisfying the join condition
+  // and the WHERE: the same rows as a correlated EXISTS over the other table (each row once, however many partners
+  // it has). Every column of a multi-table write is qualified, so the condition reads the same inside EXISTS.
+  const Join& j = s.joins.front();
+  const std::string& other = written == s.table ? j.table : s.table;
+  Expr condition = s.where ? Expr::binary(BinaryOp::And, j.on, *s.where) : j.on;
+  return Expr::exists(other, std::move(condition));
+}
+
 bool is_instrumented(const TestCase& c) {
   return !c.schema.tables.empty() && c.schema.tables.front().find_column(kRowKey) != nullptr;
 }
@@ -70,6 +81,10 @@ TestCase instrument(const TestCase& c) {
           // Rows equal in every column of the case differ in their row key: ORDER BY it last, so that LIMIT picks
           // the same rows in the run and in the replay.
           if (!s.order_by.empty() && s.items.empty()) s.order_by.push_back(OrderItem{kRowKey, false});
+          // A derived table is SELECT * of the table: it carries both keys to the outer SELECT; its own LIMIT needs
+          // the same tie-break.
+          for (Statement& d : s.derived)
+            if (!d.order_by.empty()) d.order_by.push_back(OrderItem{kRowKey, false});
           statements.push_back(s);
           break;
         case StatementKind::Insert:
@@ -83,16 +98,22 @@ TestCase instrument(const TestCase& c) {
           statements.push_back(s);
           statements.push_back(instrumentation_read(s.table, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
           break;
-        case StatementKind::Update:
+        case StatementKind::Update: {
           ++next_version;
-          statements.push_back(instrumentation_read(s.table, s.where));
-          s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version))});
+          // A multi-table UPDATE writes every table its SET names: one before-write read, one version key and one
+          // after-write read per written table, in written_tables() order (layout() counts them the same way).
+          const std::vector<std::string> written = s.written_tables();
+          for (const std::string& w : written) statements.push_back(instrumentation_read(w, write_predicate(s, w)));
+          for (const std::string& w : written)
+            s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
           statements.push_back(s);
-          statements.push_back(instrumentation_read(s.table, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
+          for (const std::string& w : written)
+            statements.push_back(instrumentation_read(w, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
           break;
+        }
         case StatementKind::Delete:
           ++next_version;
-          statements.push_back(instrumentation_read(s.table, s.where));
+          statements.push_back(instrumentation_read(s.table, write_predicate(s, s.table)));
           statements.push_back(s);
           break;
         default: statements.push_back(s); break;
@@ -122,26 +143,29 @@ Layout layout(const TestCase& prepared) {
     roles.back() = {Role::Control, -1};
     int group = 0;
     std::vector<std::size_t> pending;  // instrumentation reads waiting for their statement
-    bool expect_after = false;
+    std::size_t expect_after = 0;  // after-write reads still to come for the last statement
     for (std::size_t i = 0; i < tx.statements.size(); ++i) {
       const Statement& s = tx.statements[i];
       const std::size_t step = i + 1;
       if (is_instrumentation_read(s)) {
-        if (expect_after) {
+        if (expect_after > 0) {
           roles[step] = {Role::AfterWriteRead, group - 1};
-          expect_after = false;
+          --expect_after;
         } else {
           pending.push_back(step);
         }
         continue;
       }
-      expect_after = false;
-      const bool has_before = (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && !pending.empty();
+      expect_after = 0;
+      // One before-write read (UPDATE, DELETE) and one after-write read (UPDATE, INSERT) per written table.
+      const std::size_t written = s.written_tables().size();
+      const std::size_t befores =
+          (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) ? std::min(written, pending.size()) : 0;
       for (std::size_t k = 0; k < pending.size(); ++k)
-        roles[pending[k]] = {has_before && k + 1 == pending.size() ? Role::BeforeWriteRead : Role::VersionSetRead, group};
+        roles[pending[k]] = {k + befores >= pending.size() ? Role::BeforeWriteRead : Role::VersionSetRead, group};
       pending.clear();
       roles[step] = {Role::Statement, group};
-      expect_after = s.kind == StatementKind::Update || s.kind == StatementKind::Insert;
+      expect_after = (s.kind == StatementKind::Update || s.kind == StatementKind::Insert) ? written : 0;
       ++group;
     }
     for (std::size_t step : pending) roles[step] = {Role::VersionSetRead, group};  // malformed: reads without statement

@@ -6,6 +6,9 @@
 //   before-write read   SELECT ... FROM t WHERE <the write's predicate>         (UPDATE, DELETE)
 //   the statement       (INSERT gets txp_pk/txp_vk values, UPDATE sets txp_vk = K, SELECT returns both keys)
 //   after-write read    SELECT ... FROM t WHERE txp_vk = K                        (UPDATE, INSERT)
+// A multi-table write (UPDATE t JOIN u / UPDATE ... FROM, DELETE t FROM t JOIN u / DELETE ... USING) gets a
+// before-write read per written table with the join turned into a correlated EXISTS, sets txp_vk = K in every table
+// it writes, and gets an after-write read per written table.
 // The instrumentation reads are recognised by their column list starting with txp_pk; the roles are recovered from
 // the prepared case alone (layout()), so that a history can be judged without side information.
 #pragma once
@@ -33,6 +36,9 @@ struct StepRole {
 using Layout = std::vector<std::vector<StepRole>>;
 
 TestCase instrument(const TestCase& c);
+// The WHERE of the before-write read of `written` for write `s`: its own WHERE, or for a multi-table write the
+// equivalent single-table predicate (a correlated EXISTS over the joined table).
+std::optional<Expr> write_predicate(const ::txprop::Statement& s, const std::string& written);
 bool is_instrumented(const TestCase& c);
 Layout layout(const TestCase& prepared);
 // The case as it was before instrument(): columns, key values, instrumentation reads and their order entries removed.

@@ -10,8 +10,8 @@
 #include <fmt/ranges.h>
 
 // The transaction graph is classified by the Adya checker itself (one classification and evidence code for both
-// properties), through its folder's header.
-#include "../adya/adya.hpp"
+// properties), through the checker layer's public header (checkers/adya/).
+#include "txprop/adya_checker.hpp"
 #include "txprop/comparison.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
@@ -111,6 +111,7 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
         case Role::Statement:
           n.kind = s.kind;
           n.table = s.table;
+          for (const std::string& w : s.written_tables()) n.written.insert(w);
           n.text = statement_text(s);
           n.position = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(step)});
           n.failed = !o.ok();
@@ -124,8 +125,17 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
           if (o.ok()) n.scanned.insert(s.table);
           break;
         }
-        case Role::BeforeWriteRead: n.before = versions(o, s.table); break;
-        case Role::AfterWriteRead: n.after = versions(o, s.table); break;
+        // A multi-table write has one of each per written table (row keys are unique across tables).
+        case Role::BeforeWriteRead: {
+          auto v = versions(o, s.table);
+          n.before.insert(n.before.end(), v.begin(), v.end());
+          break;
+        }
+        case Role::AfterWriteRead: {
+          auto v = versions(o, s.table);
+          n.after.insert(n.after.end(), v.begin(), v.end());
+          break;
+        }
         default: break;
       }
     }
@@ -245,14 +255,21 @@ std::map<std::pair<int, int>, std::string> a3_mismatches(const History& h, const
       const Outcome& o = h.outcomes[t][s];
       if (!o.ok() || o.affected < 0 || st.kind == StatementKind::Select) continue;
       const int group = layout[t][s].group;
-      for (int k : steps_of(layout, static_cast<int>(t), group)) {
-        const Role role = layout[t][static_cast<std::size_t>(k)].role;
-        if (role != Role::BeforeWriteRead && role != Role::AfterWriteRead) continue;
-        const Outcome& r = h.outcomes[t][static_cast<std::size_t>(k)];
-        if (!r.ok() || static_cast<std::int64_t>(r.rows.size()) == o.affected) continue;
+      // A multi-table write's affected count covers every table it wrote: compare with the sum of its reads.
+      for (const Role role : {Role::BeforeWriteRead, Role::AfterWriteRead}) {
+        std::int64_t rows = 0;
+        bool read = false, ok = true;
+        for (int k : steps_of(layout, static_cast<int>(t), group)) {
+          if (layout[t][static_cast<std::size_t>(k)].role != role) continue;
+          const Outcome& r = h.outcomes[t][static_cast<std::size_t>(k)];
+          read = true;
+          ok = ok && r.ok();
+          rows += static_cast<std::int64_t>(r.rows.size());
+        }
+        if (!read || !ok || rows == o.affected) continue;
         out[{static_cast<int>(t), group}] = fmt::format(
-            "T{}.{} {} affected {} row(s), but its {} read returned {}", t, group + 1, statement_text(st), o.affected,
-            role == Role::BeforeWriteRead ? "before-write" : "after-write", r.rows.size());
+            "T{}.{} {} affected {} row(s), but its {} read(s) returned {}", t, group + 1, statement_text(st), o.affected,
+            role == Role::BeforeWriteRead ? "before-write" : "after-write", rows);
       }
     }
   }
@@ -297,19 +314,25 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
     }
   }
   std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.position < b.position; });
-  auto outcome_of = [&](int t, int group, Role role) -> const Outcome* {
+  // The versions every read of `role` in the group returned (one per written table for a multi-table write).
+  auto versions_of = [&](int t, int group, Role role) {
+    std::vector<Version> out;
     for (int s : steps_of(layout, t, group))
-      if (layout[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)].role == role)
-        return &h.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)];
-    return nullptr;
+      if (layout[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)].role == role) {
+        const auto& read = c.transactions[static_cast<std::size_t>(t)].statements[static_cast<std::size_t>(s - 1)];
+        for (Version& v : versions(h.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)], read.table))
+          out.push_back(std::move(v));
+      }
+    return out;
   };
   for (const Op& op : ops) {
     const int main = main_step(layout, op.txn, op.group);
     const ::txprop::Statement& s = c.transactions[static_cast<std::size_t>(op.txn)].statements[static_cast<std::size_t>(main - 1)];
     const TxnId id = static_cast<TxnId>(op.txn + 1);
     // A write that did not overwrite what its before-write read returned: which versions it replaced is unknown.
-    const Outcome* before = mismatched.count({op.txn, op.group}) ? nullptr : outcome_of(op.txn, op.group, Role::BeforeWriteRead);
-    const Outcome* after = outcome_of(op.txn, op.group, Role::AfterWriteRead);
+    const std::vector<Version> before =
+        mismatched.count({op.txn, op.group}) ? std::vector<Version>{} : versions_of(op.txn, op.group, Role::BeforeWriteRead);
+    const std::vector<Version> after = versions_of(op.txn, op.group, Role::AfterWriteRead);
     switch (s.kind) {
       case StatementKind::Select:
         if (!s.joins.empty()) break;  // see extract_nodes
@@ -317,18 +340,15 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
           if (auto it = wlist.find({v.row, v.version}); it != wlist.end()) o.add_read(op.stmt, static_cast<RowId>(v.row), it->second);
         break;
       case StatementKind::Insert:
-        if (after)
-          for (const Version& v : versions(*after, s.table)) {
+        for (const Version& v : after) {
             wlist[{v.row, v.version}] = {id};
             o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Insert);
           }
         break;
       case StatementKind::Update: {
         std::map<std::int64_t, std::int64_t> old;
-        if (before)
-          for (const Version& v : versions(*before, s.table)) old[v.row] = v.version;
-        if (after)
-          for (const Version& v : versions(*after, s.table)) {
+        for (const Version& v : before) old[v.row] = v.version;
+        for (const Version& v : after) {
             o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Update);
             const auto was = old.find(v.row);
             if (was == old.end()) continue;
@@ -341,8 +361,7 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
         break;
       }
       case StatementKind::Delete:
-        if (before)
-          for (const Version& v : versions(*before, s.table)) {
+        for (const Version& v : before) {
             if (auto it = wlist.find({v.row, v.version}); it != wlist.end())
               o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
             o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
@@ -556,7 +575,7 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
       if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
       if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
         forms.insert("form: NOT IN subquery");
-      if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery" + where);
+      if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery in WHERE or SET" + where);
       for (const Expr& a : e.args) visit(a, where);
     };
     for (const Transaction& t : first.test_case.transactions)
@@ -564,7 +583,17 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
         if (s.where) visit(*s.where, "");
         if (s.having) visit(*s.having, "");
         if (!s.items.empty()) forms.insert("form: aggregate");
-        for (const Join& j : s.joins) forms.insert(j.left ? "form: LEFT JOIN" : "form: INNER JOIN");
+        if (!s.derived.empty()) {
+          forms.insert("form: derived table");
+          if (s.derived.front().where) visit(*s.derived.front().where, "");
+          if (s.derived.front().limit) forms.insert("form: ORDER BY ... LIMIT");
+        }
+        if (!s.select_exprs.empty()) forms.insert("form: scalar subquery in SELECT list");
+        if (s.is_multi_table_write())
+          forms.insert(s.kind == StatementKind::Delete ? "form: DELETE with a join" : "form: UPDATE with a join");
+        if (s.written_tables().size() > 1) forms.insert("form: UPDATE of two tables");
+        if (s.kind == StatementKind::Select)
+          for (const Join& j : s.joins) forms.insert(j.left ? "form: LEFT JOIN" : "form: INNER JOIN");
         if (!s.group_by.empty()) forms.insert("form: GROUP BY");
         if (s.having) forms.insert("form: HAVING");
         if (s.limit) forms.insert("form: ORDER BY ... LIMIT");

@@ -1,7 +1,7 @@
 // The SDG property as a registered oracle "sdg": prepared with TxCheck's instrumentation, judged by check_sdg.
 #include "instrumentation.hpp"
 #include "sdg.hpp"
-#include "../adya/levels.hpp"
+#include "txprop/adya_levels.hpp"
 #include "txprop/oracle.hpp"
 
 namespace txprop {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "../adya/instrumentation.hpp"
+#include "txprop/adya_instrumentation.hpp"
 #include "troc.hpp"
 
 namespace txprop::troc {

@@ -85,7 +85,9 @@ AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& co
     for (const Statement& st : h.test_case.transactions[static_cast<std::size_t>(t)].statements)
       for (const std::string& table : st.tables()) {
         reads[static_cast<std::size_t>(t)].insert(table);
-        if (st.is_write() && table == st.table) writes[static_cast<std::size_t>(t)].insert(table);
+        // Every table the statement writes (a multi-table UPDATE writes two).
+        const auto written = st.written_tables();
+        if (std::find(written.begin(), written.end(), table) != written.end()) writes[static_cast<std::size_t>(t)].insert(table);
       }
   auto conflict = [&](int a, int b) {
     for (const auto& x : writes[static_cast<std::size_t>(a)])

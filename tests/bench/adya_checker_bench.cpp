@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "properties/adya/adya.hpp"
+#include "txprop/adya_checker.hpp"
 
 using namespace txprop::adya;
 

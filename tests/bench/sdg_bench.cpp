@@ -10,6 +10,7 @@
 
 #include "bench_support.hpp"
 #include "properties/sdg/sdg.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
@@ -28,7 +29,12 @@ std::size_t statements(const TestCase& c) {
 void run_bench(const TargetConfig& config, IsolationLevel level, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   gen::Options o;
-  o.locking_reads = config.profile().capabilities().locking_reads;
+  // The capabilities the harness reads from the profile: locking reads, and the joined writes the engine has.
+  const EngineCapabilities capabilities = config.profile().capabilities();
+  o.locking_reads = capabilities.locking_reads;
+  o.update_join = capabilities.update_join;
+  o.delete_join = capabilities.delete_join;
+  o.update_joined_table = capabilities.update_joined_table;
   o.isolation = level;
   o.rich_statements = true;  // as the Sdg suite generates them
   o.rollback_probability = 0.2;

@@ -1,5 +1,7 @@
 // The statements txprop generates must be ones each engine accepts: with the richer forms on (EXISTS/NOT EXISTS,
-// correlated or not, CASE), the share of generated statements an engine rejects as invalid (syntax, unknown name,
+// correlated or not, CASE, derived tables, scalar subqueries in SELECT lists, and the joined UPDATE/DELETE forms the
+// profile says the engine has: MariaDB's multi-table UPDATE/DELETE, PostgreSQL's UPDATE ... FROM / DELETE ... USING,
+// SQLite's UPDATE ... FROM), the share of generated statements an engine rejects as invalid (syntax, unknown name,
 // MariaDB error 1093, type errors; aggregates with GROUP BY/HAVING, ORDER BY ... LIMIT) stays under 1% per target. Prints the share per target.
 #include <gtest/gtest.h>
 
@@ -21,11 +23,16 @@ void check_engine(const std::string& engine, bool si) {
   Target& target = shared_target(*config);
   gen::Options o;
   o.rich_statements = true;
-  o.locking_reads = target.engine().capabilities().locking_reads;
+  const EngineCapabilities capabilities = target.engine().capabilities();
+  o.locking_reads = capabilities.locking_reads;
+  o.update_join = capabilities.update_join;
+  o.delete_join = capabilities.delete_join;
+  o.update_joined_table = capabilities.update_joined_table;
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
-  int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0, joins = 0;
+  int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0, joins = 0, derived = 0,
+      select_subqueries = 0, update_joins = 0, delete_joins = 0, two_table_updates = 0;
   std::string first;
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
@@ -41,7 +48,13 @@ void check_engine(const std::string& engine, bool si) {
         cases += sql.find("CASE WHEN") != std::string::npos;
         aggregates += !c.transactions[t].statements[s].items.empty();
         limits += c.transactions[t].statements[s].limit.has_value();
-        joins += !c.transactions[t].statements[s].joins.empty();
+        const Statement& st = c.transactions[t].statements[s];
+        joins += st.kind == StatementKind::Select && !st.joins.empty();
+        derived += !st.derived.empty();
+        select_subqueries += !st.select_exprs.empty();
+        update_joins += st.is_multi_table_write() && st.kind == StatementKind::Update;
+        delete_joins += st.is_multi_table_write() && st.kind == StatementKind::Delete;
+        two_table_updates += st.written_tables().size() > 1;
         if (out.failed() && out.error.cls == ErrorClass::InvalidStatement) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
@@ -50,10 +63,18 @@ void check_engine(const std::string& engine, bool si) {
   }
   const double share = statements ? 100.0 * rejected / statements : 0;
   std::cout << fmt::format("[generated] {}: {} statements, {} rejected as invalid ({:.2f}%); {} with EXISTS, {} with "
-                           "CASE, {} aggregating, {} with LIMIT, {} joins\n", config->name, statements, rejected, share, exists,
-                           cases, aggregates, limits, joins);
+                           "CASE, {} aggregating, {} with LIMIT, {} joins, {} derived tables, {} scalar subqueries in "
+                           "SELECT lists, {} joined UPDATEs ({} of two tables), {} joined DELETEs\n",
+                           config->name, statements, rejected, share, exists, cases, aggregates, limits, joins, derived,
+                           select_subqueries, update_joins, two_table_updates, delete_joins);
   EXPECT_LT(share, 1.0) << "first rejected: " << first;
   EXPECT_GT(exists, 0);
+  EXPECT_GT(derived, 0);
+  EXPECT_GT(select_subqueries, 0);
+  // Each joined write form runs where the profile says the engine has it, and is never generated elsewhere.
+  EXPECT_EQ(update_joins > 0, capabilities.update_join);
+  EXPECT_EQ(delete_joins > 0, capabilities.delete_join);
+  EXPECT_EQ(two_table_updates > 0, capabilities.update_joined_table);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "../../properties/adya/instrumentation.hpp"
+#include "txprop/adya_instrumentation.hpp"
 #include "support/engine_targets.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/target.hpp"

@@ -11,9 +11,11 @@
 #include <vector>
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
-#include "../../properties/adya/adya.hpp"
+#include "txprop/adya_checker.hpp"
 #include "../../properties/adya/predicate_eval.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
 
 namespace txprop::adya {
 namespace {
@@ -1185,3 +1187,34 @@ TEST(AdyaGraph, EdgesMatchAReferenceBuiltFromTheDefinitions) {
 
 }  // namespace
 }  // namespace txprop::adya
+
+// IsoRel's instrumentation records one table per statement: a case with a join, a derived table or a SELECT-list
+// subquery (which the Adya suite never generates) gets no verdict with the reason, not a verdict from rows it did not
+// record.
+TEST(AdyaOracle, StatementsOverSeveralTablesGetNoVerdict) {
+  using namespace txprop;
+  TestCase c;
+  Table t0, t1;
+  t0.name = "t0";
+  t0.columns = {Column{"k", ColumnType::Integer, true}};
+  t1.name = "t1";
+  t1.columns = {Column{"k", ColumnType::Integer, true}};
+  c.schema.tables = {t0, t1};
+  Statement s = Statement::select("t0");
+  s.select_exprs.push_back(Expr::subquery(Aggregate::Max, "t1", "k", std::nullopt));
+  c.transactions = {Transaction{IsolationLevel::Serializable, {s}, TxnEnd::Commit}};
+  c.order = TestCase::serial_order(c.transactions);
+  ASSERT_EQ(c.validate(), "");
+  const Oracle& adya = *find_oracle("adya");
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  const History h = target->run(adya.prepare(c, target->engine()));
+  const Verdict v = adya.judge(*target, h);
+  EXPECT_TRUE(v.inconclusive);
+  EXPECT_NE(v.note.find("more than one table"), std::string::npos) << v.note;
+  // Without the subquery the same case is judged.
+  c.transactions[0].statements[0].select_exprs.clear();
+  const History plain = target->run(adya.prepare(c, target->engine()));
+  const Verdict judged = adya.judge(*target, plain);
+  EXPECT_FALSE(judged.inconclusive) << judged.note;
+  EXPECT_TRUE(judged.ok()) << judged.explain();
+}

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "txprop/generators.hpp"
-#include "properties/adya/instrumentation.hpp"
+#include "txprop/adya_instrumentation.hpp"
 #include "txprop/sql.hpp"
 
 using namespace txprop;

@@ -3,6 +3,7 @@
 // generation (only when asked for) and shrinking toward simple forms.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 
 #include "txprop/generators.hpp"
@@ -219,6 +220,179 @@ TEST(RichStatements, JoinsRenderReadBackAndShrinkToOneTable) {
       }
   }
   EXPECT_GT(joins, 20);
+}
+
+}  // namespace
+}  // namespace txprop
+
+namespace txprop {
+namespace {
+
+TestCase two_table_case(Statement s) {
+  TestCase c;
+  c.schema.tables = {Table{"t0", {Column{"k"}, Column{"v"}}, {}, {}, {}}, Table{"t1", {Column{"k"}, Column{"w"}}, {}, {}, {}}};
+  Transaction tx;
+  tx.statements = {std::move(s)};
+  c.transactions = {tx};
+  c.order = TestCase::serial_order(c.transactions);
+  return c;
+}
+
+// Derived tables and scalar subqueries in the SELECT list: rendered per dialect, read back, validated, shrunk.
+TEST(RichStatements, DerivedTablesAndSelectListSubqueries) {
+  Statement inner = Statement::select("t0", Expr::binary(BinaryOp::Gt, Expr::col("v"), Expr::lit(Value(1))));
+  inner.order_by = {OrderItem{"v", true}, OrderItem{"k", false}};
+  inner.limit = 2;
+  Statement d = Statement::select("t0", Expr::binary(BinaryOp::Ne, Expr::col("k"), Expr::lit(Value(3))));
+  d.derived.push_back(inner);
+  d.alias = "d";
+  EXPECT_EQ(render(d, Dialect::Portable),
+            "SELECT * FROM (SELECT * FROM t0 WHERE v > 1 ORDER BY v DESC, k LIMIT 2) AS d WHERE k <> 3");
+  EXPECT_EQ(render(d, Dialect::MySql),
+            "SELECT * FROM (SELECT * FROM `t0` WHERE `v` > 1 ORDER BY `v` DESC, `k` LIMIT 2) AS `d` WHERE `k` <> 3");
+  expect_round_trip(d);
+  EXPECT_EQ(d.tables(), (std::vector<std::string>{"t0"}));
+  EXPECT_EQ(two_table_case(d).validate(), "");
+
+  Statement sq = Statement::select("t0");
+  sq.select_exprs.push_back(Expr::subquery(Aggregate::Max, "t1", "w", Expr::binary(BinaryOp::Eq, Expr::qcol("t1", "k"), Expr::qcol("t0", "k"))));
+  EXPECT_EQ(render(sq, Dialect::Portable), "SELECT *, (SELECT MAX(w) FROM t1 WHERE t1.k = t0.k) FROM t0");
+  expect_round_trip(sq);
+  sq.columns = {"v"};
+  EXPECT_EQ(render(sq, Dialect::PostgreSql), "SELECT \"v\", (SELECT MAX(\"w\") FROM \"t1\" WHERE \"t1\".\"k\" = \"t0\".\"k\") FROM \"t0\"");
+  expect_round_trip(sq);
+  EXPECT_EQ(sq.tables(), (std::vector<std::string>{"t0", "t1"}));
+  EXPECT_EQ(two_table_case(sq).validate(), "");
+
+  // Bad input gets one line.
+  EXPECT_THROW((void)parse_statement("SELECT *, v FROM t0"), SyntaxError);
+  EXPECT_THROW((void)parse_statement("SELECT * FROM (SELECT * FROM t0)"), SyntaxError);  // no alias
+  Statement bad = d;
+  bad.derived[0].table = "t1";
+  EXPECT_NE(two_table_case(bad).validate(), "");
+  bad = sq;
+  bad.select_exprs[0] = Expr::lit(Value(1));
+  EXPECT_NE(two_table_case(bad).validate(), "");
+
+  // Shrinking: the derived table toward its table, the subquery dropped or uncorrelated.
+  bool plain_table = false, uncorrelated = false, dropped = false;
+  for (const TestCase& s : gen::shrink_test_case(two_table_case(d)))
+    if (!s.transactions[0].statements.empty()) plain_table = plain_table || s.transactions[0].statements[0].derived.empty();
+  for (const TestCase& s : gen::shrink_test_case(two_table_case(sq)))
+    if (!s.transactions[0].statements.empty()) {
+      const Statement& x = s.transactions[0].statements[0];
+      dropped = dropped || x.select_exprs.empty();
+      uncorrelated = uncorrelated || (!x.select_exprs.empty() && !x.select_exprs[0].has_where);
+    }
+  EXPECT_TRUE(plain_table);
+  EXPECT_TRUE(dropped);
+  EXPECT_TRUE(uncorrelated);
+}
+
+// Joined writes: MariaDB's multi-table UPDATE/DELETE and PostgreSQL's UPDATE ... FROM / DELETE ... USING, one model.
+TEST(RichStatements, JoinedWritesRenderPerDialectAndReadBack) {
+  const Expr on = Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "k"), Expr::qcol("t1", "k"));
+  const Expr where = Expr::binary(BinaryOp::Gt, Expr::qcol("t0", "v"), Expr::lit(Value(1)));
+  Statement u = Statement::update("t0", {Assignment{"v", Expr::binary(BinaryOp::Add, Expr::qcol("t0", "v"), Expr::lit(Value(1)))}}, where);
+  u.joins.push_back(Join{false, "t1", on});
+  EXPECT_EQ(render(u, Dialect::Portable), "UPDATE t0 INNER JOIN t1 ON t0.k = t1.k SET t0.v = t0.v + 1 WHERE t0.v > 1");
+  EXPECT_EQ(render(u, Dialect::MySql),
+            "UPDATE `t0` INNER JOIN `t1` ON `t0`.`k` = `t1`.`k` SET `t0`.`v` = `t0`.`v` + 1 WHERE `t0`.`v` > 1");
+  EXPECT_EQ(render(u, Dialect::PostgreSql),
+            "UPDATE \"t0\" SET \"v\" = \"t0\".\"v\" + 1 FROM \"t1\" WHERE \"t0\".\"k\" = \"t1\".\"k\" AND \"t0\".\"v\" > 1");
+  EXPECT_EQ(render(u, Dialect::Sqlite), render(u, Dialect::PostgreSql));
+  EXPECT_EQ(parse_statement(render(u, Dialect::Portable)), u);
+  EXPECT_EQ(parse_statement(render(u, Dialect::MySql)), u);
+  // The FROM form reads back as the same join with its whole WHERE as the condition: it prints back identically.
+  const Statement from_form = parse_statement(render(u, Dialect::PostgreSql));
+  EXPECT_EQ(render(from_form, Dialect::PostgreSql), render(u, Dialect::PostgreSql));
+  EXPECT_EQ(from_form.joins.size(), 1u);
+  EXPECT_EQ(u.written_tables(), (std::vector<std::string>{"t0"}));
+  EXPECT_EQ(two_table_case(u).validate(), "");
+
+  Statement both = u;
+  both.assignments.push_back(Assignment{"w", Expr::lit(Value(7)), "t1"});
+  EXPECT_EQ(render(both, Dialect::Portable), "UPDATE t0 INNER JOIN t1 ON t0.k = t1.k SET t0.v = t0.v + 1, t1.w = 7 WHERE t0.v > 1");
+  EXPECT_EQ(parse_statement(render(both, Dialect::MySql)), both);
+  EXPECT_EQ(both.written_tables(), (std::vector<std::string>{"t0", "t1"}));
+  EXPECT_EQ(two_table_case(both).validate(), "");
+
+  Statement del = Statement::delete_("t0", where);
+  del.joins.push_back(Join{false, "t1", on});
+  EXPECT_EQ(render(del, Dialect::Portable), "DELETE t0 FROM t0 INNER JOIN t1 ON t0.k = t1.k WHERE t0.v > 1");
+  EXPECT_EQ(render(del, Dialect::PostgreSql),
+            "DELETE FROM \"t0\" USING \"t1\" WHERE \"t0\".\"k\" = \"t1\".\"k\" AND \"t0\".\"v\" > 1");
+  EXPECT_EQ(parse_statement(render(del, Dialect::MySql)), del);
+  EXPECT_EQ(render(parse_statement(render(del, Dialect::PostgreSql)), Dialect::PostgreSql), render(del, Dialect::PostgreSql));
+  EXPECT_EQ(two_table_case(del).validate(), "");
+
+  // Bad input: one clear line each.
+  EXPECT_THROW((void)parse_statement("DELETE t1 FROM t0 INNER JOIN t1 ON t0.k = t1.k"), SyntaxError);
+  EXPECT_THROW((void)parse_statement("UPDATE t0 SET v = 1 FROM t1"), SyntaxError);
+  Statement left = u;
+  left.joins[0].left = true;
+  EXPECT_NE(two_table_case(left).validate(), "");
+  Statement stranger = u;
+  stranger.assignments[0].table = "t2";
+  EXPECT_NE(two_table_case(stranger).validate(), "");
+  Statement only_other = u;
+  only_other.assignments = {Assignment{"w", Expr::lit(Value(1)), "t1"}};
+  EXPECT_NE(two_table_case(only_other).validate(), "");
+
+  // Shrinking toward one table and one written table.
+  bool one_table = false, one_written = false;
+  for (const TestCase& s : gen::shrink_test_case(two_table_case(both)))
+    if (!s.transactions[0].statements.empty()) {
+      const Statement& x = s.transactions[0].statements[0];
+      one_table = one_table || (x.joins.empty() && x.written_tables().size() == 1);
+      one_written = one_written || (!x.joins.empty() && x.written_tables().size() == 1);
+    }
+  EXPECT_TRUE(one_table);
+  EXPECT_TRUE(one_written);
+}
+
+// Generated only where the options (set from the profile's capabilities) allow, always valid, read back exactly.
+TEST(RichStatements, NewFormsGeneratedWhereTheEngineHasThem) {
+  auto generate = [](bool update_join, bool delete_join, bool joined_table) {
+    gen::Options o;
+    o.rich_statements = true;
+    o.min_tables = 2;
+    o.update_join = update_join;
+    o.delete_join = delete_join;
+    o.update_joined_table = joined_table;
+    const auto g = gen::test_case(o);
+    rc::Random random(23);
+    std::map<std::string, int> n;
+    for (int i = 0; i < 300; ++i) {
+      const TestCase tc = g(random.split(), 50).value();
+      EXPECT_EQ(tc.validate(), "");
+      for (const auto& t : tc.transactions)
+        for (const auto& s : t.statements) {
+          n["derived"] += !s.derived.empty();
+          n["select list subquery"] += !s.select_exprs.empty();
+          n["update join"] += s.is_multi_table_write() && s.kind == StatementKind::Update;
+          n["delete join"] += s.is_multi_table_write() && s.kind == StatementKind::Delete;
+          n["two tables"] += s.written_tables().size() > 1;
+          const std::string sql = render(s, Dialect::Portable);
+          Statement back;
+          EXPECT_NO_THROW(back = parse_statement(sql)) << sql;
+          EXPECT_EQ(back, s) << sql;
+        }
+    }
+    return n;
+  };
+  auto mariadb = generate(true, true, true);
+  EXPECT_GT(mariadb["derived"], 20);
+  EXPECT_GT(mariadb["select list subquery"], 20);
+  EXPECT_GT(mariadb["update join"], 20);
+  EXPECT_GT(mariadb["delete join"], 10);
+  EXPECT_GT(mariadb["two tables"], 5);
+  auto sqlite = generate(true, false, false);
+  EXPECT_GT(sqlite["update join"], 20);
+  EXPECT_EQ(sqlite["delete join"], 0);
+  EXPECT_EQ(sqlite["two tables"], 0);
+  auto none = generate(false, false, false);
+  EXPECT_EQ(none["update join"] + none["delete join"], 0);
 }
 
 }  // namespace

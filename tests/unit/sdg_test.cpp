@@ -4,6 +4,7 @@
 
 #include "../../properties/sdg/sdg.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/sql.hpp"
 
 namespace txprop::sdg {
 namespace {
@@ -221,6 +222,92 @@ TEST(SdgScheduling, ReplanGluesEachGroupToWhereItsStatementCompleted) {
   EXPECT_FALSE(groups_contiguous(h, l));
   const std::vector<int> order = replan(h, l);
   EXPECT_EQ(order, (std::vector<int>{0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+}
+
+// A multi-table UPDATE (MariaDB's UPDATE t0 JOIN t1 ... SET t0.c1 = 5, t1.c1 = 6) writes rows of both tables: it gets
+// a before-write read of each (the join as a correlated EXISTS), sets the version key in both, and gets an after-write
+// read of each; the graph then sees the versions it installed in either table.
+TestCase joined_update_case() {
+  TestCase c;
+  for (const char* name : {"t0", "t1"}) {
+    Table t;
+    t.name = name;
+    t.columns = {Column{"c0", ColumnType::Integer, true}, Column{"c1", ColumnType::Integer, false}};
+    t.primary_key = {"c0"};
+    t.rows = {{Value(1), Value(0)}};
+    c.schema.tables.push_back(t);
+  }
+  Statement u = Statement::update("t0", {Assignment{"c1", Expr::lit(Value(5))}, Assignment{"c1", Expr::lit(Value(6)), "t1"}},
+                                  Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "c1"), Expr::lit(Value(0))));
+  u.joins.push_back(Join{false, "t1", Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "c0"), Expr::qcol("t1", "c0"))});
+  Transaction a, b;
+  a.statements = {u};
+  b.statements = {Statement::select("t1")};
+  c.transactions = {a, b};
+  c.order = {0, 0, 0, 1, 1, 1};
+  return c;
+}
+
+Outcome rows(std::vector<Row> r) {
+  Outcome o;
+  o.columns = {"txp_pk", "txp_vk", "c0", "c1"};
+  o.rows = std::move(r);
+  return o;
+}
+
+TEST(SdgInstrumentation, MultiTableUpdateHasReadsForEveryWrittenTable) {
+  const TestCase c = joined_update_case();
+  ASSERT_EQ(c.validate(), "");
+  const TestCase p = instrument(c);
+  ASSERT_EQ(p.validate(), "");
+  const Layout l = layout(p);
+  std::vector<Role> t0;
+  for (const StepRole& r : l[0]) t0.push_back(r.role);
+  using R = Role;
+  EXPECT_EQ(t0, (std::vector<R>{R::Control, R::VersionSetRead, R::VersionSetRead, R::BeforeWriteRead, R::BeforeWriteRead,
+                                R::Statement, R::AfterWriteRead, R::AfterWriteRead, R::Control}));
+  const auto& steps = p.transactions[0].statements;
+  EXPECT_EQ(render(steps[3], Dialect::Portable),
+            "SELECT txp_pk, txp_vk, c0, c1 FROM t1 WHERE EXISTS (SELECT 1 FROM t0 WHERE t0.c0 = t1.c0 AND t0.c1 = 0)");
+  EXPECT_EQ(render(steps[4], Dialect::Portable),
+            "UPDATE t0 INNER JOIN t1 ON t0.c0 = t1.c0 SET t0.c1 = 5, t1.c1 = 6, t0.txp_vk = 1, t1.txp_vk = 1 WHERE t0.c1 = 0");
+  EXPECT_EQ(strip(p), c);
+}
+
+// A history of that case: the UPDATE installed (row 1, version 1) in t0 and (row 2, version 1) in t1, committed; T1's
+// SELECT of t1 then saw either the new version (an item read of the joined table's write) or, planted, the old one
+// (an item anti-dependency: the SELECT must come first).
+History joined_update_history(std::int64_t version_seen) {
+  History h;
+  h.test_case = instrument(joined_update_case());
+  h.transactions.resize(2);
+  for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
+  h.outcomes = {{Outcome{}, rows({{Value(1), Value(0), Value(1), Value(0)}}), rows({{Value(2), Value(0), Value(1), Value(0)}}),
+                 rows({{Value(1), Value(0), Value(1), Value(0)}}), rows({{Value(2), Value(0), Value(1), Value(0)}}), Outcome{},
+                 rows({{Value(1), Value(1), Value(1), Value(5)}}), rows({{Value(2), Value(1), Value(1), Value(6)}}), Outcome{}},
+                {Outcome{}, rows({{Value(2), Value(version_seen), Value(1), Value(version_seen ? 6 : 0)}}),
+                 rows({{Value(2), Value(version_seen), Value(1), Value(version_seen ? 6 : 0)}}), Outcome{}}};
+  h.outcomes[0][5].affected = 2;
+  for (int step = 0; step < 9; ++step) h.events.push_back(Event{Event::Kind::Completed, StepRef{0, step}});
+  for (int step = 0; step < 4; ++step) h.events.push_back(Event{Event::Kind::Completed, StepRef{1, step}});
+  return h;
+}
+
+TEST(SdgInference, MultiTableUpdateInstallsVersionsInBothTables) {
+  const History h = joined_update_history(1);
+  const std::vector<Node> nodes = extract_nodes(h, layout(h.test_case));
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].written, (std::set<std::string>{"t0", "t1"}));
+  EXPECT_EQ(nodes[0].before.size(), 2u);
+  EXPECT_EQ(nodes[0].after, (std::vector<Version>{Version{"t0", 1, 1}, Version{"t1", 2, 1}}));
+  const Graph g = Graph::infer(nodes);
+  EXPECT_TRUE(g.has_edge(0, 1, DepKind::ItemRead));  // the SELECT of t1 read the joined table's new version
+  EXPECT_FALSE(g.cycle());
+  // Planted: the SELECT saw t1's old version although it ran after the UPDATE committed: the graph puts it first.
+  const History stale = joined_update_history(0);
+  const Graph planted = Graph::infer(extract_nodes(stale, layout(stale.test_case)));
+  EXPECT_TRUE(planted.has_edge(1, 0, DepKind::ItemAnti));
+  EXPECT_EQ(planted.topological_order(), (std::vector<int>{1, 0}));
 }
 
 }  // namespace

@@ -12,8 +12,9 @@
 #include <string>
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
-#include "../../properties/adya/adya.hpp"
-#include "../../properties/adya/instrumentation.hpp"
+#include "txprop/adya.hpp"
+#include "txprop/adya_checker.hpp"
+#include "txprop/adya_instrumentation.hpp"
 #include "report/counterexample_report.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/oracle.hpp"

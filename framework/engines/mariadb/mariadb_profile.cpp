@@ -43,6 +43,9 @@ EngineCapabilities InnodbProfile::capabilities() const {
   c.locking_reads = true;
   c.locking_plain_reads = {IsolationLevel::Serializable};  // plain SELECTs are LOCK IN SHARE MODE there
   c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
+  // Multi-table UPDATE and DELETE (MariaDB Knowledge Base, UPDATE: "UPDATE table_references SET col1={expr1|DEFAULT}
+  // ... [WHERE where_condition]" for multiple tables; DELETE: "DELETE tbl_name[.*] ... FROM table_references").
+  c.update_join = c.delete_join = c.update_joined_table = true;
   c.wait_detection = "InnoDB lock waits (information_schema) on a control connection";
   c.aborting_errors = "deadlock (1213) and snapshot conflict (1020) roll the transaction back; a lock wait timeout "
                       "(1205) ends only the statement";

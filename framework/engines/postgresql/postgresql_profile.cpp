@@ -37,6 +37,9 @@ class PostgresqlProfile final : public EngineProfile {
     EngineCapabilities c;
     c.insert_returning = c.update_returning = c.delete_returning = true;
     c.locking_reads = true;
+    // UPDATE ... FROM from_item and DELETE ... USING from_item (PostgreSQL 15 manual, UPDATE and DELETE); UPDATE sets
+    // only the target table's columns.
+    c.update_join = c.delete_join = true;
     c.wait_detection = "pg_blocking_pids() on a control connection";
     c.aborting_errors = "every error aborts the whole transaction; its COMMIT then rolls back";
     return c;

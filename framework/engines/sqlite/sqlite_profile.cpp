@@ -31,6 +31,8 @@ class SqliteProfile final : public EngineProfile {
     EngineCapabilities c;
     c.insert_returning = c.update_returning = c.delete_returning = true;  // RETURNING since 3.35
     c.locking_reads = false;
+    // UPDATE ... FROM since 3.33 (https://www.sqlite.org/lang_update.html#update_from); no DELETE ... USING.
+    c.update_join = true;
     c.wait_detection = "SQLITE_BUSY with busy timeout 0: the statement would wait; the runner retries it when "
                        "another transaction ends";
     c.aborting_errors = "SQLITE_BUSY_SNAPSHOT (a WAL reader's stale snapshot cannot write) ends the transaction; "

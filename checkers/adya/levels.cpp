@@ -1,4 +1,4 @@
-#include "levels.hpp"
+#include "txprop/adya_levels.hpp"
 
 namespace txprop::adya {
 

@@ -1,4 +1,4 @@
-#include "elle_export.hpp"
+#include "txprop/adya_elle.hpp"
 
 #include <fmt/format.h>
 

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "dependency_graph.hpp"
+#include "txprop/adya_graph.hpp"
 
 namespace txprop::adya {
 

@@ -1,4 +1,4 @@
-#include "observed_history.hpp"
+#include "txprop/adya_history.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "dependency_graph.hpp"
+#include "txprop/adya_graph.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -21,7 +21,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "observed_history.hpp"
+#include "txprop/adya_history.hpp"
 
 namespace txprop::adya {
 

@@ -1,4 +1,4 @@
-#include "cycles.hpp"
+#include "txprop/adya_cycles.hpp"
 
 #include <algorithm>
 #include <limits>

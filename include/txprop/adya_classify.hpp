@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "dependency_graph.hpp"
-#include "levels.hpp"
+#include "txprop/adya_graph.hpp"
+#include "txprop/adya_levels.hpp"
 #include "txprop/verdict.hpp"
 
 namespace txprop::adya {

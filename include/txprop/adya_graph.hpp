@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-#include "observed_history.hpp"
+#include "txprop/adya_history.hpp"
 
 namespace txprop::adya {
 
