@@ -130,7 +130,7 @@ int replay(const std::vector<std::string>& args) {
   }
   const std::vector<std::string>& names = s.transaction_names;
   std::map<std::string, int> outcomes;
-  int runs = 0, failed = 0, unjudged = 0;
+  int runs = 0, failed = 0, unjudged = 0, refused = 0;  // refused: the oracle cannot judge the case
   for (IsolationLevel l : levels) {
     const TestCase c = s.test_case(l);
     // What judges the runs at this level: --property, else the properties the scenario's expectations name here.
@@ -163,6 +163,7 @@ int replay(const std::vector<std::string>& args) {
         if (const std::string why = p->cannot_judge(c, target->engine()); !why.empty()) {
           ++runs;
           ++failed;
+          ++refused;
           ++unjudged;
           std::cout << fmt::format("== {} ({})\n{}: {} cannot judge scenario '{}': {}\n", sql_name(l), name, file, name,
                                    s.name, why);
@@ -197,9 +198,13 @@ int replay(const std::vector<std::string>& args) {
   if (repeat > 1)
     for (const auto& [o, n] : outcomes) std::cout << fmt::format("{:>5}x  {}\n", n, o);
   if (failed) {
-    std::cerr << fmt::format("txprop replay: {} of {} run(s) failed ({}) on {}\n", failed, runs,
-                             chosen ? "a verdict that is not documented behaviour" : "an expectation of the scenario or the run itself",
-                             config.masked_uri());
+    const std::string judged_failures =
+        chosen ? "a verdict that is not documented behaviour" : "an expectation of the scenario or the run itself";
+    const std::string why = refused == failed ? "the oracle cannot judge this scenario"
+                            : refused         ? fmt::format("{} because the oracle cannot judge this scenario, {} on {}",
+                                                            refused, failed - refused, judged_failures)
+                                              : judged_failures;
+    std::cerr << fmt::format("txprop replay: {} of {} run(s) failed ({}) on {}\n", failed, runs, why, config.masked_uri());
     return 1;
   }
   if (unjudged == runs) {
