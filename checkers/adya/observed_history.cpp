@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "huge_pages.hpp"
+
 namespace txprop::adya {
 
 namespace {
@@ -311,6 +313,9 @@ void ObservedHistory::reserve_predicates(std::size_t reads, std::size_t rows, st
   pred_rows_.reserve(rows);
   pred_txns_.reserve(versions);
   pred_match_.reserve(versions + 2 * rows);
+  detail::advise_huge_pages(pred_rows_);
+  detail::advise_huge_pages(pred_txns_);
+  detail::advise_huge_pages(pred_match_);
 }
 
 std::string_view ObservedHistory::predicate_text(PredIndex p) const {
@@ -324,6 +329,10 @@ void ObservedHistory::reserve(std::size_t transactions, std::size_t statements, 
   stmts_.reserve(statements);
   obs_.reserve(observations);
   texts_.reserve(text_bytes);
+  detail::advise_huge_pages(txns_);
+  detail::advise_huge_pages(stmts_);
+  detail::advise_huge_pages(obs_);
+  detail::advise_huge_pages(texts_);
 }
 
 std::string ObservedHistory::label(TxnId id) const {
