@@ -2,7 +2,9 @@
 // get row identity and version order: every table gets a row id (txp_rid) and a writer list (txp_wl, the ids of
 // the transactions that wrote the row, oldest first, comma separated; 0 is the initial state). Generated
 // statements never name these columns:
-//   SELECT *      returns them (explicit column lists get them appended)
+//   SELECT *      returns them (explicit column lists get them appended, except over a join, where the names would
+//                 be ambiguous); SELECT * over a join returns each table's pair in that table's place, and
+//                 SELECT * FROM (SELECT * FROM t ...) AS d returns t's
 //   INSERT        sets a fresh txp_rid and txp_wl = '<id>'
 //   UPDATE        appends ',<id>' to txp_wl; RETURNING txp_rid, txp_wl where the engine has UPDATE ... RETURNING
 //   DELETE        RETURNING txp_rid, txp_wl (PostgreSQL, SQLite >= 3.35 and MariaDB >= 10.0.5 all have it)
@@ -10,7 +12,7 @@
 // writer list is seen. UPDATE and DELETE ... RETURNING also return every column (the values of the version written or
 // deleted), so that predicates can be evaluated on it.
 //
-// Version-set reads (Adya's Vset(P)): right before each predicate read (a SELECT; an UPDATE or DELETE where the engine
+// Version-set reads (Adya's Vset(P)): right before each predicate read (a SELECT without join, derived table or LIMIT; an UPDATE or DELETE where the engine
 // evaluates its WHERE on the statement's snapshot) the same transaction reads every row of the table:
 //   SELECT txp_rid, txp_wl, <every column> FROM t
 // (a column list starting with txp_rid marks it as instrumentation). It is the next step of the same transaction in

@@ -163,6 +163,84 @@ struct UpdateAttribution {
   }
 };
 
+// A row id and writer list as the engine returned them: the row id an integer (or, see extract, an integral REAL), the
+// writer list a text txprop wrote. nullopt otherwise.
+std::optional<std::pair<adya::RowId, std::vector<std::uint32_t>>> parse_row_version(const Value& rid, const Value& wl) {
+  auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
+  if (!list) return std::nullopt;
+  if (rid.type() == ValueType::Integer) return std::pair{static_cast<adya::RowId>(rid.as_int()), std::move(*list)};
+  if (rid.type() == ValueType::Real && rid.as_real() == static_cast<double>(static_cast<std::int64_t>(rid.as_real())))
+    return std::pair{static_cast<adya::RowId>(static_cast<std::int64_t>(rid.as_real())), std::move(*list)};
+  return std::nullopt;
+}
+
+bool is_plain_star(const Statement& s) {
+  return s.kind == StatementKind::Select && s.columns.empty() && s.items.empty() && s.joins.empty() &&
+         s.derived.empty() && s.select_exprs.empty();
+}
+
+// SELECT * FROM (SELECT * FROM t ...) AS d: the rows returned are rows of t with every column of t, by name.
+bool derived_returns_rows(const Statement& s) {
+  return s.derived.size() == 1 && s.columns.empty() && s.items.empty() && s.joins.empty() &&
+         is_plain_star(s.derived.front()) && s.derived.front().table == s.table;
+}
+
+// SELECT * FROM t [INNER|LEFT] JOIN u ON ... [, scalar subqueries]: every engine returns t's columns in table order,
+// then each joined table's, then the SELECT-list expressions (SQL's `*` over a join), and names a duplicated column
+// (txp_rid, txp_wl) in each table's place without qualifying it, so the columns are told apart by position. Each
+// returned row is an item read of the version of t's row and of each joined row it carries; a LEFT JOIN's missing
+// side (row id and writer list both NULL) is no read. When the result's columns are not laid out exactly so (an
+// aggregating or column-listed join) no read is recorded: a missing read can only hide a dependency. Values of the
+// versions are not kept from a join (predicate evaluation would need them by position; fewer values only make
+// predicate matches unknown), and the statement gets no predicate read (see `shaped_predicate` in extract).
+template <typename OnMalformed>
+void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttribution& attribution, const Schema& schema,
+                    const Statement& s, const Outcome& out, adya::StmtIndex stmt, OnMalformed&& malformed) {
+  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return;
+  struct Part {
+    const Table* table;
+    std::size_t rid, wl;
+    bool optional;  // LEFT JOIN: may be all NULL
+  };
+  std::vector<Part> parts;
+  std::size_t offset = 0;
+  auto add_part = [&](const std::string& name, bool optional) {
+    const Table* t = schema.find_table(name);
+    if (t == nullptr) return false;
+    const auto rid = t->column_index(adya::kRowIdColumn), wl = t->column_index(adya::kWriterListColumn);
+    if (!rid || !wl) return false;
+    parts.push_back(Part{t, offset + *rid, offset + *wl, optional});
+    offset += t->columns.size();
+    return true;
+  };
+  if (!add_part(s.table, false)) return;
+  for (const Join& j : s.joins)
+    if (!add_part(j.table, j.left)) return;
+  if (out.columns.size() != offset + s.select_exprs.size()) return;
+  for (const Part& p : parts)
+    if (out.columns[p.rid] != adya::kRowIdColumn || out.columns[p.wl] != adya::kWriterListColumn) return;
+  // One read per row version: a row joined to several partners comes back once per partner.
+  std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> seen;
+  for (const Row& r : out.rows) {
+    if (r.size() != out.columns.size()) return;
+    for (const Part& p : parts) {
+      if (p.optional && r[p.rid].is_null() && r[p.wl].is_null()) continue;
+      auto version = parse_row_version(r[p.rid], r[p.wl]);
+      if (!version) {
+        malformed(fmt::format("returned row id {} with writer list {} of {}", r[p.rid].to_string(), r[p.wl].to_string(),
+                              p.table->name));
+        continue;
+      }
+      if (!seen.insert(*version).second) continue;
+      const auto& [row, list] = *version;
+      o.add_read(stmt, row, list);
+      pd.add_row(row, p.table);
+      attribution.row_table.emplace(row, p.table->name);
+      attribution.lists.emplace_back(row, list);
+    }
+  }
+}
+
 Extracted extract(const History& h) {
   Extracted x;
   adya::ObservedHistory& o = x.observed;
@@ -232,7 +310,15 @@ Extracted extract(const History& h) {
         continue;
       }
       PredicateData::Read pread{stmt, txn_id(t), &s, table, {}, {}};
-      const bool predicate = my_vset && !blocked && !vset_blocked && table != nullptr;
+      // A read through a join or a derived table, or with a LIMIT, is no predicate read of `s.where` over the table's
+      // version set: the rows a join returns also depend on the joined table and its ON condition, a derived table's
+      // on the inner WHERE and LIMIT, and a LIMIT cuts the matches short (an insert past the last row returned
+      // changes no result). Drawing predicate edges from `s.where` there could invent a dependency, hence a false
+      // cycle; they get none (their item reads are still recorded, below). A scalar subquery in the SELECT list
+      // filters nothing: the statement's WHERE still decides exactly which rows of its table it returns, so it stays
+      // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
+      const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
+      const bool predicate = my_vset && !blocked && !vset_blocked && table != nullptr && shaped_predicate;
       if (predicate) pread.vset = std::move(*my_vset);
       const Columns cols = find_columns(out);
       auto each_row = [&](auto&& f) {
@@ -275,6 +361,14 @@ Extracted extract(const History& h) {
       };
       switch (s.kind) {
         case StatementKind::Select:
+          if (!s.joins.empty()) {
+            add_join_reads(o, pd, attribution, c.schema, s, out, stmt,
+                           [&](const std::string& m) { x.malformed.push_back(fmt::format("T{}.{} {}", t, i, m)); });
+            break;
+          }
+          // A derived table returns its table's rows (row id and writer list included) only when it is a SELECT * of
+          // the table and the outer SELECT is a SELECT * of it; any other shape records no item read.
+          if (!s.derived.empty() && !derived_returns_rows(s)) break;
           each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
             o.add_read(stmt, row, list);
             attribution.row_table.emplace(row, s.table);
@@ -445,14 +539,16 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   if (!adya::is_instrumented(h.test_case)) {
     return v.without_verdict("the case was not instrumented (run instrument_for_adya(c, engine))");
   }
-  // IsoRel's instrumentation records the rows of one table per statement: a join, a derived table or a subquery in a
-  // SELECT list reads rows it does not record, and a joined write may write a second table without a writer list. The
-  // Adya suite never generates them (gen::Options::rich_statements stays off); a scenario that has one gets no verdict.
+  // IsoRel's instrumentation keeps a writer list per row of the table a statement writes. A joined write (UPDATE or
+  // DELETE with a join) reads rows of the joined table it does not return, and a joined UPDATE may write that table,
+  // whose writer list it does not maintain: such a case gets no verdict. Reads through joins, derived tables and
+  // SELECT-list subqueries are judged: see add_join_reads, derived_returns_rows and `shaped_predicate` in extract for
+  // what they record (never more than the rows they returned).
   for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t)
     for (const Statement& s : h.test_case.transactions[t].statements)
-      if (!s.joins.empty() || !s.derived.empty() || !s.select_exprs.empty())
-        return v.without_verdict(fmt::format("T{}: {} reads or writes rows of more than one table per statement, which "
-                                             "the instrumentation does not record", t, render(s, Dialect::Portable)));
+      if (s.is_multi_table_write())
+        return v.without_verdict(fmt::format("T{}: {} reads or writes rows of more than one table, which the "
+                                             "instrumentation does not record", t, render(s, Dialect::Portable)));
   // Every transaction is judged at its own level (Adya's mixed-level serialization graph): the checker looks for
   // every phenomenon, and each finding is classified by the levels of the transactions that decide it
   // (Finding::deciding): proscribed by what the engine promises there (fails), documented by the engine (a weaker
