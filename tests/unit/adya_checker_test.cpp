@@ -11,6 +11,7 @@
 #include <vector>
 
 // tests/ have framework/ on their include path, not the project root; the adya headers include each other relatively.
+#include "txprop/adya.hpp"
 #include "txprop/adya_checker.hpp"
 #include "../../properties/adya/predicate_eval.hpp"
 #include "txprop/oracle.hpp"
@@ -1188,21 +1189,24 @@ TEST(AdyaGraph, EdgesMatchAReferenceBuiltFromTheDefinitions) {
 }  // namespace
 }  // namespace txprop::adya
 
-// IsoRel's instrumentation records one table per statement: a case with a join, a derived table or a SELECT-list
-// subquery (which the Adya suite never generates) gets no verdict with the reason, not a verdict from rows it did not
-// record.
-TEST(AdyaOracle, StatementsOverSeveralTablesGetNoVerdict) {
+// IsoRel's instrumentation keeps writer lists of the table a statement writes: a joined write (which reads the joined
+// table's rows without returning them, and may write it) gets no verdict with the reason. Reads through a join, a
+// derived table or a SELECT-list subquery are judged (on SQLite in memory, a real engine: its SELECT * over a join
+// lays the tables' columns out as add_join_reads expects).
+TEST(AdyaOracle, JoinedWritesGetNoVerdictJoinedReadsAreJudged) {
   using namespace txprop;
   TestCase c;
   Table t0, t1;
   t0.name = "t0";
   t0.columns = {Column{"k", ColumnType::Integer, true}};
+  t0.rows = {{1}};
   t1.name = "t1";
   t1.columns = {Column{"k", ColumnType::Integer, true}};
+  t1.rows = {{1}};
   c.schema.tables = {t0, t1};
-  Statement s = Statement::select("t0");
-  s.select_exprs.push_back(Expr::subquery(Aggregate::Max, "t1", "k", std::nullopt));
-  c.transactions = {Transaction{IsolationLevel::Serializable, {s}, TxnEnd::Commit}};
+  Statement write = Statement::update("t0", {{"k", Expr::qcol("t0", "k")}});
+  write.joins.push_back(Join{false, "t1", Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "k"), Expr::qcol("t1", "k"))});
+  c.transactions = {Transaction{IsolationLevel::Serializable, {write}, TxnEnd::Commit}};
   c.order = TestCase::serial_order(c.transactions);
   ASSERT_EQ(c.validate(), "");
   const Oracle& adya = *find_oracle("adya");
@@ -1211,10 +1215,24 @@ TEST(AdyaOracle, StatementsOverSeveralTablesGetNoVerdict) {
   const Verdict v = adya.judge(*target, h);
   EXPECT_TRUE(v.inconclusive);
   EXPECT_NE(v.note.find("more than one table"), std::string::npos) << v.note;
-  // Without the subquery the same case is judged.
-  c.transactions[0].statements[0].select_exprs.clear();
-  const History plain = target->run(adya.prepare(c, target->engine()));
-  const Verdict judged = adya.judge(*target, plain);
+  // Reads over both tables instead: judged, and the join's read of t1 is recorded (t1's row read by T0 and the
+  // observer: its version order is known, no impossible history).
+  Statement sub = Statement::select("t0");
+  sub.select_exprs.push_back(Expr::subquery(Aggregate::Max, "t1", "k", std::nullopt));
+  Statement join = Statement::select("t0");
+  join.joins.push_back(Join{true, "t1", Expr::binary(BinaryOp::Eq, Expr::qcol("t0", "k"), Expr::qcol("t1", "k"))});
+  Statement derived = Statement::select("t0");
+  derived.derived.push_back(Statement::select("t0"));
+  derived.alias = "d";
+  c.transactions[0].statements = {sub, join, derived};
+  c.order = TestCase::serial_order(c.transactions);
+  ASSERT_EQ(c.validate(), "");
+  const History reads = target->run(adya.prepare(c, target->engine()));
+  const Verdict judged = adya.judge(*target, reads);
   EXPECT_FALSE(judged.inconclusive) << judged.note;
   EXPECT_TRUE(judged.ok()) << judged.explain();
+  const adya::ObservedHistory o = adya::observe(reads);
+  std::size_t t0_reads = 0;
+  for (const adya::Observation& ob : o.observations()) t0_reads += ob.is_read() && o.txn_of(ob) == 1 ? 1 : 0;
+  EXPECT_EQ(t0_reads, 4u);  // the subquery SELECT: t0's row; the join: t0's and t1's; the derived table: t0's
 }
