@@ -200,7 +200,7 @@ class StatementMaker {
       case 2: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Share); break;
       case 3: s = insert(*t); break;
       case 4:
-        if (o_.rich_statements && o_.update_join && d_.chance(o_.write_join_probability))
+        if (o_.rich_statements && o_.joined_writes && o_.update_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Update)) {
             s = std::move(*j);
             break;
@@ -208,7 +208,7 @@ class StatementMaker {
         s = update(*t);
         break;
       default:
-        if (o_.rich_statements && o_.delete_join && d_.chance(o_.write_join_probability))
+        if (o_.rich_statements && o_.joined_writes && o_.delete_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Delete)) {
             s = std::move(*j);
             break;

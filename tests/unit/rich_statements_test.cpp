@@ -397,3 +397,33 @@ TEST(RichStatements, NewFormsGeneratedWhereTheEngineHasThem) {
 
 }  // namespace
 }  // namespace txprop
+
+// The Adya suites' generator (rich statements, joined writes off although the engine has them): joins, derived tables
+// and SELECT-list subqueries appear, joined writes never (the Adya property gives them no verdict).
+namespace txprop {
+namespace {
+TEST(RichStatements, JoinedWritesCanBeLeftOutOfRichStatements) {
+  gen::Options o;
+  o.rich_statements = true;
+  o.update_join = o.delete_join = o.update_joined_table = true;
+  o.joined_writes = false;
+  o.min_tables = 2;
+  int joins = 0, derived = 0, select_subqueries = 0;
+  const auto g = gen::test_case(o);
+  rc::Random random(7);
+  for (int i = 0; i < 300; ++i) {
+    const TestCase c = g(random.split(), 50).value();
+    for (const auto& t : c.transactions)
+      for (const auto& s : t.statements) {
+        EXPECT_FALSE(s.is_multi_table_write()) << render(s, Dialect::Portable);
+        joins += s.kind == StatementKind::Select && !s.joins.empty();
+        derived += !s.derived.empty();
+        select_subqueries += !s.select_exprs.empty();
+      }
+  }
+  EXPECT_GT(joins, 20);
+  EXPECT_GT(derived, 10);
+  EXPECT_GT(select_subqueries, 20);
+}
+}  // namespace
+}  // namespace txprop
