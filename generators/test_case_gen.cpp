@@ -380,20 +380,32 @@ class StatementMaker {
   // ... (rendered as UPDATE ... FROM / DELETE ... USING for PostgreSQL): every column qualified, SET values only from
   // the written table's own columns and literals (a value taken from the joined row would depend on which of several
   // partners the engine picks), no subqueries.
+  //
+  // Neither table's join column is SET: MariaDB's multi-table UPDATE applies its changes while it scans the join, so
+  // changing a join column changes which rows still join (observed on 10.11: `UPDATE t1 JOIN t0 ON t1.c2 = t0.c1 SET
+  // t1.c1 = 0.0, t0.c1 = 0` changed 2 rows where the same join read just before it returned 3). The rows such a
+  // statement writes then depend on the engine's scan order, not on the rows its predicate selects, which is outside
+  // what TxCheck's Assumption A3 (and every oracle's model of a write) describes.
   std::optional<Statement> joined_write(const Table& t, StatementKind kind) {
-    const auto pairs = join_pairs(t);
+    PlainTerms plain(*this);
+    Statement s = kind == StatementKind::Update ? update(t) : Statement::delete_(t.name, maybe_predicate(t));
+    auto pairs = join_pairs(t);
+    std::erase_if(pairs, [&](const auto& p) {
+      return std::any_of(s.assignments.begin(), s.assignments.end(),
+                         [&](const Assignment& x) { return x.column == p.first->name; });
+    });
     if (pairs.empty()) return std::nullopt;
     const auto& [a, ub] = d_.pick(pairs);
     const Table& u = *ub.first;
-    PlainTerms plain(*this);
-    Statement s = kind == StatementKind::Update ? update(t) : Statement::delete_(t.name, maybe_predicate(t));
     s.joins.push_back(Join{false, u.name, Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(u.name, ub.second->name))});
     if (s.where) s.where = qualify(std::move(*s.where), t.name);
     for (Assignment& x : s.assignments) x.value = qualify(std::move(x.value), t.name);
     if (kind == StatementKind::Update && o_.update_joined_table && d_.chance(o_.joined_table_update_probability)) {
       std::vector<const Column*> choices;
       for (const Column& c : u.columns)
-        if (std::find(u.primary_key.begin(), u.primary_key.end(), c.name) == u.primary_key.end()) choices.push_back(&c);
+        if (std::find(u.primary_key.begin(), u.primary_key.end(), c.name) == u.primary_key.end() &&
+            c.name != ub.second->name)
+          choices.push_back(&c);
       if (!choices.empty()) {
         const Column& c = *d_.pick(choices);
         Expr value = c.type != ColumnType::Text && d_.chance(0.4)
