@@ -340,17 +340,11 @@ class StatementMaker {
   // SELECT * FROM t [INNER | LEFT] JOIN u ON t.a = u.b [WHERE <predicate on t, qualified>]: every column qualified,
   // since both tables may have a column of that name.
   std::optional<Statement> join_select(const Table& t) {
-    std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> pairs;
-    for (const Table& u : schema_.tables)
-      if (u.name != t.name)
-        for (const Column& a : t.columns)
-          for (const Column& b : u.columns)
-            if (a.type == b.type) pairs.push_back({&a, {&u, &b}});
+    const auto pairs = join_pairs(t);
     if (pairs.empty()) return std::nullopt;
-    const auto& [a, ub] = d_.pick(pairs);
+    const JoinPair& pair = d_.pick(pairs);
     Statement s = Statement::select(t.name);
-    s.joins.push_back(Join{d_.chance(0.4), ub.first->name,
-                           Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(ub.first->name, ub.second->name))});
+    s.joins.push_back(Join{d_.chance(0.4), pair.other->name, join_condition(t, pair)});
     if (auto p = maybe_predicate(t)) s.where = qualify(std::move(*p), t.name);
     return s;
   }
@@ -365,15 +359,23 @@ class StatementMaker {
     ~PlainTerms() { m.plain_terms_ = was; }
   };
 
-  // Pairs (column of t, another table u, column of u) of one type, for join conditions.
-  std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> join_pairs(const Table& t) const {
-    std::vector<std::pair<const Column*, std::pair<const Table*, const Column*>>> pairs;
+  // A join condition t.column = other.other_column between columns of one type.
+  struct JoinPair {
+    const Column* column;
+    const Table* other;
+    const Column* other_column;
+  };
+  std::vector<JoinPair> join_pairs(const Table& t) const {
+    std::vector<JoinPair> pairs;
     for (const Table& u : schema_.tables)
       if (u.name != t.name)
         for (const Column& a : t.columns)
           for (const Column& b : u.columns)
-            if (a.type == b.type) pairs.push_back({&a, {&u, &b}});
+            if (a.type == b.type) pairs.push_back({&a, &u, &b});
     return pairs;
+  }
+  static Expr join_condition(const Table& t, const JoinPair& p) {
+    return Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, p.column->name), Expr::qcol(p.other->name, p.other_column->name));
   }
 
   // UPDATE t JOIN u ON t.a = u.b SET t.x = ... [, u.y = ...] [WHERE <predicate on t>] and DELETE t FROM t JOIN u ON
@@ -392,19 +394,19 @@ class StatementMaker {
     auto pairs = join_pairs(t);
     std::erase_if(pairs, [&](const auto& p) {
       return std::any_of(s.assignments.begin(), s.assignments.end(),
-                         [&](const Assignment& x) { return x.column == p.first->name; });
+                         [&](const Assignment& x) { return x.column == p.column->name; });
     });
     if (pairs.empty()) return std::nullopt;
-    const auto& [a, ub] = d_.pick(pairs);
-    const Table& u = *ub.first;
-    s.joins.push_back(Join{false, u.name, Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, a->name), Expr::qcol(u.name, ub.second->name))});
+    const JoinPair& pair = d_.pick(pairs);
+    const Table& u = *pair.other;
+    s.joins.push_back(Join{false, u.name, join_condition(t, pair)});
     if (s.where) s.where = qualify(std::move(*s.where), t.name);
     for (Assignment& x : s.assignments) x.value = qualify(std::move(x.value), t.name);
     if (kind == StatementKind::Update && o_.update_joined_table && d_.chance(o_.joined_table_update_probability)) {
       std::vector<const Column*> choices;
       for (const Column& c : u.columns)
         if (std::find(u.primary_key.begin(), u.primary_key.end(), c.name) == u.primary_key.end() &&
-            c.name != ub.second->name)
+            c.name != pair.other_column->name)
           choices.push_back(&c);
       if (!choices.empty()) {
         const Column& c = *d_.pick(choices);
@@ -434,12 +436,12 @@ class StatementMaker {
   std::optional<Expr> select_subquery(const Table& t) {
     const auto pairs = join_pairs(t);
     if (pairs.empty()) return std::nullopt;
-    const auto& [a, ub] = d_.pick(pairs);
-    const Table& u = *ub.first;
-    const Column& c = *ub.second;
+    const JoinPair& pair = d_.pick(pairs);
+    const Table& u = *pair.other;
+    const Column& c = *pair.other_column;
     std::optional<Expr> where;
     const int r = d_.in_range(0, 99);
-    if (r < 50) where = Expr::binary(BinaryOp::Eq, Expr::qcol(u.name, c.name), Expr::qcol(t.name, a->name));
+    if (r < 50) where = Expr::binary(BinaryOp::Eq, Expr::qcol(u.name, c.name), Expr::qcol(t.name, pair.column->name));
     else if (r < 80) where = Expr::binary(d_.chance(0.5) ? BinaryOp::Gt : BinaryOp::Le, Expr::qcol(u.name, c.name), Expr::lit(value_for(u, c)));
     static const std::vector<Aggregate> aggregates = {Aggregate::Min, Aggregate::Max, Aggregate::Count};
     return Expr::subquery(d_.pick(aggregates), u.name, c.name, std::move(where));
