@@ -147,6 +147,15 @@ TEST(Fuzz, RegressionTargetsFailWithOneMaskedLine) {
   EXPECT_GE(n, 8);
 }
 
+// One of the seeds with a generated list of mutations applied (inside a RapidCheck property).
+std::string mutated_seed(const std::vector<std::string>& seeds) {
+  const std::size_t seed = *rc::gen::inRange<std::size_t>(0, seeds.size());
+  const auto mutations = *rc::gen::container<std::vector<Mutation>>(mutation());
+  std::string text = seeds[seed];
+  for (const Mutation& m : mutations) text = apply(std::move(text), m);
+  return text;
+}
+
 TEST(Fuzz, ScenarioReaderRejectsMutatedInputsCleanly) {
   std::vector<std::string> seeds;
   for (const auto& entry :
@@ -156,10 +165,7 @@ TEST(Fuzz, ScenarioReaderRejectsMutatedInputsCleanly) {
   Tally tally;
   const auto deadline = Clock::now() + std::chrono::duration<double>(fuzz_seconds());
   const bool ok = fuzz_check("mutated scenarios parse or fail with file:line", deadline, [&] {
-    const std::size_t seed = *rc::gen::inRange<std::size_t>(0, seeds.size());
-    const auto mutations = *rc::gen::container<std::vector<Mutation>>(mutation());
-    std::string text = seeds[seed];
-    for (const Mutation& m : mutations) text = apply(std::move(text), m);
+    const std::string text = mutated_seed(seeds);
     ++tally.tried;
     try {
       parse_scenario(text, "fuzz.txn");
@@ -187,10 +193,7 @@ TEST(Fuzz, TargetListRejectsMutatedInputsCleanly) {
   Tally tally;
   const auto deadline = Clock::now() + std::chrono::duration<double>(fuzz_seconds());
   const bool ok = fuzz_check("mutated TXPROP_TARGETS parse or fail with one masked line", deadline, [&] {
-    const std::size_t seed = *rc::gen::inRange<std::size_t>(0, seeds.size());
-    const auto mutations = *rc::gen::container<std::vector<Mutation>>(mutation());
-    std::string text = seeds[seed];
-    for (const Mutation& m : mutations) text = apply(std::move(text), m);
+    const std::string text = mutated_seed(seeds);
     ++tally.tried;
     try {
       for (const TargetConfig& c : parse_target_list(text)) {
