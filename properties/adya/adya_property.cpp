@@ -42,6 +42,7 @@ struct Extracted {
   std::size_t predicate_skipped = 0;   // predicate reads left without predicate edges (see add_predicates)
   std::size_t joined_writes = 0;       // joined writes that ran, and those whose partner rows' versions were recorded
   std::size_t joined_writes_with_partners = 0;
+  std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -302,7 +303,6 @@ Extracted extract(const History& h) {
     std::optional<std::map<adya::RowId, std::vector<std::uint32_t>>> vset;  // the version-set read just before
     bool vset_blocked = false;
     std::optional<std::vector<std::vector<JoinedVersion>>> join_read;  // the join read just before a joined write
-    bool join_read_blocked = false;
     for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
       const Outcome& out = h.outcomes[t][i];
       const Statement& s = tx.statements[i - 1];
@@ -330,7 +330,6 @@ Extracted extract(const History& h) {
       }
       if (adya::is_join_read_before_write(s)) {
         join_read.reset();
-        join_read_blocked = blocked;
         if (out.ok())
           join_read = join_versions(c.schema, s, out,
                                     [&](const std::string& m) { x.malformed.push_back(fmt::format("T{}.{} {}", t, i, m)); });
@@ -338,7 +337,6 @@ Extracted extract(const History& h) {
       }
       std::optional<std::vector<std::vector<JoinedVersion>>> my_join_read;
       std::swap(my_join_read, join_read);
-      const bool my_join_read_blocked = join_read_blocked;
       ++number;
       const adya::StmtIndex stmt =
           o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, number, render(adya::strip_instrumentation_of(s), Dialect::Portable)));
@@ -490,11 +488,13 @@ Extracted extract(const History& h) {
                 else x.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {} of {}", t, i,
                                                        r[at_rid].to_string(), r[at_wl].to_string(), joined->name));
               }
-          } else if (my_join_read && !my_join_read_blocked && !blocked) {
+          } else if (my_join_read) {
             // SQLite: the join read just before ran in the same transaction, on the same snapshot as the write (a
-            // WAL reader keeps its snapshot and cannot write on a stale one; a rollback-journal reader's SHARED lock
-            // keeps writers from committing). It is taken as the write's read only if it found exactly the versions of
-            // t's rows the write returned (before its own write); otherwise the partners' versions stay unrecorded.
+            // WAL reader keeps its snapshot and cannot write on a stale one: SQLITE_BUSY_SNAPSHOT; a rollback-journal
+            // reader's SHARED lock keeps writers from committing), also when the write waited (SQLITE_BUSY) and was
+            // retried: a retry that succeeds ran on that snapshot. It is taken as the write's read only if it found
+            // exactly the versions of t's rows the write returned (before its own write); otherwise the partners'
+            // versions stay unrecorded.
             std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> read_rows, written_rows;
             for (const auto& versions : *my_join_read)
               if (!versions.empty() && versions.front().table == table)
@@ -509,10 +509,13 @@ Extracted extract(const History& h) {
                                      std::vector<std::uint32_t>(version->second.begin(), version->second.end() - 1));
               else exact = false;
             }
-            if (exact && read_rows == written_rows)
+            if (exact && read_rows == written_rows) {
               for (const auto& versions : *my_join_read)
                 for (std::size_t k = 1; k < versions.size(); ++k)
                   if (versions[k].table == joined) partners.emplace(versions[k].row, versions[k].list);
+            } else {
+              ++x.join_reads_not_matching;
+            }
           }
           // MariaDB's multi-table writes return nothing and InnoDB's writes read the latest committed versions, which
           // a plain read before them need not see: the partner rows they read stay unrecorded (a missing read can
@@ -676,6 +679,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   if (!forms.empty()) forms.insert("form: any joined write");
   if (x.joined_writes > 0) forms.insert("joined write ran");
   if (x.joined_writes_with_partners > 0) forms.insert("joined write with its partners' versions recorded");
+  if (x.join_reads_not_matching > 0) forms.insert("joined write whose join read did not see its rows (partners not recorded)");
   v.tags.insert(v.tags.end(), forms.begin(), forms.end());
   for (const std::string& m : x.malformed) {
     Finding f;
