@@ -1,6 +1,7 @@
 // From an instrumented run to the Adya checker: each returned row's (txp_rid, txp_wl) becomes a read observation,
-// DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes; then
-// the expectation table decides which findings fail.
+// DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes, a joined
+// write's partner rows (from RETURNING or the join read before it) become reads of the joined table; then the
+// expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
