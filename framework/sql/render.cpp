@@ -201,6 +201,9 @@ std::string returning_list(const Statement& s, Dialect d) {
   std::string out;
   for (std::size_t i = 0; i < s.returning.size(); ++i)
     out += (i ? ", " : "") + quote_identifier(s.table, d) + "." + quote_identifier(s.returning[i], d);
+  for (std::size_t i = 0; i < s.returning_joined.size(); ++i)
+    out += (i || !s.returning.empty() ? ", " : "") + quote_identifier(s.joins.front().table, d) + "." +
+           quote_identifier(s.returning_joined[i], d);
   return out;
 }
 
@@ -273,7 +276,7 @@ std::string render(const Statement& s, Dialect d) {
       else
         out = fmt::format("UPDATE {} INNER JOIN {} ON {} SET {}{}", quote_identifier(s.table, d),
                           quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), sets, where);
-      if (!s.returning.empty()) out += " RETURNING " + returning_list(s, d);
+      if (!s.returning.empty() || !s.returning_joined.empty()) out += " RETURNING " + returning_list(s, d);
       return out;
     }
     case StatementKind::Delete: {
@@ -286,7 +289,7 @@ std::string render(const Statement& s, Dialect d) {
       else
         out = fmt::format("DELETE {0} FROM {0} INNER JOIN {1} ON {2}{3}", quote_identifier(s.table, d),
                           quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), where);
-      if (!s.returning.empty()) out += " RETURNING " + returning_list(s, d);
+      if (!s.returning.empty() || !s.returning_joined.empty()) out += " RETURNING " + returning_list(s, d);
       return out;
     }
   }

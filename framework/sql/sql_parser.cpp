@@ -245,11 +245,17 @@ class Parser {
     return out;
   }
 
-  // A scalar subquery in a SELECT list: "(SELECT ...)"; the renderer prints them after the columns or *.
+  // A scalar subquery in a SELECT list: "(SELECT ...)", or a string literal; the renderer prints them after the
+  // columns or *.
   bool select_subquery_ahead() const { return is_symbol("(") && is_keyword("SELECT", 1); }
   void select_subqueries(Statement& s) {
     do {
-      if (!select_subquery_ahead()) fail_expected("a scalar subquery (SELECT ...) (they come last in the select list)");
+      if (peek().kind == Token::Kind::String) {
+        s.select_exprs.push_back(Expr::lit(Value(next().text)));
+        continue;
+      }
+      if (!select_subquery_ahead())
+        fail_expected("a scalar subquery (SELECT ...) or a string literal (they come last in the select list)");
       next();
       next();
       Nest nest(*this);
@@ -401,8 +407,17 @@ class Parser {
     if (!accept_keyword("RETURNING")) return;
     do {
       std::string column = identifier("a column name");
-      // table.column, as printed for a multi-table write
-      if (accept_symbol(".")) column = identifier("a column name after '.'");
+      // table.column, as printed for a multi-table write: the joined table's columns come after the written table's
+      if (accept_symbol(".")) {
+        const std::string table = std::move(column);
+        column = identifier("a column name after '.'");
+        if (!s.joins.empty() && table == s.joins.front().table && table != s.table) {
+          s.returning_joined.push_back(std::move(column));
+          continue;
+        }
+        if (table != s.table) fail(line(), fmt::format("RETURNING {}.{}: {} is not a table of the statement", table, column, table));
+        if (!s.returning_joined.empty()) fail(line(), fmt::format("RETURNING {}.{}: the written table's columns come first", table, column));
+      }
       s.returning.push_back(std::move(column));
     } while (accept_symbol(","));
   }

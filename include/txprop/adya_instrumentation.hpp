@@ -8,6 +8,16 @@
 //   INSERT        sets a fresh txp_rid and txp_wl = '<id>'
 //   UPDATE        appends ',<id>' to txp_wl; RETURNING txp_rid, txp_wl where the engine has UPDATE ... RETURNING
 //   DELETE        RETURNING txp_rid, txp_wl (PostgreSQL, SQLite >= 3.35 and MariaDB >= 10.0.5 all have it)
+//   joined writes (UPDATE / DELETE with a join): an UPDATE appends to the writer list of every table it writes (t's
+//                 always, the joined table's when its SET names one of that table's columns: MariaDB). RETURNING,
+//                 where the engine takes it on a joined write, lists the written table's columns, then, where it may
+//                 name the joined table (PostgreSQL), that table's (`Statement::returning_joined`): the version of the
+//                 partner row the written row was joined to. Where it may not but writes read the statement's
+//                 snapshot (SQLite), the write is preceded by a join read of the same join and WHERE,
+//                   SELECT *, 'txp_join_read' FROM t INNER JOIN u ON ... WHERE ...
+//                 (the literal marks it as instrumentation), whose partner versions are the write's reads when it
+//                 saw exactly the rows the write returned. MariaDB's multi-table writes return nothing: their writes
+//                 are known from later writer lists, the partner rows they read are not recorded.
 // and a committed observer transaction reads every table after everything else, so every surviving row's whole
 // writer list is seen. UPDATE and DELETE ... RETURNING also return every column (the values of the version written or
 // deleted), so that predicates can be evaluated on it.
@@ -41,10 +51,19 @@ struct InstrumentationOptions {
   bool version_sets = true;      // add version-set reads before predicate reads
   std::vector<IsolationLevel> locking_plain_reads;  // ... but not at these levels
   bool writes_read_snapshot = true;                 // ... and before UPDATE/DELETE only if true
+  // Joined writes (EngineCapabilities::joined_write_returning*): RETURNING of the written table's columns, and of the
+  // joined table's; a join read before each joined write where only the first is available and writes read the
+  // statement's snapshot (not at the levels of locking_plain_reads, not in autocommit transactions).
+  bool joined_write_returning = true;
+  bool joined_write_returning_joined_table = true;
+  bool join_reads_before_writes = false;
 };
 
 // Whether the statement is a version-set read added by instrument().
 bool is_version_set_read(const ::txprop::Statement& s);
+// Whether the statement is the join read instrument() adds right before a joined write, and the literal marking it.
+inline constexpr const char* kJoinReadMarker = "txp_join_read";
+bool is_join_read_before_write(const ::txprop::Statement& s);
 
 InstrumentationOptions instrumentation_options(const EngineCapabilities& engine);
 

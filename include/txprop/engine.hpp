@@ -57,6 +57,12 @@ struct EngineCapabilities {
   // A joined UPDATE may set columns of both tables (MariaDB's multi-table UPDATE; PostgreSQL's FROM form sets only
   // the target table).
   bool update_joined_table = false;
+  // RETURNING on a joined UPDATE / DELETE: of the written table's columns (PostgreSQL; SQLite's UPDATE ... FROM), and
+  // also of the joined table's (PostgreSQL: "any column names of the table named by table_name or table(s) listed in
+  // FROM"; SQLite: "the auxiliary tables named in the FROM clause may not participate in the RETURNING clause").
+  // MariaDB's multi-table UPDATE and DELETE take no RETURNING.
+  bool joined_write_returning = false;
+  bool joined_write_returning_joined_table = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

@@ -57,8 +57,9 @@ struct Options {
   // Joined writes, where the engine has them (the harness sets these from the profile's capabilities):
   // UPDATE/DELETE joined to another table, and a joined UPDATE that also sets the other table's columns.
   bool update_join = false, delete_join = false, update_joined_table = false;
-  // Whether rich statements include those joined writes at all: an oracle that cannot judge them (Adya's, whose
-  // instrumentation keeps no writer list of the joined table) turns them off; the harness leaves this alone.
+  // Whether rich statements include those joined writes at all: a suite whose oracle cannot judge them turns them
+  // off (none of the shipped ones since the Adya instrumentation keeps every written table's writer list); the
+  // harness leaves this alone.
   bool joined_writes = true;
   double write_join_probability = 0.15;
   double joined_table_update_probability = 0.4;

@@ -77,6 +77,9 @@ struct Statement {
   std::optional<std::int64_t> limit;
   // DELETE / UPDATE ... RETURNING these columns of the rows deleted or written (instrumentation).
   std::vector<std::string> returning;
+  // A joined DELETE / UPDATE: RETURNING also these columns of the joined table's row the written row was joined to,
+  // after `returning` (PostgreSQL's RETURNING may name the FROM / USING table; instrumentation).
+  std::vector<std::string> returning_joined;
 
   static Statement begin();
   static Statement commit();

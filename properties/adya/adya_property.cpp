@@ -1,6 +1,7 @@
 // From an instrumented run to the Adya checker: each returned row's (txp_rid, txp_wl) becomes a read observation,
-// DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes; then
-// the expectation table decides which findings fail.
+// DELETE ... RETURNING rows become before-delete reads, INSERT and UPDATE ... RETURNING rows become writes, a joined
+// write's partner rows (from RETURNING or the join read before it) become reads of the joined table; then the
+// expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -27,9 +28,10 @@ struct Columns {
 
 Columns find_columns(const Outcome& o) {
   Columns c;
+  // The first of each: a joined write's RETURNING lists the written table's columns before the joined table's.
   for (std::size_t i = 0; i < o.columns.size(); ++i) {
-    if (o.columns[i] == adya::kRowIdColumn) c.rid = i;
-    if (o.columns[i] == adya::kWriterListColumn) c.wl = i;
+    if (o.columns[i] == adya::kRowIdColumn && !c.rid) c.rid = i;
+    if (o.columns[i] == adya::kWriterListColumn && !c.wl) c.wl = i;
   }
   return c;
 }
@@ -39,6 +41,9 @@ struct Extracted {
   std::vector<std::string> malformed;  // rows whose instrumentation columns could not be read
   std::size_t predicate_reads = 0;     // predicate reads recorded with their version sets
   std::size_t predicate_skipped = 0;   // predicate reads left without predicate edges (see add_predicates)
+  std::size_t joined_writes = 0;       // joined writes that ran, and those whose partner rows' versions were recorded
+  std::size_t joined_writes_with_partners = 0;
+  std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -193,10 +198,17 @@ bool derived_returns_rows(const Statement& s) {
 // aggregating or column-listed join) no read is recorded: a missing read can only hide a dependency. Values of the
 // versions are not kept from a join (predicate evaluation would need them by position; fewer values only make
 // predicate matches unknown), and the statement gets no predicate read (see `shaped_predicate` in extract).
+struct JoinedVersion {
+  const Table* table;
+  adya::RowId row;
+  std::vector<std::uint32_t> list;
+};
+// Per returned row, the versions it carries (its own table's first; a LEFT JOIN's missing side left out); nullopt when
+// the result is not laid out as SELECT * over the join.
 template <typename OnMalformed>
-void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttribution& attribution, const Schema& schema,
-                    const Statement& s, const Outcome& out, adya::StmtIndex stmt, OnMalformed&& malformed) {
-  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return;
+std::optional<std::vector<std::vector<JoinedVersion>>> join_versions(const Schema& schema, const Statement& s,
+                                                                     const Outcome& out, OnMalformed&& malformed) {
+  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return std::nullopt;
   struct Part {
     const Table* table;
     std::size_t rid, wl;
@@ -213,16 +225,16 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
     offset += t->columns.size();
     return true;
   };
-  if (!add_part(s.table, false)) return;
+  if (!add_part(s.table, false)) return std::nullopt;
   for (const Join& j : s.joins)
-    if (!add_part(j.table, j.left)) return;
-  if (out.columns.size() != offset + s.select_exprs.size()) return;
+    if (!add_part(j.table, j.left)) return std::nullopt;
+  if (out.columns.size() != offset + s.select_exprs.size()) return std::nullopt;
   for (const Part& p : parts)
-    if (out.columns[p.rid] != adya::kRowIdColumn || out.columns[p.wl] != adya::kWriterListColumn) return;
-  // One read per row version: a row joined to several partners comes back once per partner.
-  std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> seen;
+    if (out.columns[p.rid] != adya::kRowIdColumn || out.columns[p.wl] != adya::kWriterListColumn) return std::nullopt;
+  std::vector<std::vector<JoinedVersion>> rows;
   for (const Row& r : out.rows) {
-    if (r.size() != out.columns.size()) return;
+    if (r.size() != out.columns.size()) return std::nullopt;
+    std::vector<JoinedVersion>& versions = rows.emplace_back();
     for (const Part& p : parts) {
       if (p.optional && r[p.rid].is_null() && r[p.wl].is_null()) continue;
       auto version = parse_row_version(r[p.rid], r[p.wl]);
@@ -231,14 +243,31 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
                               p.table->name));
         continue;
       }
-      if (!seen.insert(*version).second) continue;
-      const auto& [row, list] = *version;
-      o.add_read(stmt, row, list);
-      pd.add_row(row, p.table);
-      attribution.row_table.emplace(row, p.table->name);
-      attribution.lists.emplace_back(row, list);
+      versions.push_back(JoinedVersion{p.table, version->first, std::move(version->second)});
     }
   }
+  return rows;
+}
+
+// One item read of `row`'s version `list` (of `table`) by `stmt`, and what predicates and UPDATE attribution need of it.
+void add_item_read(adya::ObservedHistory& o, PredicateData& pd, UpdateAttribution& attribution, adya::StmtIndex stmt,
+                   const Table* table, adya::RowId row, const std::vector<std::uint32_t>& list) {
+  o.add_read(stmt, row, list);
+  pd.add_row(row, table);
+  attribution.row_table.emplace(row, table->name);
+  attribution.lists.emplace_back(row, list);
+}
+
+template <typename OnMalformed>
+void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttribution& attribution, const Schema& schema,
+                    const Statement& s, const Outcome& out, adya::StmtIndex stmt, OnMalformed&& malformed) {
+  const auto rows = join_versions(schema, s, out, malformed);
+  if (!rows) return;
+  // One read per row version: a row joined to several partners comes back once per partner.
+  std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> seen;
+  for (const auto& versions : *rows)
+    for (const JoinedVersion& v : versions)
+      if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
 Extracted extract(const History& h) {
@@ -274,6 +303,7 @@ Extracted extract(const History& h) {
     std::size_t number = 0;  // the statement's number in the transaction as generated (version-set reads not counted)
     std::optional<std::map<adya::RowId, std::vector<std::uint32_t>>> vset;  // the version-set read just before
     bool vset_blocked = false;
+    std::optional<std::vector<std::vector<JoinedVersion>>> join_read;  // the join read just before a joined write
     for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
       const Outcome& out = h.outcomes[t][i];
       const Statement& s = tx.statements[i - 1];
@@ -299,6 +329,15 @@ Extracted extract(const History& h) {
         }
         continue;
       }
+      if (adya::is_join_read_before_write(s)) {
+        join_read.reset();
+        if (out.ok())
+          join_read = join_versions(c.schema, s, out,
+                                    [&](const std::string& m) { x.malformed.push_back(fmt::format("T{}.{} {}", t, i, m)); });
+        continue;
+      }
+      std::optional<std::vector<std::vector<JoinedVersion>>> my_join_read;
+      std::swap(my_join_read, join_read);
       ++number;
       const adya::StmtIndex stmt =
           o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, number, render(adya::strip_instrumentation_of(s), Dialect::Portable)));
@@ -389,7 +428,9 @@ Extracted extract(const History& h) {
           });
           break;
         case StatementKind::Update:
-          if (out.affected > 0) attribution.updates[{txn_id(t), s.table}].push_back(stmt);
+          // A joined UPDATE that writes the joined table too (MariaDB) is that table's UPDATE as well.
+          if (out.affected > 0)
+            for (const std::string& written : s.written_tables()) attribution.updates[{txn_id(t), written}].push_back(stmt);
           each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
             o.add_write(stmt, row, adya::WriteKind::Update);
             attribution.recorded.insert({txn_id(t), row});
@@ -426,6 +467,64 @@ Extracted extract(const History& h) {
           break;
         }
         default: break;
+      }
+      if (s.is_multi_table_write()) {
+        const Table* joined = c.schema.find_table(s.joins.front().table);
+        if (joined != nullptr) {
+          // A write returns t's rows in the order it wrote them; pairing each with the version of its partner needs
+          // the partner per returned row (RETURNING of the joined table) or a join read that saw those same rows.
+          std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> partners;
+          if (!s.returning_joined.empty()) {
+            // PostgreSQL: the partner's row id and writer list follow the written table's columns, in the row of the
+            // written row it was joined to (the version the join read; an EvalPlanQual recheck at READ COMMITTED
+            // keeps the partner row it joined).
+            const auto rid = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kRowIdColumn);
+            const auto wl = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kWriterListColumn);
+            const std::size_t at_rid = s.returning.size() + static_cast<std::size_t>(rid - s.returning_joined.begin());
+            const std::size_t at_wl = s.returning.size() + static_cast<std::size_t>(wl - s.returning_joined.begin());
+            if (rid != s.returning_joined.end() && wl != s.returning_joined.end() &&
+                out.columns.size() == s.returning.size() + s.returning_joined.size())
+              for (const Row& r : out.rows) {
+                if (auto version = parse_row_version(r[at_rid], r[at_wl])) partners.insert(std::move(*version));
+                else x.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {} of {}", t, i,
+                                                       r[at_rid].to_string(), r[at_wl].to_string(), joined->name));
+              }
+          } else if (my_join_read) {
+            // SQLite: the join read just before ran in the same transaction, on the same snapshot as the write (a
+            // WAL reader keeps its snapshot and cannot write on a stale one: SQLITE_BUSY_SNAPSHOT; a rollback-journal
+            // reader's SHARED lock keeps writers from committing), also when the write waited (SQLITE_BUSY) and was
+            // retried: a retry that succeeds ran on that snapshot. It is taken as the write's read only if it found
+            // exactly the versions of t's rows the write returned (before its own write); otherwise the partners'
+            // versions stay unrecorded.
+            std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> read_rows, written_rows;
+            for (const auto& versions : *my_join_read)
+              if (!versions.empty() && versions.front().table == table)
+                read_rows.emplace(versions.front().row, versions.front().list);
+            bool exact = cols.rid && cols.wl;
+            for (const Row& r : out.rows) {
+              auto version = exact ? parse_row_version(r[*cols.rid], r[*cols.wl]) : std::nullopt;
+              if (!version) exact = false;  // (a malformed row was reported above)
+              else if (s.kind == StatementKind::Delete) written_rows.insert(std::move(*version));
+              else if (!version->second.empty() && version->second.back() == txn_id(t))
+                written_rows.emplace(version->first,
+                                     std::vector<std::uint32_t>(version->second.begin(), version->second.end() - 1));
+              else exact = false;
+            }
+            if (exact && read_rows == written_rows) {
+              for (const auto& versions : *my_join_read)
+                for (std::size_t k = 1; k < versions.size(); ++k)
+                  if (versions[k].table == joined) partners.emplace(versions[k].row, versions[k].list);
+            } else {
+              ++x.join_reads_not_matching;
+            }
+          }
+          // MariaDB's multi-table writes return nothing and InnoDB's writes read the latest committed versions, which
+          // a plain read before them need not see: the partner rows they read stay unrecorded (a missing read can
+          // hide a dependency, never invent one).
+          for (const auto& [row, list] : partners) add_item_read(o, pd, attribution, stmt, joined, row, list);
+          ++x.joined_writes;
+          if (!partners.empty()) ++x.joined_writes_with_partners;
+        }
       }
       if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
         pd.reads.push_back(std::move(pread));
@@ -539,16 +638,8 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   if (!adya::is_instrumented(h.test_case)) {
     return v.without_verdict("the case was not instrumented (run instrument_for_adya(c, engine))");
   }
-  // IsoRel's instrumentation keeps a writer list per row of the table a statement writes. A joined write (UPDATE or
-  // DELETE with a join) reads rows of the joined table it does not return, and a joined UPDATE may write that table,
-  // whose writer list it does not maintain: such a case gets no verdict. Reads through joins, derived tables and
-  // SELECT-list subqueries are judged: see add_join_reads, derived_returns_rows and `shaped_predicate` in extract for
-  // what they record (never more than the rows they returned).
-  for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t)
-    for (const Statement& s : h.test_case.transactions[t].statements)
-      if (s.is_multi_table_write())
-        return v.without_verdict(fmt::format("T{}: {} reads or writes rows of more than one table, which the "
-                                             "instrumentation does not record", t, render(s, Dialect::Portable)));
+  // Joined writes are judged too: see the `is_multi_table_write` branch in extract for the reads of the joined
+  // table's rows they record, and adya_instrumentation.hpp for how each written table's rows get the writer.
   // Every transaction is judged at its own level (Adya's mixed-level serialization graph): the checker looks for
   // every phenomenon, and each finding is classified by the levels of the transactions that decide it
   // (Finding::deciding): proscribed by what the engine promises there (fails), documented by the engine (a weaker
@@ -565,16 +656,32 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   if (n == 0) return v;
   Extracted x = extract(h);
   adya::CheckOptions options;
-  // Every write is known only if every UPDATE returned the rows it wrote (not on MariaDB/MySQL).
+  // Every write is known only if every UPDATE returned the rows it wrote (not on MariaDB/MySQL), of every table it
+  // wrote (a joined UPDATE returns only its own table's).
   options.writes_complete = true;
   for (const Transaction& t : h.test_case.transactions)
     for (const Statement& s : t.statements)
-      if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.returning.empty())
+      if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
+          (s.returning.empty() || s.written_tables().size() > 1))
         options.writes_complete = false;
   Verdict found = adya::check(x.observed, adya::adya_kinds(), options);
   v.tags = found.tags;
   // The observer (the last transaction) runs after everything else: it contends with nobody.
   v.tags.push_back(contention_of(x.observed, h));
+  // How often the suites exercise joined writes (issue 11 item 5): the forms the case has, and whether a joined write
+  // that ran had its partner rows' versions recorded (PostgreSQL, SQLite; never MariaDB).
+  std::set<std::string> forms;
+  for (const Transaction& t : h.test_case.transactions)
+    for (const Statement& s : t.statements)
+      if (s.is_multi_table_write())
+        forms.insert(s.kind == StatementKind::Delete      ? "form: joined DELETE"
+                     : s.written_tables().size() > 1 ? "form: joined UPDATE of two tables"
+                                                         : "form: joined UPDATE");
+  if (!forms.empty()) forms.insert("form: any joined write");
+  if (x.joined_writes > 0) forms.insert("joined write ran");
+  if (x.joined_writes_with_partners > 0) forms.insert("joined write with its partners' versions recorded");
+  if (x.join_reads_not_matching > 0) forms.insert("joined write whose join read did not see its rows (partners not recorded)");
+  v.tags.insert(v.tags.end(), forms.begin(), forms.end());
   for (const std::string& m : x.malformed) {
     Finding f;
     f.kind = "impossible-history";

@@ -29,12 +29,40 @@ InstrumentationOptions instrumentation_options(const EngineCapabilities& engine)
   o.delete_returning = engine.delete_returning;
   o.locking_plain_reads = engine.locking_plain_reads;
   o.writes_read_snapshot = engine.writes_read_snapshot;
+  o.joined_write_returning = engine.joined_write_returning;
+  o.joined_write_returning_joined_table = engine.joined_write_returning_joined_table;
+  // A plain read just before the write sees the versions the write reads only where writes read the statement's
+  // snapshot; InnoDB's read the latest committed ones, which a plain read at REPEATABLE READ does not.
+  o.join_reads_before_writes =
+      engine.joined_write_returning && !engine.joined_write_returning_joined_table && engine.writes_read_snapshot;
   return o;
 }
 
 bool is_version_set_read(const Statement& s) {
   return s.kind == StatementKind::Select && !s.columns.empty() && s.columns.front() == kRowIdColumn;
 }
+
+bool is_join_read_before_write(const Statement& s) {
+  return s.kind == StatementKind::Select && !s.joins.empty() && s.select_exprs.size() == 1 &&
+         s.select_exprs.front().kind == Expr::Kind::Literal && s.select_exprs.front().literal.type() == ValueType::Text &&
+         s.select_exprs.front().literal.as_text() == kJoinReadMarker;
+}
+
+namespace {
+
+// A version-set read or a join read before a write: reads instrument() adds, which strip_instrumentation removes.
+bool is_added_read(const Statement& s) { return is_version_set_read(s) || is_join_read_before_write(s); }
+
+// SELECT *, 'txp_join_read' FROM t INNER JOIN u ON <on> WHERE <where>: the rows of t and u a joined write reads, as a
+// SELECT * over the join returns them (each table's columns, row id and writer list included, in its place).
+Statement join_read_before(const Statement& write) {
+  Statement r = Statement::select(write.table, write.where);
+  r.joins.push_back(Join{false, write.joins.front().table, write.joins.front().on});
+  r.select_exprs.push_back(Expr::lit(Value(std::string(kJoinReadMarker))));
+  return r;
+}
+
+}  // namespace
 
 bool is_instrumented(const TestCase& c) {
   return !c.schema.tables.empty() && c.schema.tables.front().find_column(kRowIdColumn) != nullptr;
@@ -54,8 +82,10 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   std::int64_t next_inserted = kInsertedRowIds;
   // Version-set reads: inserted before predicate reads, and their steps into the order (the step before the
   // statement's own step, which is step index + 1: step 0 is BEGIN).
+  // Join reads before joined writes are inserted the same way.
+  const bool adds_reads = options.version_sets || options.join_reads_before_writes;
   std::vector<std::vector<std::size_t>> added(out.transactions.size());  // per transaction: new step indexes
-  for (std::size_t i = 0; i < out.transactions.size() && options.version_sets; ++i) {
+  for (std::size_t i = 0; i < out.transactions.size() && adds_reads; ++i) {
     Transaction& tx = out.transactions[i];
     if (tx.autocommit || std::find(options.locking_plain_reads.begin(), options.locking_plain_reads.end(),
                                    tx.isolation) != options.locking_plain_reads.end())
@@ -64,11 +94,16 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     for (const Statement& s : tx.statements) {
       // Reads through a join or a derived table, or with a LIMIT, are no predicate reads of their WHERE over one
       // table's version set (the Adya property draws no predicate edges from them): no version-set read.
-      const bool predicate = (s.kind == StatementKind::Select && s.joins.empty() && s.derived.empty() && !s.limit) ||
-                             ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
-                              options.writes_read_snapshot);
+      // A joined write's WHERE is no predicate over one table's version set either.
+      const bool predicate = options.version_sets &&
+                             ((s.kind == StatementKind::Select && s.joins.empty() && s.derived.empty() && !s.limit) ||
+                              ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.joins.empty() &&
+                               options.writes_read_snapshot));
       const Table* table = out.schema.find_table(s.table);
-      if (predicate && table != nullptr) {
+      if (s.is_multi_table_write() && options.join_reads_before_writes && table != nullptr) {
+        added[i].push_back(statements.size() + 1);
+        statements.push_back(join_read_before(s));
+      } else if (predicate && table != nullptr) {
         Statement v = Statement::select(s.table);
         v.columns = {kRowIdColumn, kWriterListColumn};
         for (const Column& col : table->columns)
@@ -80,7 +115,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     }
     tx.statements = std::move(statements);
   }
-  if (options.version_sets) {
+  if (adds_reads) {
     // Rebuild the order: each original step k of transaction t becomes the new step it moved to, preceded by the
     // version-set read inserted before it.
     std::vector<int> order;
@@ -99,7 +134,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   for (std::size_t i = 0; i < out.transactions.size(); ++i) {
     const std::string id = std::to_string(i + 1);
     for (Statement& s : out.transactions[i].statements) {
-      if (is_version_set_read(s)) continue;
+      if (is_added_read(s)) continue;
       switch (s.kind) {
         case StatementKind::Select:
           // A join's column list cannot name txp_rid unqualified (every table has one): it returns no row ids, only
@@ -117,14 +152,37 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
             row.push_back(Expr::lit(Value(id)));
           }
           break;
-        case StatementKind::Update:
-          s.assignments.push_back(Assignment{
-              kWriterListColumn,
-              Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
-          if (options.update_returning) s.returning = all_columns(out.schema, s.table);
+        case StatementKind::Update: {
+          if (s.joins.empty()) {
+            s.assignments.push_back(Assignment{
+                kWriterListColumn,
+                Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
+            if (options.update_returning) s.returning = all_columns(out.schema, s.table);
+            break;
+          }
+          // Both tables have a txp_wl: the appended list names its table. Every written table's rows get the writer.
+          const std::vector<std::string> written = s.written_tables();
+          for (const std::string& w : written)
+            s.assignments.push_back(Assignment{
+                kWriterListColumn,
+                Expr::binary(BinaryOp::Concat, Expr::qcol(w, kWriterListColumn), Expr::lit(Value("," + id))),
+                w == s.table ? std::string() : w});
+          if (options.update_returning && options.joined_write_returning) {
+            s.returning = all_columns(out.schema, s.table);
+            // The partner's version is the one read only if this UPDATE does not write the partner too.
+            if (options.joined_write_returning_joined_table && written.size() == 1)
+              s.returning_joined = all_columns(out.schema, s.joins.front().table);
+          }
           break;
+        }
         case StatementKind::Delete:
-          if (options.delete_returning) s.returning = all_columns(out.schema, s.table);
+          if (s.joins.empty()) {
+            if (options.delete_returning) s.returning = all_columns(out.schema, s.table);
+          } else if (options.delete_returning && options.joined_write_returning) {
+            s.returning = all_columns(out.schema, s.table);
+            if (options.joined_write_returning_joined_table)
+              s.returning_joined = all_columns(out.schema, s.joins.front().table);
+          }
           break;
         default: break;
       }
@@ -164,19 +222,19 @@ TestCase strip_instrumentation(const TestCase& c) {
     out.order.resize(out.order.size() - out.transactions.back().step_count());
     out.transactions.pop_back();
   }
-  // Version-set reads and their steps.
+  // Version-set reads, join reads before writes, and their steps.
   std::vector<int> order;
   std::vector<std::size_t> seen(out.transactions.size(), 0);
   for (int t : out.order) {
     const std::size_t ti = static_cast<std::size_t>(t);
     const std::size_t step = seen[ti]++;
     const auto& st = out.transactions[ti].statements;
-    if (step >= 1 && step <= st.size() && is_version_set_read(st[step - 1])) continue;
+    if (step >= 1 && step <= st.size() && is_added_read(st[step - 1])) continue;
     order.push_back(t);
   }
   out.order = std::move(order);
   for (Transaction& t : out.transactions) {
-    std::erase_if(t.statements, [](const Statement& s) { return is_version_set_read(s); });
+    std::erase_if(t.statements, [](const Statement& s) { return is_added_read(s); });
     for (Statement& s : t.statements) s = strip_instrumentation_of(s);
   }
   return out;
@@ -186,6 +244,8 @@ Statement strip_instrumentation_of(const Statement& statement) {
   Statement s = statement;
   std::erase_if(s.assignments, [](const Assignment& a) { return is_hidden(a.column); });
   if (std::find(s.returning.begin(), s.returning.end(), kRowIdColumn) != s.returning.end()) s.returning.clear();
+  if (std::find(s.returning_joined.begin(), s.returning_joined.end(), kRowIdColumn) != s.returning_joined.end())
+    s.returning_joined.clear();
   for (std::size_t i = s.columns.size(); i-- > 0;)
     if (is_hidden(s.columns[i])) {
       s.columns.erase(s.columns.begin() + static_cast<std::ptrdiff_t>(i));

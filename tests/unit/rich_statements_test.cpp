@@ -398,8 +398,8 @@ TEST(RichStatements, NewFormsGeneratedWhereTheEngineHasThem) {
 }  // namespace
 }  // namespace txprop
 
-// The Adya suites' generator (rich statements, joined writes off although the engine has them): joins, derived tables
-// and SELECT-list subqueries appear, joined writes never (the Adya property gives them no verdict).
+// Rich statements with joined writes turned off although the engine has them (gen::Options::joined_writes, for a
+// suite whose oracle cannot judge them): joins, derived tables and SELECT-list subqueries appear, joined writes never.
 namespace txprop {
 namespace {
 TEST(RichStatements, JoinedWritesCanBeLeftOutOfRichStatements) {

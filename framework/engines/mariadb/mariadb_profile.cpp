@@ -46,6 +46,9 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // Multi-table UPDATE and DELETE (MariaDB Knowledge Base, UPDATE: "UPDATE table_references SET col1={expr1|DEFAULT}
   // ... [WHERE where_condition]" for multiple tables; DELETE: "DELETE tbl_name[.*] ... FROM table_references").
   c.update_join = c.delete_join = c.update_joined_table = true;
+  // ... without RETURNING: the KB's multiple-table DELETE syntax has no RETURNING clause (10.11.19 answers 1064 to
+  // `DELETE a FROM a JOIN b ON ... RETURNING a.k`), and UPDATE has none in 10.11.
+  c.joined_write_returning = c.joined_write_returning_joined_table = false;
   c.wait_detection = "InnoDB lock waits (information_schema) on a control connection";
   c.aborting_errors = "deadlock (1213) and snapshot conflict (1020) roll the transaction back; a lock wait timeout "
                       "(1205) ends only the statement";

@@ -40,6 +40,10 @@ class PostgresqlProfile final : public EngineProfile {
     // UPDATE ... FROM from_item and DELETE ... USING from_item (PostgreSQL 15 manual, UPDATE and DELETE); UPDATE sets
     // only the target table's columns.
     c.update_join = c.delete_join = true;
+    // Their RETURNING may name the FROM / USING table's columns too (PostgreSQL 15 manual, UPDATE: output_expression
+    // "can use any column names of the table named by table_name or table(s) listed in FROM"; DELETE: "... or
+    // table(s) listed in USING").
+    c.joined_write_returning = c.joined_write_returning_joined_table = true;
     c.wait_detection = "pg_blocking_pids() on a control connection";
     c.aborting_errors = "every error aborts the whole transaction; its COMMIT then rolls back";
     return c;

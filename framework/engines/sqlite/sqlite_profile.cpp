@@ -33,6 +33,9 @@ class SqliteProfile final : public EngineProfile {
     c.locking_reads = false;
     // UPDATE ... FROM since 3.33 (https://www.sqlite.org/lang_update.html#update_from); no DELETE ... USING.
     c.update_join = true;
+    // RETURNING on UPDATE ... FROM names only the updated table (https://www.sqlite.org/lang_returning.html, 7.
+    // Limitations: "the auxiliary tables named in the FROM clause may not participate in the RETURNING clause").
+    c.joined_write_returning = true;
     c.wait_detection = "SQLITE_BUSY with busy timeout 0: the statement would wait; the runner retries it when "
                        "another transaction ends";
     c.aborting_errors = "SQLITE_BUSY_SNAPSHOT (a WAL reader's stale snapshot cannot write) ends the transaction; "
