@@ -66,6 +66,28 @@ SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order
   return s;
 }
 
+}  // namespace
+
+bool commute_in_serial_replay(const Transaction& a, const Transaction& b) {
+  auto touched = [](const Transaction& t, std::set<std::string>& reads, std::set<std::string>& writes) {
+    for (const Statement& st : t.statements) {
+      for (const std::string& table : st.tables()) reads.insert(table);
+      // Every table the statement writes: both tables of a multi-table UPDATE or of a DELETE t, u FROM t JOIN u.
+      for (const std::string& table : st.written_tables()) writes.insert(table);
+    }
+  };
+  std::set<std::string> reads_a, writes_a, reads_b, writes_b;
+  touched(a, reads_a, writes_a);
+  touched(b, reads_b, writes_b);
+  for (const auto& x : writes_a)
+    if (reads_b.count(x)) return false;
+  for (const auto& x : writes_b)
+    if (reads_a.count(x)) return false;
+  return true;
+}
+
+namespace {
+
 // Serial orders of `committed` other than the order they committed, in lexicographic order, each class of
 // equivalent orders once: two transactions that touch no common table where one of them writes commute in a serial
 // replay, so an order with such a pair adjacent and descending is skipped (its ascending twin gives the same
@@ -79,22 +101,9 @@ struct AnyOrderSearch {
 AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& committed, int budget,
                                     bool end_order_tried,
                                     const std::function<bool(const std::vector<int>&)>& try_order) {
-  const std::size_t n = h.test_case.transactions.size();
-  std::vector<std::set<std::string>> reads(n), writes(n);
-  for (int t : committed)
-    for (const Statement& st : h.test_case.transactions[static_cast<std::size_t>(t)].statements)
-      for (const std::string& table : st.tables()) {
-        reads[static_cast<std::size_t>(t)].insert(table);
-        // Every table the statement writes (a multi-table UPDATE writes two).
-        const auto written = st.written_tables();
-        if (std::find(written.begin(), written.end(), table) != written.end()) writes[static_cast<std::size_t>(t)].insert(table);
-      }
   auto conflict = [&](int a, int b) {
-    for (const auto& x : writes[static_cast<std::size_t>(a)])
-      if (reads[static_cast<std::size_t>(b)].count(x)) return true;
-    for (const auto& x : writes[static_cast<std::size_t>(b)])
-      if (reads[static_cast<std::size_t>(a)].count(x)) return true;
-    return false;
+    return !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
+                                     h.test_case.transactions[static_cast<std::size_t>(b)]);
   };
   std::vector<int> pool = committed;
   std::sort(pool.begin(), pool.end());
