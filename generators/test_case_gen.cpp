@@ -433,11 +433,11 @@ class StatementMaker {
   //   SELECT * | aggregates FROM (SELECT t.* FROM t INNER JOIN u ON t.a = u.b [WHERE p, qualified]) AS d [WHERE q]
   Statement derived_select(const Table& t) {
     PlainTerms plain(*this);
-    // Half of the derived tables take a new inner form: a join where t has a join partner (half the time), GROUP BY
-    // otherwise.
+    // Half of the derived tables take a new inner form: a join where t has a join partner (three times in four: only
+    // schemas of two or more tables have one), GROUP BY otherwise.
     if (o_.derived_inner_forms && d_.chance(0.5)) {
       const auto pairs = join_pairs(t);
-      if (!pairs.empty() && d_.chance(0.5)) {
+      if (!pairs.empty() && d_.chance(0.75)) {
         const JoinPair& pair = d_.pick(pairs);
         Statement inner = Statement::select(t.name);
         inner.own_columns = true;
