@@ -276,26 +276,19 @@ std::map<std::pair<int, int>, std::string> a3_mismatches(const History& h, const
   return out;
 }
 
-// The profile's source when every mismatched write is a multi-table UPDATE that SETs a column its join condition
-// reads and the profile documents that such a statement's rows depend on the join order at the writer's level; ""
-// otherwise (the mismatch then fails where A3 holds).
-std::string join_order_source(Target& target, const History& h, const Layout& layout,
-                              const std::map<std::pair<int, int>, std::string>& mismatched) {
-  std::string source;
+// The mismatched writes of a3_mismatches, each with what the profile documents at its transaction's level.
+std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>> mismatched_writes(
+    Target& target, const History& h, const Layout& layout, const std::map<std::pair<int, int>, std::string>& mismatched) {
+  std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>> out;
   for (const auto& [where, what] : mismatched) {
     const auto [t, group] = where;
     const Transaction& txn = h.test_case.transactions[static_cast<std::size_t>(t)];
-    const ::txprop::Statement* st = nullptr;
-    for (std::size_t s = 1; s <= txn.statements.size(); ++s)
-      if (layout[static_cast<std::size_t>(t)][s].role == Role::Statement && layout[static_cast<std::size_t>(t)][s].group == group)
-        st = &txn.statements[s - 1];
-    if (!st || !st->sets_a_join_column()) return "";
-    const std::string allowed =
-        target.engine().documented(txn.isolation, target.config()).allows(kMultiTableUpdateSetsJoinColumn);
-    if (allowed.empty()) return "";
-    source = allowed;
+    const int step = main_step(layout, t, group);
+    if (step < 1) continue;
+    out.emplace_back(strip_statement(txn.statements[static_cast<std::size_t>(step - 1)]),
+                     target.engine().documented(txn.isolation, target.config()));
   }
-  return source;
+  return out;
 }
 
 // The transaction graph of item dependencies, classified by the Adya checker: each row's writer list is rebuilt
@@ -437,6 +430,17 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
 
 }  // namespace
 
+std::string join_order_source(const std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>>& writes) {
+  std::string source;
+  for (const auto& [statement, documented] : writes) {
+    if (!statement.sets_a_join_column()) return "";
+    const std::string allowed = documented.allows(kMultiTableUpdateSetsJoinColumn);
+    if (allowed.empty()) return "";
+    source = allowed;
+  }
+  return source;
+}
+
 Verdict check_sdg(Target& target, const History& first, const SdgOptions& options) {
   Verdict v = Verdict::pass("sdg");
   if (first.finding) {
@@ -490,7 +494,8 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
       if (!a3.holds) {
         f.documented = true;
         f.source = a3.source;
-      } else if (const std::string source = join_order_source(target, h, layout, mismatched); !source.empty()) {
+      } else if (const std::string source = join_order_source(mismatched_writes(target, h, layout, mismatched));
+                 !source.empty()) {
         f.documented = true;
         f.source = source;
         f.explanation += "Every mismatched write is a multi-table UPDATE that SETs a column its own join condition "

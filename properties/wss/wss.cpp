@@ -148,15 +148,22 @@ struct Mismatch {
   bool empty() const { return findings.empty(); }
 };
 
-void add(Mismatch& m, const std::string& kind, const std::string& text) {
+// `txn`: the transaction whose statement mismatched (-1 for the final state).
+void add(Mismatch& m, const std::string& kind, const std::string& text, int txn = -1) {
+  auto note = [&](Finding& f) {
+    if (txn >= 0 && std::find(f.transactions.begin(), f.transactions.end(), txn) == f.transactions.end())
+      f.transactions.push_back(txn);
+  };
   for (Finding& f : m.findings)
     if (f.kind == kind) {
       f.explanation += text;
+      note(f);
       return;
     }
   Finding f;
   f.kind = kind;
   f.explanation = text;
+  note(f);
   m.findings.push_back(std::move(f));
 }
 
@@ -178,9 +185,9 @@ Mismatch compare(const History& h, const SerialCase& s, const History& r, const 
       const std::string where = fmt::format("{}: T{}.{} {}\n    concurrent: {}\n    serial:     {}\n", label, t, i,
                                             render(st, Dialect::Portable), summary(concurrent), summary(serial));
       if (st.is_write()) {
-        if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where);
+        if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where, t);
       } else if (reads[static_cast<std::size_t>(t)] && committed && !compare_outcomes(concurrent, serial).empty()) {
-        add(m, "result-mismatch", where);
+        add(m, "result-mismatch", where, t);
       }
     }
   }
@@ -209,9 +216,11 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   const std::vector<bool> no_reads(n, false);
   bool any_serial_order = false;
   std::optional<WssProfile> documenting;  // the profile of a committed transaction's level without WSS
+  std::vector<WssProfile> profiles;         // each transaction's, by index
   for (std::size_t t = 0; t < n; ++t) {
     const WssProfile p = options.profile ? *options.profile
                                          : wss_profile(target.config(), h.test_case.transactions[t].isolation);
+    profiles.push_back(p);
     reads[t] = p.compare_reads;
     if (h.transactions[t].fate != TxnFate::Committed) continue;
     any_serial_order = any_serial_order || p.any_serial_order;
@@ -285,8 +294,19 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   }
 
   for (Finding& f : mismatch.findings) {
-    f.documented = documenting.has_value();
-    if (documenting) f.source = documenting->source;
+    // A statement's outcome is also judged at its own transaction's level: a write of a transaction that did not
+    // commit (its outcome is compared in the end-order replay) at a level without WSS, e.g. an UPDATE at READ
+    // UNCOMMITTED whose semi-consistent read saw another's uncommitted version, is that level's documented behaviour
+    // even when no transaction without WSS committed (or none committed at all).
+    std::optional<WssProfile> by = documenting;
+    if (!by)
+      for (int t : f.transactions)
+        if (!profiles[static_cast<std::size_t>(t)].must_hold) {
+          by = profiles[static_cast<std::size_t>(t)];
+          break;
+        }
+    f.documented = by.has_value();
+    if (by) f.source = by->source;
     v.findings.push_back(std::move(f));
   }
   return v;

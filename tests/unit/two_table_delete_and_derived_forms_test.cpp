@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "../../properties/sdg/instrumentation.hpp"
+#include "../../properties/sdg/sdg.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/sql.hpp"
@@ -284,6 +285,25 @@ TEST(MultiTableUpdateJoinColumn, ShapeAndProfileEntry) {
   const TargetConfig pg = parse_target_uri("postgresql://u@h/db");
   for (IsolationLevel level : pg.levels)
     EXPECT_EQ(pg.profile().documented(level, pg).allows(kMultiTableUpdateSetsJoinColumn), "");
+}
+
+// The Sdg oracle's classification of an a3-violation where Assumption A3 holds: documented with the profile's source
+// only when every mismatched write is a multi-table UPDATE that SETs its own join column and the profile documents
+// that; any other mismatch (planted: the same UPDATE setting only non-join columns, or on an engine without the entry)
+// still fails.
+TEST(MultiTableUpdateJoinColumn, SdgDocumentsOnlyThatShapeWhereTheProfileSaysSo) {
+  const TargetConfig mariadb = parse_target_uri("mariadb://u@h/db");
+  const TargetConfig postgresql = parse_target_uri("postgresql://u@h/db");
+  const DocumentedBehaviour ser = mariadb.profile().documented(IsolationLevel::Serializable, mariadb);
+  ASSERT_TRUE(ser.assumption_a3);  // where A3 holds, a mismatch fails unless explained
+  const Statement sets_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c1 = 0");
+  const Statement plain_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c2 = 0");
+  const std::string source = sdg::join_order_source({{sets_join, ser}});
+  EXPECT_NE(source.find("bugs.mysql.com/bug.php?id=7590"), std::string::npos) << source;
+  EXPECT_EQ(sdg::join_order_source({{plain_join, ser}}), "");
+  EXPECT_EQ(sdg::join_order_source({{sets_join, ser}, {plain_join, ser}}), "");  // every mismatch must be explained
+  EXPECT_EQ(sdg::join_order_source({{sets_join, postgresql.profile().documented(IsolationLevel::Serializable, postgresql)}}), "");
+  EXPECT_EQ(sdg::join_order_source({{parse_statement("UPDATE t0 SET c1 = 0 WHERE c1 = 5"), ser}}), "");
 }
 
 }  // namespace

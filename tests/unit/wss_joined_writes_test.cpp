@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "txprop/sql_parser.hpp"
+#include "txprop/target.hpp"
 #include "txprop/wss.hpp"
 
 using namespace txprop;
@@ -40,4 +41,40 @@ TEST(WssJoinedWrites, AWriteToTheSecondTableOfAJoinedUpdateOrdersItsReaders) {
   // And the plain rules: two writers of one table never commute, transactions on disjoint tables always do.
   EXPECT_FALSE(commute_in_serial_replay(txn({"UPDATE u SET y = 2"}), txn({"UPDATE u SET y = 3"})));
   EXPECT_TRUE(commute_in_serial_replay(txn({"UPDATE t SET x = 2"}), txn({"UPDATE v SET z = 3"})));
+}
+
+// A write outcome is judged at its own transaction's level too. Planted on the embedded SQLite target: a rolled-back
+// transaction's UPDATE reported as failed in the concurrent run although its serial replay succeeds (no transaction
+// committed). Where its level promises WSS the mismatch fails; where the level does not (MariaDB READ UNCOMMITTED: an
+// UPDATE's semi-consistent read sees another's uncommitted version; found by the Wss suite, where it failed only
+// because no transaction committed, so no committed level was there to document it) it is that level's documented
+// behaviour with its source.
+TEST(WssJoinedWrites, AWriteOutcomeOfAnUncommittedTransactionIsJudgedAtItsLevel) {
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  TestCase c;
+  c.schema.tables = {Table{"t", {Column{"k", ColumnType::Integer, true}, Column{"v"}}, {"k"}, {}, {{1, 0}}}};
+  Transaction t0 = txn({"UPDATE t SET v = 1 WHERE k = 1"});
+  t0.end = TxnEnd::Rollback;
+  c.transactions = {t0};
+  c.order = TestCase::serial_order(c.transactions);
+  History h = target->run(c);
+  ASSERT_FALSE(h.finding);
+  ASSERT_TRUE(h.outcomes[0][1].ok());
+  EXPECT_TRUE(check_wss(*target, h).findings.empty());  // correct: the replay agrees
+  h.outcomes[0][1].status = Outcome::Status::Error;      // planted: the UPDATE failed in the concurrent run
+  h.outcomes[0][1].error.cls = ErrorClass::ConstraintViolation;
+  WssProfile strict;
+  strict.source = "test: WSS holds";
+  const Verdict caught = check_wss(*target, h, WssOptions{strict});
+  ASSERT_EQ(caught.findings.size(), 1u) << caught.explain();
+  EXPECT_EQ(caught.findings[0].kind, "write-outcome-mismatch");
+  EXPECT_FALSE(caught.findings[0].documented);
+  EXPECT_EQ(caught.findings[0].transactions, (std::vector<int>{0}));
+  WssProfile without;
+  without.must_hold = false;
+  without.source = "test: this level does not promise WSS";
+  const Verdict documented = check_wss(*target, h, WssOptions{without});
+  ASSERT_EQ(documented.findings.size(), 1u) << documented.explain();
+  EXPECT_TRUE(documented.findings[0].documented);
+  EXPECT_EQ(documented.findings[0].source, without.source);
 }
