@@ -186,10 +186,26 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
           with(copy);
         }
       }
-      // A joined UPDATE toward one written table.
+      // A joined UPDATE or DELETE toward one written table (the DELETE of two tables toward the one-table DELETE).
       if (st.written_tables().size() > 1) {
         Statement copy = st;
         std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
+        for (Join& j : copy.joins) j.deleted = false;
+        with(copy);
+      }
+      // A derived table with GROUP BY or a join inside toward the plain derived table (SELECT * FROM t [WHERE]); the
+      // outer WHERE goes with it where it names the grouped table's count, and so does a WHERE naming the joined table.
+      if (st.derived_groups() || st.derived_joins()) {
+        Statement copy = st;
+        Statement& inner = copy.derived.front();
+        inner.items.clear();
+        inner.group_by.clear();
+        inner.joins.clear();
+        inner.own_columns = false;
+        with(copy);
+        inner.where.reset();
+        with(copy);
+        copy.where.reset();
         with(copy);
       }
       // A derived table toward the table itself: with the outer WHERE, or with the derived table's.

@@ -383,11 +383,14 @@ class StatementMaker {
   // the written table's own columns and literals (a value taken from the joined row would depend on which of several
   // partners the engine picks), no subqueries.
   //
-  // Neither table's join column is SET: MariaDB's multi-table UPDATE applies its changes while it scans the join, so
-  // changing a join column changes which rows still join (observed on 10.11: `UPDATE t1 JOIN t0 ON t1.c2 = t0.c1 SET
-  // t1.c1 = 0.0, t0.c1 = 0` changed 2 rows where the same join read just before it returned 3). The rows such a
-  // statement writes then depend on the engine's scan order, not on the rows its predicate selects, which is outside
-  // what TxCheck's Assumption A3 (and every oracle's model of a write) describes.
+  // Neither table's join column is SET: MariaDB's multi-table UPDATE applies its changes to the first table of its
+  // join order while it scans the join, so changing a join column changes which rows still join (observed on 10.11:
+  // `UPDATE t1 JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c1 = 0` changed 2 rows of t1 where the same join read just
+  // before it returned 3). The rows such a statement writes then depend on the optimizer's join order, not on the
+  // rows its predicate selects: non-deterministic by the statement's own semantics (MySQL manual, UPDATE: no order is
+  // guaranteed for multiple-table updates; MySQL Bug #7590), outside what TxCheck's Assumption A3 (and every oracle's
+  // model of a write) describes. Kept as tests/scenarios/mariadb_multi_table_update_sets_join_column.txn and documented
+  // in the MariaDB profile (kMultiTableUpdateSetsJoinColumn, Statement::sets_a_join_column).
   std::optional<Statement> joined_write(const Table& t, StatementKind kind) {
     PlainTerms plain(*this);
     Statement s = kind == StatementKind::Update ? update(t) : Statement::delete_(t.name, maybe_predicate(t));
@@ -410,20 +413,55 @@ class StatementMaker {
           choices.push_back(&c);
       if (!choices.empty()) {
         const Column& c = *d_.pick(choices);
-        Expr value = c.type != ColumnType::Text && d_.chance(0.4)
+        // A unique column gets a literal (see update()).
+        Expr value = c.type != ColumnType::Text && !unique_column(u, c) && d_.chance(0.4)
                          ? Expr::binary(BinaryOp::Add, Expr::qcol(u.name, c.name),
                                         Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)))
                          : Expr::lit(value_for(u, c));
         s.assignments.push_back(Assignment{c.name, std::move(value), u.name});
       }
     }
+    // DELETE t, u FROM t JOIN u ON ...: each joined row of either table deleted once (the condition is read before
+    // anything is deleted, so no scan-order effect as with a SET join column).
+    if (kind == StatementKind::Delete && o_.delete_joined_table && d_.chance(o_.joined_table_delete_probability))
+      s.joins.back().deleted = true;
     return s;
   }
 
   // SELECT * | aggregates FROM (SELECT * FROM t [WHERE p] [ORDER BY <every column> LIMIT n]) AS d [WHERE q]: the outer
-  // statement names the derived table's columns unqualified.
+  // statement names the derived table's columns unqualified. With Options::derived_inner_forms, also
+  //   SELECT * FROM (SELECT c, COUNT(*) AS n FROM t [WHERE p] GROUP BY c) AS d [WHERE n > k | c op v]
+  //   SELECT * | aggregates FROM (SELECT t.* FROM t INNER JOIN u ON t.a = u.b [WHERE p, qualified]) AS d [WHERE q]
   Statement derived_select(const Table& t) {
     PlainTerms plain(*this);
+    // Half of the derived tables take a new inner form: a join where t has a join partner (three times in four: only
+    // schemas of two or more tables have one), GROUP BY otherwise.
+    if (o_.derived_inner_forms && d_.chance(0.5)) {
+      const auto pairs = join_pairs(t);
+      if (!pairs.empty() && d_.chance(0.75)) {
+        const JoinPair& pair = d_.pick(pairs);
+        Statement inner = Statement::select(t.name);
+        inner.own_columns = true;
+        inner.joins.push_back(Join{false, pair.other->name, join_condition(t, pair)});
+        if (auto p = maybe_predicate(t)) inner.where = qualify(std::move(*p), t.name);
+        Statement s = d_.chance(0.35) ? aggregate_select(t) : Statement::select(t.name, maybe_predicate(t));
+        s.derived.push_back(std::move(inner));
+        s.alias = "d";
+        return s;
+      }
+      const Column& c = d_.pick(t.columns);
+      Statement inner = Statement::select(t.name, maybe_predicate(t));
+      inner.items = {SelectItem{Aggregate::None, c.name, {}}, SelectItem{Aggregate::Count, "*", "n"}};
+      inner.group_by = {c.name};
+      std::optional<Expr> where;
+      const int r = d_.in_range(0, 99);
+      if (r < 35) where = Expr::binary(BinaryOp::Gt, Expr::col("n"), Expr::lit(Value(std::int64_t{d_.in_range(0, 2)})));
+      else if (r < 70) where = Expr::binary(d_.chance(0.5) ? BinaryOp::Eq : BinaryOp::Le, Expr::col(c.name), Expr::lit(value_for(t, c)));
+      Statement s = Statement::select(t.name, std::move(where));
+      s.derived.push_back(std::move(inner));
+      s.alias = "d";
+      return s;
+    }
     Statement inner = d_.chance(0.3) ? order_limit_select(t) : Statement::select(t.name, maybe_predicate(t));
     Statement s = d_.chance(0.35) ? aggregate_select(t) : Statement::select(t.name, maybe_predicate(t));
     s.derived.push_back(std::move(inner));
@@ -536,6 +574,13 @@ class StatementMaker {
     return Statement::insert(t.name, std::move(columns), std::move(values));
   }
 
+  static bool unique_column(const Table& t, const Column& c) {
+    if (std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end()) return true;
+    return std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& i) {
+      return i.unique && std::find(i.columns.begin(), i.columns.end(), c.name) != i.columns.end();
+    });
+  }
+
   Statement update(const Table& t) {
     std::vector<Assignment> sets;
     const int n = d_.chance(0.7) ? 1 : 2;
@@ -550,6 +595,17 @@ class StatementMaker {
       const Column& c = *choices[k];
       choices.erase(choices.begin() + static_cast<std::ptrdiff_t>(k));
       Expr value = Expr::lit(value_for(t, c));
+      // A column of the primary key or of a unique index gets a literal: a value computed from the row (c = c + 1,
+      // CASE ... ELSE c, a correlated subquery) makes whether the UPDATE fails on a duplicate key depend on the order
+      // it visits the rows in, since engines check uniqueness row by row (MySQL 8.0 manual, UPDATE: "UPDATE t SET id =
+      // id + 1" "could fail with a duplicate-key error, depending on the order in which rows are updated"; PostgreSQL
+      // checks a non-deferrable unique constraint after every row too). On MariaDB the order is the plan's: found by
+      // the Wss suite, tests/scenarios/mariadb_update_unique_column_outcome_depends_on_plan.txn. With a literal the
+      // rows' new keys do not depend on the order, so neither does a duplicate.
+      if (unique_column(t, c)) {
+        sets.push_back(Assignment{c.name, std::move(value), {}});
+        continue;
+      }
       if (c.type != ColumnType::Text && d_.chance(0.35))
         value = Expr::binary(BinaryOp::Add, Expr::col(c.name),
                              Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)));

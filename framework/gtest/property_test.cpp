@@ -146,6 +146,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   s.generator.update_join = capabilities.update_join;
   s.generator.delete_join = capabilities.delete_join;
   s.generator.update_joined_table = capabilities.update_joined_table;
+  s.generator.delete_joined_table = capabilities.delete_joined_table;
   s.generator.isolation = param.level;
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
   if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;

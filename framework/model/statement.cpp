@@ -95,7 +95,31 @@ std::vector<std::string> Statement::written_tables() const {
   out.push_back(table);
   for (const auto& a : assignments)
     if (!a.table.empty() && std::find(out.begin(), out.end(), a.table) == out.end()) out.push_back(a.table);
+  if (kind == StatementKind::Delete)
+    for (const Join& j : joins)
+      if (j.deleted && std::find(out.begin(), out.end(), j.table) == out.end()) out.push_back(j.table);
   return out;
+}
+
+namespace {
+void collect_columns(const Expr& e, std::vector<std::pair<std::string, std::string>>& out) {
+  if (e.kind == Expr::Kind::Column) out.emplace_back(e.table, e.column);
+  for (const Expr& a : e.args) collect_columns(a, out);
+}
+}  // namespace
+
+bool Statement::sets_a_join_column() const {
+  if (kind != StatementKind::Update) return false;
+  for (const Join& j : joins) {
+    std::vector<std::pair<std::string, std::string>> read;  // (table, column) the join condition names
+    collect_columns(j.on, read);
+    for (const Assignment& a : assignments) {
+      const std::string& written = a.table.empty() ? table : a.table;
+      for (const auto& [t, c] : read)
+        if (c == a.column && (t == written || t.empty())) return true;
+    }
+  }
+  return false;
 }
 
 std::string to_string(StatementKind kind) {

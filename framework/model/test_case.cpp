@@ -148,11 +148,37 @@ std::string check_statement(const Schema& schema, const Statement& s) {
     const Statement& d = s.derived.front();
     if (s.derived.size() > 1 || s.kind != StatementKind::Select || s.alias.empty())
       return "a derived table is one SELECT in the FROM of a SELECT, with an alias";
-    if (d.kind != StatementKind::Select || d.table != s.table || !d.columns.empty() || !d.items.empty() ||
-        !d.joins.empty() || !d.derived.empty() || !d.select_exprs.empty() || d.lock != LockMode::None)
-      return fmt::format("the derived table {} must be SELECT * FROM {} [WHERE ...] [ORDER BY ... LIMIT n]", s.alias, s.table);
+    // Three shapes (statement.hpp): SELECT * [WHERE] [ORDER BY LIMIT]; SELECT c, COUNT(*) AS n ... GROUP BY c;
+    // SELECT t.* FROM t INNER JOIN u ON ... [WHERE].
+    const bool common = d.kind == StatementKind::Select && d.table == s.table && d.columns.empty() &&
+                        d.derived.empty() && d.select_exprs.empty() && d.lock == LockMode::None && !d.having;
+    const bool plain = common && d.items.empty() && d.joins.empty() && !d.own_columns;
+    const bool grouped = common && d.joins.empty() && !d.own_columns && d.group_by.size() == 1 && d.items.size() == 2 &&
+                         d.items[0] == SelectItem{Aggregate::None, d.group_by[0], {}} &&
+                         d.items[1].aggregate == Aggregate::Count && d.items[1].column == "*" &&
+                         !d.items[1].alias.empty() && d.items[1].alias != d.group_by[0] && d.order_by.empty() && !d.limit;
+    const bool joined = common && d.items.empty() && d.own_columns && d.joins.size() == 1 && !d.joins[0].left &&
+                        d.order_by.empty() && !d.limit;
+    if (!plain && !grouped && !joined)
+      return fmt::format("the derived table {0} must be SELECT * FROM {1} [WHERE ...] [ORDER BY ... LIMIT n], SELECT c, "
+                         "COUNT(*) AS n FROM {1} [WHERE ...] GROUP BY c, or SELECT {1}.* FROM {1} INNER JOIN u ON ... "
+                         "[WHERE ...]", s.alias, s.table);
     if (!s.joins.empty() || s.lock != LockMode::None) return "a SELECT from a derived table has no JOIN and no locking clause";
     if (auto err = check_statement(schema, d); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
+    if (grouped) {
+      // The outer SELECT reads the derived table's two columns: SELECT * [WHERE over c and n].
+      if (!s.columns.empty() || !s.items.empty() || !s.group_by.empty() || s.having || !s.order_by.empty() || s.limit ||
+          !s.select_exprs.empty())
+        return fmt::format("a SELECT from the grouped derived table {} is SELECT * [WHERE ...]", s.alias);
+      Table scope;
+      scope.name = s.alias;
+      const Column* c = table->find_column(d.group_by[0]);
+      if (!c) return fmt::format("column {} is not in table {}", d.group_by[0], s.table);
+      scope.columns = {*c, Column{d.items[1].alias, ColumnType::Integer, false}};
+      if (s.where)
+        if (auto err = check_expr(schema, scope, *s.where); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
+      return {};
+    }
   }
   if (s.kind == StatementKind::Insert) {
     if (s.values.empty()) return "INSERT without values";
@@ -169,8 +195,11 @@ std::string check_statement(const Schema& schema, const Statement& s) {
     if (!other) return fmt::format("JOIN of unknown table {}", j.table);
     if (auto err = check_expr(schema, *table, j.on); !err.empty()) return err;
   }
+  if (s.own_columns && (s.kind != StatementKind::Select || s.joins.empty()))
+    return fmt::format("SELECT {}.* is for a SELECT over a join", s.table);
   for (const auto& i : s.items)
-    if (!table->find_column(i.column)) return fmt::format("column {} is not in table {}", i.column, s.table);
+    if (!(i.column == "*" && i.aggregate == Aggregate::Count) && !table->find_column(i.column))
+      return fmt::format("column {} is not in table {}", i.column, s.table);
   for (const auto& g : s.group_by)
     if (!table->find_column(g)) return fmt::format("column {} is not in table {}", g, s.table);
   for (const auto& o : s.order_by)

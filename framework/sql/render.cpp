@@ -2,6 +2,7 @@
 // backslash as an escape), column types, string concatenation (|| is OR in MySQL), shared-lock syntax
 // (MariaDB 10.11 only has LOCK IN SHARE MODE), transaction start and the per-session isolation statement.
 #include <ostream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -218,13 +219,16 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Commit: return "COMMIT";
     case StatementKind::Rollback: return "ROLLBACK";
     case StatementKind::Select: {
-      std::string list = s.columns.empty() ? "*" : column_list(s.columns, d);
+      std::string list = !s.columns.empty() ? column_list(s.columns, d)
+                         : s.own_columns    ? quote_identifier(s.table, d) + ".*"
+                                            : "*";
       if (!s.items.empty()) {
         list.clear();
         for (const SelectItem& i : s.items) {
           if (!list.empty()) list += ", ";
-          list += i.aggregate == Aggregate::None ? quote_identifier(i.column, d)
-                                                 : fmt::format("{}({})", aggregate_name(i.aggregate), quote_identifier(i.column, d));
+          const std::string column = i.column == "*" ? "*" : quote_identifier(i.column, d);
+          list += i.aggregate == Aggregate::None ? column : fmt::format("{}({})", aggregate_name(i.aggregate), column);
+          if (!i.alias.empty()) list += " AS " + quote_identifier(i.alias, d);
         }
       }
       for (const Expr& e : s.select_exprs) list += ", " + render_expr(e, d);
@@ -283,12 +287,20 @@ std::string render(const Statement& s, Dialect d) {
       std::string out;
       if (s.joins.empty())
         out = fmt::format("DELETE FROM {}{}", quote_identifier(s.table, d), where);
+      else if (s.joins.front().deleted && (d == Dialect::PostgreSql || d == Dialect::Sqlite))
+        // PostgreSQL's DELETE ... USING and SQLite's DELETE delete from one table only; the generator gives this form
+        // only where the profile's delete_joined_table capability says the engine has it.
+        throw std::invalid_argument(fmt::format(
+            "DELETE {0}, {1} FROM {0} JOIN {1} (a DELETE of two joined tables) has no {2} spelling: only MariaDB and "
+            "MySQL delete from two tables in one statement",
+            s.table, s.joins.front().table, d == Dialect::PostgreSql ? "PostgreSQL" : "SQLite"));
       else if (d == Dialect::PostgreSql || d == Dialect::Sqlite)
         out = fmt::format("DELETE FROM {} USING {}{}", quote_identifier(s.table, d),
                           quote_identifier(s.joins.front().table, d), join_condition(s, d));
       else
-        out = fmt::format("DELETE {0} FROM {0} INNER JOIN {1} ON {2}{3}", quote_identifier(s.table, d),
-                          quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), where);
+        out = fmt::format("DELETE {0}{4} FROM {0} INNER JOIN {1} ON {2}{3}", quote_identifier(s.table, d),
+                          quote_identifier(s.joins.front().table, d), render_expr(s.joins.front().on, d), where,
+                          s.joins.front().deleted ? ", " + quote_identifier(s.joins.front().table, d) : "");
       if (!s.returning.empty() || !s.returning_joined.empty()) out += " RETURNING " + returning_list(s, d);
       return out;
     }

@@ -266,8 +266,16 @@ class Parser {
   Statement select() {
     Statement s;
     s.kind = StatementKind::Select;
+    std::string own_star;  // SELECT t.* FROM t JOIN u (a derived table's join)
+    const int list_line = line();
     if (accept_symbol("*")) {
       if (accept_symbol(",")) select_subqueries(s);
+    } else if ((peek().kind == Token::Kind::Word || peek().kind == Token::Kind::QuotedIdentifier) && is_symbol(".", 1) &&
+               is_symbol("*", 2)) {
+      own_star = identifier("a table name");
+      next();
+      next();
+      s.own_columns = true;
     } else if (select_subquery_ahead()) {
       select_subqueries(s);
     } else {
@@ -281,11 +289,13 @@ class Parser {
         if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {
           next();
           next();
-          items.push_back(SelectItem{agg, identifier("a column name")});
+          if (agg == Aggregate::Count && accept_symbol("*")) items.push_back(SelectItem{agg, "*", {}});
+          else items.push_back(SelectItem{agg, identifier("a column name"), {}});
           expect_symbol(")");
+          if (accept_keyword("AS")) items.back().alias = identifier("a name for the aggregate after AS");
           aggregates = true;
         } else {
-          items.push_back(SelectItem{Aggregate::None, identifier("a column name or *")});
+          items.push_back(SelectItem{Aggregate::None, identifier("a column name or *"), {}});
         }
       } while (accept_symbol(","));
       if (aggregates) s.items = std::move(items);
@@ -301,8 +311,9 @@ class Parser {
       expect_symbol(")");
       accept_keyword("AS");
       s.alias = identifier("an alias for the derived table");
-      if (!inner.joins.empty() || !inner.derived.empty())
-        fail(at, "a derived table reads one table (SELECT * FROM t [WHERE ...] [ORDER BY ... LIMIT n])");
+      if (!inner.derived.empty() || (!inner.joins.empty() && !inner.own_columns))
+        fail(at, "a derived table is SELECT * FROM t [WHERE ...] [ORDER BY ... LIMIT n], SELECT c, COUNT(*) AS n FROM t "
+                 "[WHERE ...] GROUP BY c, or SELECT t.* FROM t JOIN u ON ... [WHERE ...]");
       s.table = inner.table;
       s.derived.push_back(std::move(inner));
     } else {
@@ -322,6 +333,9 @@ class Parser {
       j.on = expression();
       s.joins.push_back(std::move(j));
     }
+    if (!own_star.empty() && (own_star != s.table || s.joins.empty()))
+      fail(list_line, fmt::format("SELECT {}.* names the FROM table's columns over a join (SELECT {}.* FROM {} JOIN ...)",
+                                  own_star, s.table, s.table));
     if (accept_keyword("WHERE")) s.where = expression();
     if (accept_keyword("GROUP")) {
       expect_keyword("BY");
@@ -449,13 +463,24 @@ class Parser {
   Statement delete_() {
     Statement s;
     s.kind = StatementKind::Delete;
-    if (!is_keyword("FROM")) {  // DELETE t FROM t JOIN u ON ... (MariaDB's multi-table DELETE)
+    if (!is_keyword("FROM")) {  // DELETE t [, u] FROM t JOIN u ON ... (MariaDB's multi-table DELETE)
       const int at = line();
       const std::string target = identifier("FROM or the table to delete from");
+      std::string second;  // DELETE t, u: the joined table's rows are deleted too
+      if (accept_symbol(",")) {
+        second = identifier("the second table to delete from");
+        if (accept_symbol(",")) fail(at, "DELETE t, u FROM t JOIN u deletes from at most two tables");
+      }
       expect_keyword("FROM");
       s.table = identifier("a table name");
       if (s.table != target) fail(at, fmt::format("DELETE {} FROM {}: the table deleted from must come first", target, s.table));
       if (!write_join(s)) fail_expected("JOIN after DELETE t FROM t");
+      if (!second.empty()) {
+        if (second != s.joins.front().table)
+          fail(at, fmt::format("DELETE {}, {} FROM {} JOIN {}: the second table deleted from must be the joined table",
+                               target, second, s.table, s.joins.front().table));
+        s.joins.front().deleted = true;
+      }
       if (accept_keyword("WHERE")) s.where = expression();
       returning(s);
       return s;

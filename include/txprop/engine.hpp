@@ -63,6 +63,9 @@ struct EngineCapabilities {
   // MariaDB's multi-table UPDATE and DELETE take no RETURNING.
   bool joined_write_returning = false;
   bool joined_write_returning_joined_table = false;
+  // A joined DELETE may delete the joined table's matching rows too (MariaDB's `DELETE t, u FROM t JOIN u ON ...`;
+  // PostgreSQL's USING form deletes from its target table only).
+  bool delete_joined_table = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };
@@ -95,6 +98,11 @@ struct DocumentedBehaviour {
   // The source that allows `phenomenon`, or "" when the documentation does not allow it.
   std::string allows(const std::string& phenomenon) const;
 };
+
+// A named behaviour of DocumentedBehaviour::allowed that is a property of a statement, not of a level: a multi-table
+// UPDATE that SETs a column its own join condition reads (Statement::sets_a_join_column) writes rows that depend on the
+// engine's join order. The Sdg oracle reports the a3-violation of such a write with the source the profile gives here.
+inline constexpr const char* kMultiTableUpdateSetsJoinColumn = "multi-table-update-sets-join-column";
 
 
 // Troc's visibility and lock tables (shared/notes/seed-troc-writecheck.md A5, A6) as data: for one isolation level

@@ -23,10 +23,12 @@ struct Assignment {
   friend bool operator==(const Assignment&, const Assignment&) = default;
 };
 
-// One item of an aggregating SELECT list: a grouping column (aggregate None) or aggregate(column).
+// One item of an aggregating SELECT list: a grouping column (aggregate None) or aggregate(column), COUNT(*) as
+// column "*"; `alias` names it (AS n: a derived table's aggregate needs a name the outer SELECT can use).
 struct SelectItem {
   Aggregate aggregate = Aggregate::None;
   std::string column;
+  std::string alias;
   friend bool operator==(const SelectItem&, const SelectItem&) = default;
 };
 
@@ -45,6 +47,9 @@ struct Join {
   bool left = false;  // LEFT OUTER JOIN; INNER JOIN otherwise
   std::string table;
   Expr on;
+  // DELETE t, u FROM t JOIN u ON ...: the joined table's matching rows are deleted too (MariaDB's multi-table DELETE
+  // of two tables; generated only where the profile's delete_joined_table capability says the engine has it).
+  bool deleted = false;
   friend bool operator==(const Join&, const Join&) = default;
 };
 
@@ -66,9 +71,15 @@ struct Statement {
   // `SELECT *, (SELECT MAX(u.b) FROM u WHERE u.b = t.a) FROM t`.
   std::vector<Expr> select_exprs;
   // SELECT ... FROM (derived[0]) AS alias: a derived table (at most one element; a vector because a Statement cannot
-  // hold an optional of itself). derived[0] is a SELECT * of `table` (which stays the table read, so that tables()
-  // and the instrumentation see it); the outer statement's columns are that table's columns.
+  // hold an optional of itself). derived[0] reads `table` (which stays the table read, so that tables() and the
+  // instrumentation see it) in one of three shapes (check_statement enforces them):
+  //   SELECT * FROM t [WHERE ...] [ORDER BY <every column> LIMIT n]   the outer statement's columns are t's;
+  //   SELECT c, COUNT(*) AS n FROM t [WHERE ...] GROUP BY c           the outer SELECT * [WHERE] reads columns c, n;
+  //   SELECT t.* FROM t INNER JOIN u ON ... [WHERE ...]               t's rows that have a partner (t's columns only,
+  //                                                                   so that the derived table's names stay unique).
   std::vector<Statement> derived;
+  // SELECT t.* FROM t JOIN u: only the FROM table's columns (a derived table's join, see above).
+  bool own_columns = false;
   std::string alias;
   std::vector<SelectItem> items;
   std::vector<std::string> group_by;
@@ -96,10 +107,17 @@ struct Statement {
   bool is_read() const { return kind == StatementKind::Select; }
   // Tables this statement reads or writes, its own table first.
   std::vector<std::string> tables() const;
-  // Tables this statement writes: its own table for INSERT and DELETE, and for UPDATE also every table a SET names.
+  // Tables this statement writes: its own table for INSERT and DELETE, for UPDATE also every table a SET names, for
+  // DELETE also every joined table whose rows it deletes (Join::deleted).
   std::vector<std::string> written_tables() const;
   // An UPDATE or DELETE with a join.
   bool is_multi_table_write() const { return (kind == StatementKind::Update || kind == StatementKind::Delete) && !joins.empty(); }
+  // A multi-table UPDATE that SETs a column its join condition reads (MariaDB applies such a change while it scans
+  // the join, so which rows it writes depends on its join order: tests/scenarios/mariadb_multi_table_update_sets_join_column.txn).
+  bool sets_a_join_column() const;
+  // The derived table's shape (derived[0]): GROUP BY inside, or a join inside.
+  bool derived_groups() const { return !derived.empty() && !derived.front().group_by.empty(); }
+  bool derived_joins() const { return !derived.empty() && !derived.front().joins.empty(); }
 
   friend bool operator==(const Statement&, const Statement&) = default;
 };

@@ -7,4 +7,5 @@ TXPROP_SETTINGS(Atomicity) {
   // Rolled-back and aborted transactions are what this property is about.
   s.generator.rollback_probability = 0.5;
   s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
+  s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
 }

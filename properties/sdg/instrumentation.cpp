@@ -113,7 +113,9 @@ TestCase instrument(const TestCase& c) {
         }
         case StatementKind::Delete:
           ++next_version;
-          statements.push_back(instrumentation_read(s.table, write_predicate(s, s.table)));
+          // One before-write read per table it deletes from (MariaDB's DELETE t, u FROM t JOIN u deletes from both);
+          // a deleted row leaves nothing for an after-write read.
+          for (const std::string& w : s.written_tables()) statements.push_back(instrumentation_read(w, write_predicate(s, w)));
           statements.push_back(s);
           break;
         default: statements.push_back(s); break;

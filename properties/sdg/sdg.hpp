@@ -10,6 +10,7 @@
 
 #include "graph.hpp"
 #include "instrumentation.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/history.hpp"
 #include "txprop/target.hpp"
 #include "txprop/verdict.hpp"
@@ -38,5 +39,11 @@ struct SdgOptions {
 };
 
 Verdict check_sdg(Target& target, const History& h, const SdgOptions& options = {});
+
+// How an a3-violation where Assumption A3 holds is classified: the profile's source when every mismatched write (each
+// with what the profile documents at its transaction's level) is a multi-table UPDATE that SETs a column its own join
+// condition reads and the profile documents such a statement (kMultiTableUpdateSetsJoinColumn: the rows it writes
+// depend on the engine's join order); "" otherwise, and the mismatch fails.
+std::string join_order_source(const std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>>& writes);
 
 }  // namespace txprop::sdg

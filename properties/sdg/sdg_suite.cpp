@@ -10,4 +10,5 @@ TXPROP_SETTINGS(Sdg) {
   s.generator.rollback_probability = 0.2;
   // The complex statements the SDG oracle exists for (EXISTS / NOT EXISTS subqueries, CASE).
   s.generator.rich_statements = true;
+  s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
 }

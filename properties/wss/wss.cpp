@@ -66,6 +66,28 @@ SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order
   return s;
 }
 
+}  // namespace
+
+bool commute_in_serial_replay(const Transaction& a, const Transaction& b) {
+  auto touched = [](const Transaction& t, std::set<std::string>& reads, std::set<std::string>& writes) {
+    for (const Statement& st : t.statements) {
+      for (const std::string& table : st.tables()) reads.insert(table);
+      // Every table the statement writes: both tables of a multi-table UPDATE or of a DELETE t, u FROM t JOIN u.
+      for (const std::string& table : st.written_tables()) writes.insert(table);
+    }
+  };
+  std::set<std::string> reads_a, writes_a, reads_b, writes_b;
+  touched(a, reads_a, writes_a);
+  touched(b, reads_b, writes_b);
+  for (const auto& x : writes_a)
+    if (reads_b.count(x)) return false;
+  for (const auto& x : writes_b)
+    if (reads_a.count(x)) return false;
+  return true;
+}
+
+namespace {
+
 // Serial orders of `committed` other than the order they committed, in lexicographic order, each class of
 // equivalent orders once: two transactions that touch no common table where one of them writes commute in a serial
 // replay, so an order with such a pair adjacent and descending is skipped (its ascending twin gives the same
@@ -79,22 +101,9 @@ struct AnyOrderSearch {
 AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& committed, int budget,
                                     bool end_order_tried,
                                     const std::function<bool(const std::vector<int>&)>& try_order) {
-  const std::size_t n = h.test_case.transactions.size();
-  std::vector<std::set<std::string>> reads(n), writes(n);
-  for (int t : committed)
-    for (const Statement& st : h.test_case.transactions[static_cast<std::size_t>(t)].statements)
-      for (const std::string& table : st.tables()) {
-        reads[static_cast<std::size_t>(t)].insert(table);
-        // Every table the statement writes (a multi-table UPDATE writes two).
-        const auto written = st.written_tables();
-        if (std::find(written.begin(), written.end(), table) != written.end()) writes[static_cast<std::size_t>(t)].insert(table);
-      }
   auto conflict = [&](int a, int b) {
-    for (const auto& x : writes[static_cast<std::size_t>(a)])
-      if (reads[static_cast<std::size_t>(b)].count(x)) return true;
-    for (const auto& x : writes[static_cast<std::size_t>(b)])
-      if (reads[static_cast<std::size_t>(a)].count(x)) return true;
-    return false;
+    return !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
+                                     h.test_case.transactions[static_cast<std::size_t>(b)]);
   };
   std::vector<int> pool = committed;
   std::sort(pool.begin(), pool.end());
@@ -139,15 +148,22 @@ struct Mismatch {
   bool empty() const { return findings.empty(); }
 };
 
-void add(Mismatch& m, const std::string& kind, const std::string& text) {
+// `txn`: the transaction whose statement mismatched (-1 for the final state).
+void add(Mismatch& m, const std::string& kind, const std::string& text, int txn = -1) {
+  auto note = [&](Finding& f) {
+    if (txn >= 0 && std::find(f.transactions.begin(), f.transactions.end(), txn) == f.transactions.end())
+      f.transactions.push_back(txn);
+  };
   for (Finding& f : m.findings)
     if (f.kind == kind) {
       f.explanation += text;
+      note(f);
       return;
     }
   Finding f;
   f.kind = kind;
   f.explanation = text;
+  note(f);
   m.findings.push_back(std::move(f));
 }
 
@@ -169,9 +185,9 @@ Mismatch compare(const History& h, const SerialCase& s, const History& r, const 
       const std::string where = fmt::format("{}: T{}.{} {}\n    concurrent: {}\n    serial:     {}\n", label, t, i,
                                             render(st, Dialect::Portable), summary(concurrent), summary(serial));
       if (st.is_write()) {
-        if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where);
+        if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where, t);
       } else if (reads[static_cast<std::size_t>(t)] && committed && !compare_outcomes(concurrent, serial).empty()) {
-        add(m, "result-mismatch", where);
+        add(m, "result-mismatch", where, t);
       }
     }
   }
@@ -200,9 +216,11 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   const std::vector<bool> no_reads(n, false);
   bool any_serial_order = false;
   std::optional<WssProfile> documenting;  // the profile of a committed transaction's level without WSS
+  std::vector<WssProfile> profiles;         // each transaction's, by index
   for (std::size_t t = 0; t < n; ++t) {
     const WssProfile p = options.profile ? *options.profile
                                          : wss_profile(target.config(), h.test_case.transactions[t].isolation);
+    profiles.push_back(p);
     reads[t] = p.compare_reads;
     if (h.transactions[t].fate != TxnFate::Committed) continue;
     any_serial_order = any_serial_order || p.any_serial_order;
@@ -276,8 +294,19 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   }
 
   for (Finding& f : mismatch.findings) {
-    f.documented = documenting.has_value();
-    if (documenting) f.source = documenting->source;
+    // A statement's outcome is also judged at its own transaction's level: a write of a transaction that did not
+    // commit (its outcome is compared in the end-order replay) at a level without WSS, e.g. an UPDATE at READ
+    // UNCOMMITTED whose semi-consistent read saw another's uncommitted version, is that level's documented behaviour
+    // even when no transaction without WSS committed (or none committed at all).
+    std::optional<WssProfile> by = documenting;
+    if (!by)
+      for (int t : f.transactions)
+        if (!profiles[static_cast<std::size_t>(t)].must_hold) {
+          by = profiles[static_cast<std::size_t>(t)];
+          break;
+        }
+    f.documented = by.has_value();
+    if (by) f.source = by->source;
     v.findings.push_back(std::move(f));
   }
   return v;

@@ -35,8 +35,10 @@ void run_bench(const TargetConfig& config, IsolationLevel level, int cases) {
   o.update_join = capabilities.update_join;
   o.delete_join = capabilities.delete_join;
   o.update_joined_table = capabilities.update_joined_table;
+  o.delete_joined_table = capabilities.delete_joined_table;
   o.isolation = level;
   o.rich_statements = true;  // as the Sdg suite generates them
+  o.derived_inner_forms = true;
   o.rollback_probability = 0.2;
   rc::Random random(4242);
   const auto g = gen::test_case(o);

@@ -23,16 +23,19 @@ void check_engine(const std::string& engine, bool si) {
   Target& target = shared_target(*config);
   gen::Options o;
   o.rich_statements = true;
+  o.derived_inner_forms = true;
   const EngineCapabilities capabilities = target.engine().capabilities();
   o.locking_reads = capabilities.locking_reads;
   o.update_join = capabilities.update_join;
   o.delete_join = capabilities.delete_join;
   o.update_joined_table = capabilities.update_joined_table;
+  o.delete_joined_table = capabilities.delete_joined_table;
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
   int statements = 0, rejected = 0, exists = 0, cases = 0, aggregates = 0, limits = 0, joins = 0, derived = 0,
-      select_subqueries = 0, update_joins = 0, delete_joins = 0, two_table_updates = 0;
+      select_subqueries = 0, update_joins = 0, delete_joins = 0, two_table_updates = 0, two_table_deletes = 0,
+      grouped_derived = 0, joined_derived = 0;
   std::string first;
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
@@ -54,7 +57,10 @@ void check_engine(const std::string& engine, bool si) {
         select_subqueries += !st.select_exprs.empty();
         update_joins += st.is_multi_table_write() && st.kind == StatementKind::Update;
         delete_joins += st.is_multi_table_write() && st.kind == StatementKind::Delete;
-        two_table_updates += st.written_tables().size() > 1;
+        two_table_updates += st.written_tables().size() > 1 && st.kind == StatementKind::Update;
+        two_table_deletes += st.written_tables().size() > 1 && st.kind == StatementKind::Delete;
+        grouped_derived += !st.derived.empty() && !st.derived.front().group_by.empty();
+        joined_derived += !st.derived.empty() && !st.derived.front().joins.empty();
         if (out.failed() && out.error.cls == ErrorClass::InvalidStatement) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
@@ -64,9 +70,11 @@ void check_engine(const std::string& engine, bool si) {
   const double share = statements ? 100.0 * rejected / statements : 0;
   std::cout << fmt::format("[generated] {}: {} statements, {} rejected as invalid ({:.2f}%); {} with EXISTS, {} with "
                            "CASE, {} aggregating, {} with LIMIT, {} joins, {} derived tables, {} scalar subqueries in "
-                           "SELECT lists, {} joined UPDATEs ({} of two tables), {} joined DELETEs\n",
+                           "SELECT lists, {} joined UPDATEs ({} of two tables), {} joined DELETEs ({} of two tables), "
+                           "{} derived tables with GROUP BY, {} with a join\n",
                            config->name, statements, rejected, share, exists, cases, aggregates, limits, joins, derived,
-                           select_subqueries, update_joins, two_table_updates, delete_joins);
+                           select_subqueries, update_joins, two_table_updates, delete_joins, two_table_deletes,
+                           grouped_derived, joined_derived);
   EXPECT_LT(share, 1.0) << "first rejected: " << first;
   EXPECT_GT(exists, 0);
   EXPECT_GT(derived, 0);
@@ -75,6 +83,9 @@ void check_engine(const std::string& engine, bool si) {
   EXPECT_EQ(update_joins > 0, capabilities.update_join);
   EXPECT_EQ(delete_joins > 0, capabilities.delete_join);
   EXPECT_EQ(two_table_updates > 0, capabilities.update_joined_table);
+  EXPECT_EQ(two_table_deletes > 0, capabilities.delete_joined_table);
+  EXPECT_GT(grouped_derived, 0);
+  EXPECT_GT(joined_derived, 0);
 }
 
 }  // namespace
