@@ -118,9 +118,15 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
           }
           break;
         case StatementKind::Update:
-          s.assignments.push_back(Assignment{
-              kWriterListColumn,
-              Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
+          // A joined UPDATE appends to the writer list of every table it writes (each row it changes gets the
+          // writer), qualified: both tables have a txp_wl column.
+          for (const std::string& w : s.written_tables())
+            s.assignments.push_back(Assignment{
+                kWriterListColumn,
+                Expr::binary(BinaryOp::Concat,
+                             s.joins.empty() ? Expr::col(kWriterListColumn) : Expr::qcol(w, kWriterListColumn),
+                             Expr::lit(Value("," + id))),
+                w == s.table ? std::string() : w});
           if (options.update_returning) s.returning = all_columns(out.schema, s.table);
           break;
         case StatementKind::Delete:

@@ -43,7 +43,13 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
                unsigned seed, int show) {
   const Oracle& troc = oracle("troc");
   gen::Options o;
-  o.locking_reads = target.engine().capabilities().locking_reads;
+  const EngineCapabilities capabilities = target.engine().capabilities();
+  o.locking_reads = capabilities.locking_reads;
+  // The richer forms and the joined writes the engine has, as the Troc suite generates them.
+  o.rich_statements = true;
+  o.update_join = capabilities.update_join;
+  o.delete_join = capabilities.delete_join;
+  o.update_joined_table = capabilities.update_joined_table;
   o.isolation = levels.front();
   rc::Random random(seed);
   const auto g = gen::test_case(o);
@@ -94,6 +100,11 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
              t.seconds / std::max(t.cases, 1), t.passes, join(t.failing), join(t.documented), t.undecided,
              100.0 * t.undecided / std::max(t.cases, 1), join(t.undecided_notes),
              t.tags["block-not-required"], t.tags["engine-abort"] + t.tags["engine-abort-conflict"], t.errors);
+  std::string forms;
+  for (const auto& [tag, n] : t.tags)
+    if (tag.rfind("form: ", 0) == 0)
+      forms += fmt::format("{}{} {:.1f}%", forms.empty() ? "" : ", ", tag.substr(6), 100.0 * n / std::max(t.cases, 1));
+  fmt::print("   forms (share of cases): {}\n", forms.empty() ? "none" : forms);
   std::fflush(stdout);
 }
 

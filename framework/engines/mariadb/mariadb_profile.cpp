@@ -230,6 +230,17 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                        " (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"InnoDB returns the latest committed version "
                        "... to MySQL so that MySQL can determine whether the row matches the WHERE\")";
   }
+  if (level == IsolationLevel::ReadUncommitted) {
+    // A joined UPDATE is a multi-table UPDATE, which runs through the join executor: only the single-table UPDATE
+    // (mysql_update in sql/sql_update.cc) asks InnoDB for a semi-consistent read (handler::try_semi_consistent_read),
+    // so a joined UPDATE reads its rows as a plain locking read (latest committed version, waiting for a writer).
+    v.joined_update = v.update;
+    v.joined_update->recheck_from_start = false;
+    v.joined_update->start_view = ViewRule::LatestCommitted;
+    v.joined_update->source = table2 + "; " + table3 +
+                              "; a multi-table UPDATE takes no semi-consistent read (only mysql_update in "
+                              "sql/sql_update.cc calls handler::try_semi_consistent_read)";
+  }
   // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
   // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
   // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
