@@ -878,3 +878,33 @@ TEST(TrocRichForms, JoinedUpdateLocksTheSecondTablesRows) {
   EXPECT_EQ(bad.findings[0].kind, "inconsistent-blocking");
   EXPECT_NE(bad.findings[0].explanation.find("txp_rid=2"), std::string::npos) << bad.findings[0].explanation;
 }
+
+// PostgreSQL READ COMMITTED: a joined UPDATE that waited for the writer of its target row re-checks that row's latest
+// version joined to the joined table's rows as it found them at its start (EvalPlanQual; manual 13.2.1: it "does not
+// see effects of those commands on other rows"). T1 sets t.v = 1 (locking t's row), moves u's row away (x = 2) and
+// commits while T0's `UPDATE t SET v = 7 FROM u WHERE t.k = u.x` waits: T0 still joins u's row as x = 1 and writes
+// v = 7 on the latest version. A final state without T0's write is the planted violation; T1 changing the target
+// row's join column instead leaves the case undecided (the re-check joins only the rows joined at the start).
+TEST(TrocRichForms, PostgresqlReadCommittedJoinedUpdateRechecksOnTheStartRows) {
+  Statement joined = Statement::update("t", {{"v", Expr::lit(7)}});
+  joined.joins.push_back(Join{false, "u", eq(Expr::qcol("t", "k"), Expr::qcol("u", "x"))});
+  auto run = [&](const Statement& t1_write, const DatabaseState& state) {
+    const TestCase c = two_tables(
+        {Transaction{IsolationLevel::ReadCommitted, {joined}, TxnEnd::Commit},
+         Transaction{IsolationLevel::ReadCommitted, {t1_write, Statement::update("u", {{"x", Expr::lit(2)}})},
+                     TxnEnd::Commit}});
+    return judge_as(kPostgresql,
+                    history_of(c, {{{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 0}, 0}, {{1, 3}, 0}, {{0, 1, true}, 1},
+                                   {{0, 2}, 0}},
+                               {}, state));
+  };
+  const Statement set_v = Statement::update("t", {{"v", Expr::lit(1)}});
+  const Verdict ok = run(set_v, {{"t", {{1, 7, 1, "0,2,1"}}}, {"u", {{2, 2, "0,2"}}}});
+  EXPECT_TRUE(ok.ok()) << ok.explain() << ok.note;
+  const Verdict bad = run(set_v, {{"t", {{1, 1, 1, "0,2"}}}, {"u", {{2, 2, "0,2"}}}});
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
+  const Verdict moved = run(Statement::update("t", {{"k", Expr::lit(5)}}), {{"t", {{5, 0, 1, "0,2"}}}, {"u", {{2, 2, "0,2"}}}});
+  EXPECT_TRUE(moved.inconclusive) << moved.explain();
+  EXPECT_NE(moved.note.find("join column k"), std::string::npos) << moved.note;
+}
