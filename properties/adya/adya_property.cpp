@@ -539,9 +539,9 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   if (!adya::is_instrumented(h.test_case)) {
     return v.without_verdict("the case was not instrumented (run instrument_for_adya(c, engine))");
   }
-  // IsoRel's instrumentation keeps a writer list per row of the table a statement writes. A joined write (UPDATE or
-  // DELETE with a join) reads rows of the joined table it does not return, and a joined UPDATE may write that table,
-  // whose writer list it does not maintain: such a case gets no verdict. Reads through joins, derived tables and
+  // IsoRel's instrumentation keeps a writer list per row of every table a statement writes (a joined UPDATE appends
+  // to both, for Troc's model), but a joined write (UPDATE or DELETE with a join) also reads rows of the joined table
+  // it neither returns nor records (no RETURNING of the joined rows): such a case gets no verdict. Reads through joins, derived tables and
   // SELECT-list subqueries are judged: see add_join_reads, derived_returns_rows and `shaped_predicate` in extract for
   // what they record (never more than the rows they returned).
   for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t)

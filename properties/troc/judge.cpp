@@ -528,9 +528,11 @@ struct Judge {
                             (m.rules.snapshot_point == SnapshotPoint::FirstRead && (plain_read || subquery_read))))
     {
       bool takes = true;
-      if (m.rules.snapshot_point == SnapshotPoint::FirstRead && actual.ok() && (!plain_read || actual.rows.empty())) {
-        // No row came back (or only a subquery read): whether the engine read a table is asked of the engine, on the
-        // same data; without an answer the snapshot point stays ambiguous.
+      // An aggregate returns its row whether or not a table row was read (COUNT over an Impossible WHERE is 0).
+      const bool rows_show_a_read = !actual.rows.empty() && s.items.empty();
+      if (m.rules.snapshot_point == SnapshotPoint::FirstRead && actual.ok() && (!plain_read || !rows_show_a_read)) {
+        // No table row came back (or only a subquery read): whether the engine read a table is asked of the engine,
+        // on the same data; without an answer the snapshot point stays ambiguous.
         std::optional<bool> reads;
         if (m.rules.snapshot_needs_table_read && plain_read)
           reads = evaluator.reads_tables(model.schema(), model.view(t, ViewRule::Snapshot, e, s.tables()), s);

@@ -574,6 +574,29 @@ TEST(TrocSubqueries, SnapshotPointOnlyAtAReadOfATable) {
   EXPECT_TRUE(judge_as(kMariadb, h, std::nullopt).inconclusive);
 }
 
+// An aggregate returns a row even where the engine read no table (COUNT over an Impossible WHERE, found by the
+// campaign at MariaDB REPEATABLE READ with snapshot isolation: a derived table merged into `c0 IS NULL` on a NOT NULL
+// column): its row is no sign of a read, so the engine is asked as for an empty result.
+TEST(TrocSubqueries, AggregateRowIsNoSignOfATableRead) {
+  Statement count = Statement::select("t", Expr::is_null(Expr::col("c4")));
+  count.items = {SelectItem{Aggregate::Count, "k"}};
+  const TestCase c = two_tables(
+      {Transaction{IsolationLevel::RepeatableRead, {count, Statement::select("u")}, TxnEnd::Commit},
+       Transaction{IsolationLevel::RepeatableRead, {Statement::update("u", {{"x", Expr::lit(2)}})}, TxnEnd::Commit}},
+      true);
+  const DatabaseState state = {{"t", {{1, 0, 0, 1, "0"}}}, {"u", {{2, 2, "0,2"}}}};
+  const History h = history_of(
+      c, {{{0, 0}, 0}, {{0, 1}, 0}, {{1, 0}, 0}, {{1, 1}, 0}, {{1, 2}, 0}, {{0, 2}, 0}, {{0, 3}, 0}},
+      {{{0, 1}, rows_outcome({"COUNT(k)"}, {{0}})}, {{0, 2}, rows_outcome(kUColumns, {{2, 2, "0,2"}})}}, state);
+  int asked = 0;
+  const Verdict no_read = judge_as(kMariadb, h, false, &asked);
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(no_read.ok()) << no_read.explain() << no_read.note;
+  const Verdict read = judge_as(kMariadb, h, true);
+  ASSERT_EQ(read.findings.size(), 1u) << read.explain() << read.note;
+  EXPECT_EQ(read.findings[0].kind, "incorrect-result");
+}
+
 // A statement that waited, with a subquery: the subquery's table is read at some point of the wait. T0's DELETE
 // waits while T1 changes u (x = 2) and commits: read before T1's commit it deletes nothing, after it the row. The
 // engine's own outcome (1 row) says which; the effect must then be the one of that reading.
