@@ -2,7 +2,9 @@
 // transaction draws its own level: N generated cases each, judged by the troc oracle. Prints passes, each finding
 // kind (failing / documented), statements that waited where the lock model needs no wait, undecided cases (and the
 // rule named by the first), and Troc cases per second (anchor: Troc ~2.9 s per schedule on MariaDB, i.e. 0.35/s).
-// The first failing case of each kind is printed in full (TXPROP_TROC_SHOW=n prints n per kind).
+// The first failing case of each kind is printed in full (TXPROP_TROC_SHOW=n prints n per kind). Cases use the richer
+// statement forms and the engine's joined writes, as the Troc suite does; the share of cases using each form is printed
+// per row ("forms").
 // Usage: txprop_troc_bench [cases=200] [seed=1]
 #include <cctype>
 #include <cstdlib>
