@@ -931,3 +931,28 @@ TEST(TrocRichForms, PostgresqlReadCommittedJoinedUpdateRechecksOnTheStartRows) {
   EXPECT_TRUE(moved.inconclusive) << moved.explain();
   EXPECT_NE(moved.note.find("join column k"), std::string::npos) << moved.note;
 }
+
+// ORDER BY every visible column ... LIMIT over rows equal in every visible column: which of them the engine returns
+// is its choice (the hidden row id is not ordered on), so the result is compared without the hidden columns. A row
+// with other values is still caught.
+TEST(TrocRichForms, LimitOverEqualRowsComparedWithoutHiddenColumns) {
+  TestCase c;
+  c.schema.tables = {table("u", {{"x", ColumnType::Integer, true}}, {{1}, {1}, {2}})};
+  Statement first = Statement::select("u");
+  first.order_by = {OrderItem{"x", false}};
+  first.limit = 1;
+  c.transactions = {Transaction{IsolationLevel::RepeatableRead, {first}, TxnEnd::Commit}};
+  c = troc::prepare(c);
+  const DatabaseState state = {{"u", {{1, 1, "0"}, {1, 2, "0"}, {2, 3, "0"}}}};
+  auto run = [&](const Row& returned) {
+    return judge_as(kMariadb, history_of(c, {{{0, 0}, 0}, {{0, 1}, 0}, {{0, 2}, 0}},
+                                         {{{0, 1}, rows_outcome(kUColumns, {returned})}}, state));
+  };
+  for (std::int64_t rid : {1, 2}) {
+    const Verdict tie = run({1, rid, "0"});
+    EXPECT_TRUE(tie.ok()) << tie.explain() << tie.note;
+  }
+  const Verdict bad = run({2, 3, "0"});
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-result");
+}
