@@ -767,7 +767,7 @@ struct Judge {
         const bool mixed = rule.view == ViewRule::Snapshot && m.current_read_beyond_snapshot;
         std::optional<std::set<std::int64_t>> read_during_wait;
         if (blocked && s.lock != LockMode::None && m.rules.rows_read_during_wait)
-          read_during_wait = rows_read_during_wait(t, start, e, run, view_rule, tables, actual);
+          read_during_wait = rows_read_during_wait(t, start, e, run, view_rule, sub_view_rule, actual);
         if (!v.tags.empty() && v.tags.back() == "dirty-read-of-partial-write") {
           // explained: every row is as the model has it or as a waiting write left it
         } else if (read_during_wait) {
@@ -870,40 +870,54 @@ struct Judge {
   // others may have changed them since: each row's part of its result is what the statement alone returns for that row
   // on the view at some event between its start and its completion. Returns the row ids of the actual result when
   // every row is so explained (those are the rows it locked), nullopt otherwise.
+  // A subquery (of a different table) was evaluated at some point of the wait too, not necessarily the point at which
+  // a row was read: every pairing of a view of the statement's table with a view of the subquery's tables is a
+  // candidate (each distinct view once).
   std::optional<std::set<std::int64_t>> rows_read_during_wait(int t, int start, int e, const Statement& select,
-                                                              ViewRule view_rule, const std::vector<std::string>& tables,
+                                                              ViewRule view_rule, ViewRule sub_view_rule,
                                                               const Outcome& actual) {
     const auto c = std::find(actual.columns.begin(), actual.columns.end(), adya::kRowIdColumn);
-    if (!actual.ok() || c == actual.columns.end() || !select.joins.empty() || !subquery_tables(select).empty())
+    const std::vector<std::string> sub = subquery_tables(select);
+    if (!actual.ok() || c == actual.columns.end() || !select.joins.empty() ||
+        std::find(sub.begin(), sub.end(), select.table) != sub.end())
       return std::nullopt;
     const auto column = static_cast<std::size_t>(c - actual.columns.begin());
     std::map<std::int64_t, Row> got;
     for (const Row& r : actual.rows) got[as_rid(r.at(column))] = r;
     if (got.size() != actual.rows.size()) return std::nullopt;
-    // Per row id: the rows the statement alone returns for it at each event of the wait (absent: std::nullopt).
-    std::map<std::int64_t, std::vector<std::optional<Row>>> seen;
-    std::vector<View> views;
+    std::vector<View> mains, subs;
     for (int p = start; p <= e; ++p) {
-      View at = model.view(t, view_rule, p, tables);
+      View at = model.view(t, view_rule, p, {select.table});
       for (auto& [table, rows] : at) rows = sorted_rows(std::move(rows));
-      if (std::find(views.begin(), views.end(), at) != views.end()) continue;
-      views.push_back(at);
-      const Execution x = evaluator.execute(model.schema(), at, select, {});
-      if (!x.outcome.ok()) return std::nullopt;
-      const auto xc = std::find(x.outcome.columns.begin(), x.outcome.columns.end(), adya::kRowIdColumn);
-      if (xc == x.outcome.columns.end()) return std::nullopt;
-      std::map<std::int64_t, Row> returned;
-      for (const Row& r : x.outcome.rows) returned[as_rid(r.at(static_cast<std::size_t>(xc - x.outcome.columns.begin())))] = r;
-      for (const auto& [table, rows] : at)
-        for (const Row& r : rows) {
-          const auto rid_col = model.rid_column(table);
-          if (!rid_col) continue;
+      if (std::find(mains.begin(), mains.end(), at) == mains.end()) mains.push_back(std::move(at));
+      View sv = model.view(t, sub_view_rule, p, sub);
+      for (auto& [table, rows] : sv) rows = sorted_rows(std::move(rows));
+      if (std::find(subs.begin(), subs.end(), sv) == subs.end()) subs.push_back(std::move(sv));
+    }
+    // Per row id: the rows the statement alone returns for it on each candidate (absent: std::nullopt).
+    std::map<std::int64_t, std::vector<std::optional<Row>>> seen;
+    std::size_t candidates = 0;
+    for (const View& main : mains)
+      for (const View& sv : subs) {
+        View at = main;
+        for (const auto& [table, rows] : sv) at[table] = rows;
+        ++candidates;
+        const Execution x = evaluator.execute(model.schema(), at, select, {});
+        if (!x.outcome.ok()) return std::nullopt;
+        const auto xc = std::find(x.outcome.columns.begin(), x.outcome.columns.end(), adya::kRowIdColumn);
+        if (xc == x.outcome.columns.end()) return std::nullopt;
+        std::map<std::int64_t, Row> returned;
+        for (const Row& r : x.outcome.rows)
+          returned[as_rid(r.at(static_cast<std::size_t>(xc - x.outcome.columns.begin())))] = r;
+        const auto rid_col = model.rid_column(select.table);
+        if (!rid_col) return std::nullopt;
+        for (const Row& r : main.at(select.table)) {
           const std::int64_t id = as_rid(r.at(*rid_col));
           auto it = returned.find(id);
           seen[id].push_back(it == returned.end() ? std::nullopt : std::optional<Row>(it->second));
         }
-      for (const auto& [id, r] : returned) (void)seen[id];
-    }
+        for (const auto& [id, r] : returned) (void)seen[id];
+      }
     for (const auto& [id, row] : got) {
       auto it = seen.find(id);
       if (it == seen.end() || std::find(it->second.begin(), it->second.end(), std::optional<Row>(row)) == it->second.end())
@@ -911,8 +925,8 @@ struct Judge {
     }
     for (const auto& [id, options] : seen)
       if (!got.count(id) && std::find(options.begin(), options.end(), std::nullopt) == options.end() &&
-          options.size() == views.size())
-        return std::nullopt;  // returned at every point of the wait, yet missing
+          options.size() == candidates)
+        return std::nullopt;  // returned on every candidate, yet missing
     std::set<std::int64_t> ids;
     for (const auto& [id, row] : got) ids.insert(id);
     return ids;
