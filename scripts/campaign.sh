@@ -5,7 +5,8 @@
 #   scripts/campaign.sh troc [cases=1000] [seed=1]
 #     Troc's campaign (issue 12): per configured target and level (and mixed levels), the passes, each finding kind
 #     (failing / documented), statements that waited where the lock model needs no wait, the undecided share and the
-#     rule behind each undecided case, and Troc cases per second (tests/bench/troc_bench.cpp).
+#     rule behind each undecided case, Troc cases per second (tests/bench/troc_bench.cpp), and the share of cases using
+#     each richer statement form (cases are generated as the Troc suite generates them: rich statements, joined writes).
 #   scripts/campaign.sh sdg [cases=1000]
 #       the SDG campaign of issue 11: SQLite, PostgreSQL RC/RR/SER, MariaDB RC and SER, and MariaDB RR with
 #       innodb_snapshot_isolation=ON (the levels where the profile says Assumption A3 holds, and the one where it says

@@ -180,7 +180,15 @@ struct VisibilityRules {
   ErrorClass conflict_error = ErrorClass::SerializationFailure;
   std::string conflict_source;
 
+  // A joined UPDATE (UPDATE t JOIN u / UPDATE ... FROM), where its rule differs from a single-table UPDATE's (InnoDB
+  // READ UNCOMMITTED: no semi-consistent read); nullopt: `update`.
+  std::optional<StatementRule> joined_update;
+
   const StatementRule& rule(StatementKind kind, LockMode lock) const;
+  // The rule of a statement, a joined write's included.
+  const StatementRule& rule(StatementKind kind, LockMode lock, bool joined) const {
+    return joined && kind == StatementKind::Update && joined_update ? *joined_update : rule(kind, lock);
+  }
 };
 
 class EngineProfile {

@@ -16,6 +16,10 @@
 // engine error the model did not predict is followed (the transaction ends as the engine says) and counted.
 // Following the actual order (rather than predicting it, as Troc does for two transactions) is what makes n
 // transactions decidable: a blocked statement is judged where it completed.
+// Richer statements (issue 11): every table a statement reads (joined tables, a derived table's base table, the
+// tables of subqueries in WHERE / HAVING / SET / the SELECT list) is in its view, with the statement's own rule or the
+// subquery rule; a joined write writes (and locks) every table in Statement::written_tables(). Locks stay a lower
+// bound of the engine's (judge.cpp, locks_of).
 #pragma once
 
 #include <cstdint>
@@ -129,22 +133,26 @@ std::vector<std::pair<int, const Lock*>> predicate_locks(const Model& model, int
 // Runs one statement alone on a view: the engine's own SQL semantics on scratch contents.
 struct Execution {
   Outcome outcome;
-  std::vector<std::int64_t> matched;  // rows returned (SELECT), written (UPDATE, DELETE) or inserted (INSERT)
+  // Rows returned (SELECT: the first txp_rid column), written (UPDATE, DELETE: of every table written) or inserted
+  // (INSERT). Row ids are unique across tables.
+  std::vector<std::int64_t> matched;
   struct Change {
     std::int64_t rid = 0;
     Row data;
     bool deleted = false;
+    std::string table;  // the table written (a joined UPDATE writes two)
   };
   std::vector<Change> changes;
-  std::vector<Row> before;             // UPDATE/DELETE: the matched rows as they were (for unique values)
+  // UPDATE/DELETE: the written rows as they were (for unique values), with their table.
+  std::vector<std::pair<std::string, Row>> before;
   std::vector<bool> predicate_changed;  // per predicate asked
 };
 
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
-  // Makes the tables hold `view`, runs `s` alone, and says what it did; `predicates` are WHEREs on s.table whose
-  // matching rows are compared before and after.
+  // Makes the tables hold `view`, runs `s` alone, and says what it did (for a write: the changes of every table in
+  // s.written_tables()); `predicates` are WHEREs on s.table whose matching rows are compared before and after.
   virtual Execution execute(const Schema& schema, const View& view, const Statement& s,
                             const std::vector<Expr>& predicates) = 0;
   // The rows as the engine gives them back (canonical values), per table.

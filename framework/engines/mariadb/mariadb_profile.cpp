@@ -1,6 +1,9 @@
 // MariaDB (InnoDB): what it is, what it can do, and what its documentation says about each isolation level under
 // innodb_snapshot_isolation OFF (the 10.11 default) and ON. Checked on MariaDB 10.11.19. The MySQL profile
 // (engines/mysql/) reuses this driver.
+#include <algorithm>
+#include <cctype>
+
 #include "mariadb_profile.hpp"
 
 #include "mariadb_driver.hpp"
@@ -250,6 +253,17 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                        " (MySQL 8.0 manual 15.7.2.1, READ COMMITTED: \"InnoDB returns the latest committed version "
                        "... to MySQL so that MySQL can determine whether the row matches the WHERE\")";
   }
+  if (level == IsolationLevel::ReadUncommitted) {
+    // A joined UPDATE is a multi-table UPDATE, which runs through the join executor: only the single-table UPDATE
+    // (mysql_update in sql/sql_update.cc) asks InnoDB for a semi-consistent read (handler::try_semi_consistent_read),
+    // so a joined UPDATE reads its rows as a plain locking read (latest committed version, waiting for a writer).
+    v.joined_update = v.update;
+    v.joined_update->recheck_from_start = false;
+    v.joined_update->start_view = ViewRule::LatestCommitted;
+    v.joined_update->source = table2 + "; " + table3 +
+                              "; a multi-table UPDATE takes no semi-consistent read (only mysql_update in "
+                              "sql/sql_update.cc calls handler::try_semi_consistent_read)";
+  }
   // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
   // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
   // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
@@ -315,18 +329,41 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
 // Handler_read_* count every row request the server makes to the storage engine (index lookups and scans, found or
 // not); a SELECT that leaves them all unchanged never entered InnoDB's row search, which is where a consistent read
 // opens the transaction's read view. FLUSH STATUS resets the session's counters.
+// Internal temporary tables (a materialised derived table, `<derived2>` in EXPLAIN) are counted too, and they are read
+// only through Handler_read_rnd_next (observed on MariaDB 10.11.19: `SELECT * FROM (SELECT * FROM t WHERE c IS NULL
+// ORDER BY ... LIMIT 1) AS d` on a NOT NULL c reads no InnoDB row, EXPLAIN says "Impossible WHERE" for the derived
+// table, yet Handler_read_rnd_next is 1). So: any other Handler_read_* counter means InnoDB was asked; only
+// Handler_read_rnd_next with a temporary table in the plan cannot tell (nullopt).
 std::optional<bool> InnodbProfile::statement_reads_tables(drivers::Session& session,
                                                           const std::string& select_sql) const {
   if (!session.execute("FLUSH STATUS").ok()) return std::nullopt;
   if (!session.execute(select_sql).ok()) return std::nullopt;
   const Outcome reads = session.execute(
-      "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
-  if (!reads.ok() || reads.rows.size() != 1 || reads.rows[0].empty() || reads.rows[0][0].is_null()) return std::nullopt;
-  const Value& n = reads.rows[0][0];
-  const double count = n.type() == ValueType::Integer ? static_cast<double>(n.as_int())
-                       : n.type() == ValueType::Text  ? std::stod(n.as_text())
-                                                      : n.as_number();
-  return count > 0;
+      "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
+      "'HANDLER_READ%'");
+  if (!reads.ok() || reads.rows.empty()) return std::nullopt;
+  double scans = 0, others = 0;
+  for (const Row& r : reads.rows) {
+    if (r.size() < 2 || r[1].is_null()) return std::nullopt;
+    const Value& n = r[1];
+    const double count = n.type() == ValueType::Integer ? static_cast<double>(n.as_int())
+                         : n.type() == ValueType::Text  ? std::stod(n.as_text())
+                                                        : n.as_number();
+    std::string name = r[0].type() == ValueType::Text ? r[0].as_text() : std::string();
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    (name.find("HANDLER_READ_RND_NEXT") != std::string::npos ? scans : others) += count;
+  }
+  if (others > 0) return true;
+  if (scans == 0) return false;
+  const Outcome plan = session.execute("EXPLAIN " + select_sql);
+  if (!plan.ok()) return std::nullopt;
+  const auto table = std::find(plan.columns.begin(), plan.columns.end(), "table");
+  if (table == plan.columns.end()) return std::nullopt;
+  const auto column = static_cast<std::size_t>(table - plan.columns.begin());
+  for (const Row& r : plan.rows)
+    if (column < r.size() && r[column].type() == ValueType::Text && r[column].as_text().rfind("<", 0) == 0)
+      return std::nullopt;
+  return true;
 }
 
 std::unique_ptr<drivers::Driver> InnodbProfile::open(const TargetConfig& config) const {
