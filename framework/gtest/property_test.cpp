@@ -127,6 +127,14 @@ bool register_property_settings(const std::string& property, SettingsHook hook) 
   return true;
 }
 
+void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
+  o.locking_reads = c.locking_reads;
+  o.update_join = c.update_join;
+  o.delete_join = c.delete_join;
+  o.update_joined_table = c.update_joined_table;
+  o.delete_joined_table = c.delete_joined_table;
+}
+
 PropertySettings settings_for(const std::string& property, const SuiteParam& param) {
   PropertySettings s;
   for (const auto& hook : hooks()[property]) hook(s, param);
@@ -141,12 +149,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
-  const EngineCapabilities capabilities = param.config.profile().capabilities();
-  s.generator.locking_reads = capabilities.locking_reads;
-  s.generator.update_join = capabilities.update_join;
-  s.generator.delete_join = capabilities.delete_join;
-  s.generator.update_joined_table = capabilities.update_joined_table;
-  s.generator.delete_joined_table = capabilities.delete_joined_table;
+  apply_engine_capabilities(s.generator, param.config.profile().capabilities());
   s.generator.isolation = param.level;
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
   if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;

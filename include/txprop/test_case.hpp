@@ -2,6 +2,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,10 @@ struct TestCase {
 // Readable one-line description of a step, e.g. "T1.2".
 std::string to_string(StepRef ref);
 std::string to_string(TxnEnd end);
+
+// The richer SQL forms (issue 11) the case's statements use, as "form: <name>" tags: the Sdg suite and the Troc
+// oracle tag their verdicts with them, and the run summary and the campaigns count them per case.
+std::set<std::string> rich_forms(const TestCase& c);
 
 
 }  // namespace txprop

@@ -588,54 +588,7 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
   if (replans) v.tags.push_back("sdg-replanned");
   if (removed) v.tags.push_back("sdg-decycled");
   // Which richer statement forms the case used (counted per case over a run).
-  {
-    std::set<std::string> forms;
-    std::function<void(const Expr&, const std::string&)> visit = [&](const Expr& e, const std::string& where) {
-      if (e.kind == Expr::Kind::Exists) {
-        forms.insert(e.negated ? "form: NOT EXISTS" : "form: EXISTS");
-        if (e.has_where) {
-          bool correlated = false;
-          std::function<void(const Expr&)> outer = [&](const Expr& x) {
-            if (x.kind == Expr::Kind::Column && !x.table.empty() && x.table != e.table) correlated = true;
-            for (const Expr& a : x.args) outer(a);
-          };
-          outer(e.args.back());
-          if (correlated) forms.insert("form: correlated subquery");
-        }
-      }
-      if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
-      if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
-      if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
-        forms.insert("form: NOT IN subquery");
-      if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery in WHERE or SET" + where);
-      for (const Expr& a : e.args) visit(a, where);
-    };
-    for (const Transaction& t : first.test_case.transactions)
-      for (const ::txprop::Statement& s : t.statements) {
-        if (s.where) visit(*s.where, "");
-        if (s.having) visit(*s.having, "");
-        if (!s.items.empty()) forms.insert("form: aggregate");
-        if (!s.derived.empty()) {
-          forms.insert("form: derived table");
-          if (s.derived_groups()) forms.insert("form: derived table with GROUP BY");
-          if (s.derived_joins()) forms.insert("form: derived table with a join");
-          if (s.derived.front().where) visit(*s.derived.front().where, "");
-          if (s.derived.front().limit) forms.insert("form: ORDER BY ... LIMIT");
-        }
-        if (!s.select_exprs.empty()) forms.insert("form: scalar subquery in SELECT list");
-        if (s.is_multi_table_write())
-          forms.insert(s.kind == StatementKind::Delete ? "form: DELETE with a join" : "form: UPDATE with a join");
-        if (s.written_tables().size() > 1)
-          forms.insert(s.kind == StatementKind::Delete ? "form: DELETE of two tables" : "form: UPDATE of two tables");
-        if (s.kind == StatementKind::Select)
-          for (const Join& j : s.joins) forms.insert(j.left ? "form: LEFT JOIN" : "form: INNER JOIN");
-        if (!s.group_by.empty()) forms.insert("form: GROUP BY");
-        if (s.having) forms.insert("form: HAVING");
-        if (s.limit) forms.insert("form: ORDER BY ... LIMIT");
-        for (const Assignment& a : s.assignments) visit(a.value, "");
-      }
-    for (const std::string& f : forms) v.tags.push_back(f);
-  }
+  for (const std::string& f : rich_forms(first.test_case)) v.tags.push_back(f);
   for (int i = 0; i < removed; ++i) v.tags.push_back("sdg-statements-removed (total)");
   return v;
 }

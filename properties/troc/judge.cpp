@@ -157,55 +157,6 @@ Statement target_probe(const Statement& s) {
   return Statement::select(s.table, std::move(where), LockMode::None, {adya::kRowIdColumn});
 }
 
-// The richer statement forms a case uses, as "form: ..." tags (counted per case by the suite summary and the Troc
-// campaign; the same names as the Sdg suite's).
-std::set<std::string> rich_forms(const TestCase& c) {
-  std::set<std::string> forms;
-  std::function<void(const Expr&)> visit = [&](const Expr& e) {
-    if (e.kind == Expr::Kind::Exists) forms.insert(e.negated ? "form: NOT EXISTS" : "form: EXISTS");
-    if (e.kind == Expr::Kind::InSubquery) forms.insert("form: IN subquery");
-    if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
-      forms.insert("form: NOT IN subquery");
-    if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
-    if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery in WHERE or SET");
-    if (e.kind == Expr::Kind::Exists || e.kind == Expr::Kind::InSubquery || e.kind == Expr::Kind::Subquery) {
-      bool correlated = false;
-      std::function<void(const Expr&)> outer = [&](const Expr& x) {
-        if (x.kind == Expr::Kind::Column && !x.table.empty() && x.table != e.table) correlated = true;
-        for (const Expr& a : x.args) outer(a);
-      };
-      for (const Expr& a : e.args) outer(a);
-      if (correlated) forms.insert("form: correlated subquery");
-    }
-    for (const Expr& a : e.args) visit(a);
-  };
-  for (const Transaction& t : c.transactions)
-    for (const Statement& s : t.statements) {
-      if (s.where) visit(*s.where);
-      if (s.having) visit(*s.having);
-      for (const Assignment& a : s.assignments) visit(a.value);
-      for (const Expr& e : s.select_exprs) {
-        forms.insert("form: scalar subquery in SELECT list");
-        visit(e);
-      }
-      if (!s.items.empty()) forms.insert("form: aggregate");
-      if (!s.group_by.empty()) forms.insert("form: GROUP BY");
-      if (s.having) forms.insert("form: HAVING");
-      if (s.limit) forms.insert("form: ORDER BY ... LIMIT");
-      if (!s.derived.empty()) {
-        forms.insert("form: derived table");
-        if (s.derived.front().where) visit(*s.derived.front().where);
-        if (s.derived.front().limit) forms.insert("form: ORDER BY ... LIMIT");
-      }
-      if (s.kind == StatementKind::Select)
-        for (const Join& j : s.joins) forms.insert(j.left ? "form: LEFT JOIN" : "form: INNER JOIN");
-      if (s.is_multi_table_write())
-        forms.insert(s.kind == StatementKind::Delete ? "form: DELETE with a join" : "form: UPDATE with a join");
-      if (s.written_tables().size() > 1) forms.insert("form: write of two tables");
-    }
-  return forms;
-}
-
 // Two runs of one statement that did the same: same outcome, same rows changed to the same values.
 bool same_execution(const Execution& a, const Execution& b) {
   if (!compare_outcomes(a.outcome, b.outcome).empty() || a.changes.size() != b.changes.size()) return false;

@@ -12,6 +12,7 @@
 #include "properties/sdg/sdg.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
+#include "txprop/property.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
 
@@ -29,13 +30,7 @@ std::size_t statements(const TestCase& c) {
 void run_bench(const TargetConfig& config, IsolationLevel level, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   gen::Options o;
-  // The capabilities the harness reads from the profile: locking reads, and the joined writes the engine has.
-  const EngineCapabilities capabilities = config.profile().capabilities();
-  o.locking_reads = capabilities.locking_reads;
-  o.update_join = capabilities.update_join;
-  o.delete_join = capabilities.delete_join;
-  o.update_joined_table = capabilities.update_joined_table;
-  o.delete_joined_table = capabilities.delete_joined_table;
+  apply_engine_capabilities(o, config.profile().capabilities());  // as the harness does
   o.isolation = level;
   o.rich_statements = true;  // as the Sdg suite generates them
   o.derived_inner_forms = true;

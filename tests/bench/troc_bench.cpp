@@ -16,6 +16,7 @@
 #include "properties/troc/troc.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/property.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
 
@@ -45,13 +46,9 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
                unsigned seed, int show) {
   const Oracle& troc = oracle("troc");
   gen::Options o;
-  const EngineCapabilities capabilities = target.engine().capabilities();
-  o.locking_reads = capabilities.locking_reads;
   // The richer forms and the joined writes the engine has, as the Troc suite generates them.
   o.rich_statements = true;
-  o.update_join = capabilities.update_join;
-  o.delete_join = capabilities.delete_join;
-  o.update_joined_table = capabilities.update_joined_table;
+  apply_engine_capabilities(o, target.engine().capabilities());
   o.isolation = levels.front();
   rc::Random random(seed);
   const auto g = gen::test_case(o);

@@ -25,11 +25,7 @@ void check_engine(const std::string& engine, bool si) {
   o.rich_statements = true;
   o.derived_inner_forms = true;
   const EngineCapabilities capabilities = target.engine().capabilities();
-  o.locking_reads = capabilities.locking_reads;
-  o.update_join = capabilities.update_join;
-  o.delete_join = capabilities.delete_join;
-  o.update_joined_table = capabilities.update_joined_table;
-  o.delete_joined_table = capabilities.delete_joined_table;
+  apply_engine_capabilities(o, capabilities);
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
