@@ -15,19 +15,12 @@
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/sql_parser.hpp"
+#include "tests/support/adya_planted_history.hpp"
 
 using namespace txprop;
+using namespace txprop::test;
 
 namespace {
-
-Table table(const std::string& name) {
-  Table t;
-  t.name = name;
-  t.columns = {{"k", ColumnType::Integer, true}, {"v", ColumnType::Integer, false}};
-  t.primary_key = {"k"};
-  t.rows = {{1, 0}};
-  return t;
-}
 
 Expr key1() { return Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(1)); }
 Expr same_key(const std::string& a, const std::string& b) {
@@ -54,56 +47,13 @@ adya::InstrumentationOptions options_of(const std::string& engine) {
   return o;
 }
 
-// `c` instrumented for `engine` (no version-set reads), run in its submitted order, every step completing as
-// submitted, every transaction committing; `at(t, i)` is the result of transaction t's statement i (from 1, the
-// instrumented statements counted). The observer (one SELECT * per table) reads the final writer lists.
-struct Planted {
-  History h;
-  Planted(TestCase c, const std::string& engine) {
-    EXPECT_EQ(c.validate(), "");
-    h.test_case = adya::instrument(c, options_of(engine));
-    const TestCase& ic = h.test_case;
-    std::vector<std::size_t> next(ic.transactions.size(), 0);
-    for (std::size_t t = 0; t < ic.transactions.size(); ++t) {
-      h.outcomes.emplace_back(ic.transactions[t].step_count());
-      h.was_blocked.emplace_back(ic.transactions[t].step_count(), false);
-      h.submitted_at.emplace_back(ic.transactions[t].step_count(), 0);
-      h.transactions.push_back(TxnResult{TxnFate::Committed, std::nullopt, {}, 0});
-    }
-    for (int t : ic.order) {
-      const auto ti = static_cast<std::size_t>(t);
-      const std::size_t step = next[ti]++;
-      h.submitted_at[ti][step] = static_cast<int>(h.events.size());
-      h.events.push_back(Event{Event::Kind::Completed, StepRef{t, static_cast<int>(step)}});
-      if (step + 1 == ic.transactions[ti].step_count()) h.transactions[ti].end_event = static_cast<int>(h.events.size()) - 1;
-    }
-  }
-  Outcome& at(std::size_t t, std::size_t i) { return h.outcomes[t][i]; }
-  void observed(std::size_t table, std::vector<Row> rows) {
-    Outcome& o = h.outcomes.back()[table + 1];
-    o.columns = {"k", "v", "txp_rid", "txp_wl"};
-    o.rows = std::move(rows);
-  }
+// `c` instrumented for `engine` (no version-set reads), with the results the test plants.
+struct Planted : PlantedHistory {
+  Planted(const TestCase& c, const std::string& engine) : PlantedHistory(c, options_of(engine)) {}
 };
 
-const std::vector<std::string> kTableColumns = {"k", "v", "txp_rid", "txp_wl"};
-const std::vector<std::string> kJoinColumns = {"k", "v", "txp_rid", "txp_wl", "k", "v", "txp_rid", "txp_wl"};
 // RETURNING of a joined write on PostgreSQL: the written table's row id, writer list and columns, then the partner's.
 const std::vector<std::string> kJoinedReturning = {"txp_rid", "txp_wl", "k", "v", "txp_rid", "txp_wl", "k", "v"};
-const std::vector<std::string> kReturning = {"txp_rid", "txp_wl", "k", "v"};
-
-bool has_kind(const Verdict& v, const std::string& kind) {
-  return std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) { return f.kind == kind; });
-}
-
-std::string edges_of(const adya::ObservedHistory& o) {
-  const adya::DependencyGraph g = adya::DependencyGraph::build(o);
-  std::string edges;
-  for (adya::TxnId from = 0; from < g.node_count(); ++from)
-    for (const adya::Edge& e : g.out_edges(from))
-      edges += std::to_string(from) + "-" + adya::to_string(e.type()) + "->" + std::to_string(e.to) + " ";
-  return edges;
-}
 
 // MariaDB's options: no UPDATE returns rows, so writes are incomplete (as check_adya tells the checker).
 Verdict check_incomplete(const adya::ObservedHistory& o) {
@@ -117,7 +67,7 @@ Verdict check_incomplete(const adya::ObservedHistory& o) {
 // which the instrumentation's `u.txp_wl = CONCAT(u.txp_wl, ',1')` wrote: T0 -rw-> T1 -ww-> T0.
 History lost_update_through_a_joined_write(bool instrumented_joined_list) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {
       Transaction{IsolationLevel::RepeatableRead, {Statement::select("u", key1()), joined_update("t", "u", true)},
                   TxnEnd::Commit},
@@ -143,7 +93,7 @@ History lost_update_through_a_joined_write(bool instrumented_joined_list) {
 // write's rows, whose partners must then stay unrecorded).
 History write_skew_through_joined_writes(const std::string& engine, const std::string& join_read_t_version = "0") {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {Transaction{IsolationLevel::RepeatableRead, {joined_update("t", "u")}, TxnEnd::Commit},
                     Transaction{IsolationLevel::RepeatableRead, {joined_update("u", "t")}, TxnEnd::Commit}};
   c.order = {0, 1, 0, 1, 0, 1};
@@ -220,7 +170,7 @@ TEST(AdyaJoinedWrites, AJoinReadThatDidNotSeeTheWritesRowsRecordsNothing) {
 // through u's writer list "0,1,2".
 TEST(AdyaJoinedWrites, SerialJoinedWritesOnMariaDbAreNotFlagged) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {
       Transaction{IsolationLevel::RepeatableRead, {joined_update("t", "u", true)}, TxnEnd::Commit},
       Transaction{IsolationLevel::RepeatableRead,
@@ -246,7 +196,7 @@ TEST(AdyaJoinedWrites, SerialJoinedWritesOnMariaDbAreNotFlagged) {
 // as its partner (T0 -wr-> T1) and deletes u's row; nothing is flagged.
 TEST(AdyaJoinedWrites, SerialJoinedWritesOnPostgreSqlAreNotFlagged) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {Transaction{IsolationLevel::RepeatableRead, {joined_update("t", "u")}, TxnEnd::Commit},
                     Transaction{IsolationLevel::RepeatableRead, {joined_delete("u", "t")}, TxnEnd::Commit}};
   c.order = {0, 0, 0, 1, 1, 1};
@@ -271,7 +221,7 @@ TEST(AdyaJoinedWrites, SerialJoinedWritesOnPostgreSqlAreNotFlagged) {
 // precedes a joined write. The portable renderings parse back, and stripping gives the case back.
 TEST(AdyaJoinedWrites, InstrumentedJoinedWritesRenderPerEngineAndStripBack) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {Transaction{IsolationLevel::RepeatableRead,
                                 {joined_update("t", "u", true), joined_delete("t", "u")}, TxnEnd::Commit}};
   c.order = std::vector<int>(4, 0);

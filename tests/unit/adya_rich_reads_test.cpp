@@ -13,19 +13,12 @@
 #include "txprop/engine.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/sql_parser.hpp"
+#include "tests/support/adya_planted_history.hpp"
 
 using namespace txprop;
+using namespace txprop::test;
 
 namespace {
-
-Table table(const std::string& name) {
-  Table t;
-  t.name = name;
-  t.columns = {{"k", ColumnType::Integer, true}, {"v", ColumnType::Integer, false}};
-  t.primary_key = {"k"};
-  t.rows = {{1, 0}};
-  return t;
-}
 
 Expr key1(const std::string& table = "") {
   return Expr::binary(BinaryOp::Eq, table.empty() ? Expr::col("k") : Expr::qcol(table, "k"), Expr::lit(1));
@@ -50,43 +43,15 @@ Statement with_select_subquery(const std::string& t, const std::string& other) {
   return s;
 }
 
-// `c` instrumented without version-set reads, run in its submitted order, every step completing as submitted, every
-// transaction committing; `at(t, i)` is the result of transaction t's statement i (from 1). The observer (the last
-// transaction, one SELECT * per table) reads the final writer lists (`observed`), which give the version orders.
-struct Planted {
-  History h;
-  explicit Planted(TestCase c) {
-    EXPECT_EQ(c.validate(), "");
+// `c` instrumented without version-set reads, with the results the test plants.
+struct Planted : PlantedHistory {
+  explicit Planted(const TestCase& c) : PlantedHistory(c, without_version_sets()) {}
+  static adya::InstrumentationOptions without_version_sets() {
     adya::InstrumentationOptions options;
     options.version_sets = false;
-    h.test_case = adya::instrument(c, options);
-    const TestCase& ic = h.test_case;
-    std::vector<std::size_t> next(ic.transactions.size(), 0);
-    for (std::size_t t = 0; t < ic.transactions.size(); ++t) {
-      h.outcomes.emplace_back(ic.transactions[t].step_count());
-      h.was_blocked.emplace_back(ic.transactions[t].step_count(), false);
-      h.submitted_at.emplace_back(ic.transactions[t].step_count(), 0);
-      h.transactions.push_back(TxnResult{TxnFate::Committed, std::nullopt, {}, 0});
-    }
-    for (int t : ic.order) {
-      const auto ti = static_cast<std::size_t>(t);
-      const std::size_t step = next[ti]++;
-      h.submitted_at[ti][step] = static_cast<int>(h.events.size());
-      h.events.push_back(Event{Event::Kind::Completed, StepRef{t, static_cast<int>(step)}});
-      if (step + 1 == ic.transactions[ti].step_count()) h.transactions[ti].end_event = static_cast<int>(h.events.size()) - 1;
-    }
-  }
-  Outcome& at(std::size_t t, std::size_t i) { return h.outcomes[t][i]; }
-  void observed(std::size_t table, std::vector<Row> rows) {
-    Outcome& o = h.outcomes.back()[table + 1];
-    o.columns = {"k", "v", "txp_rid", "txp_wl"};
-    o.rows = std::move(rows);
+    return options;
   }
 };
-
-const std::vector<std::string> kTableColumns = {"k", "v", "txp_rid", "txp_wl"};
-const std::vector<std::string> kJoinColumns = {"k", "v", "txp_rid", "txp_wl", "k", "v", "txp_rid", "txp_wl"};
-const std::vector<std::string> kReturning = {"txp_rid", "txp_wl", "k", "v"};
 
 void updated(Outcome& o, std::int64_t rid, const std::string& wl) {
   o.columns = kReturning;
@@ -94,25 +59,12 @@ void updated(Outcome& o, std::int64_t rid, const std::string& wl) {
   o.affected = 1;
 }
 
-bool has_kind(const Verdict& v, const std::string& kind) {
-  return std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) { return f.kind == kind; });
-}
-
-std::string edges_of(const adya::ObservedHistory& o) {
-  const adya::DependencyGraph g = adya::DependencyGraph::build(o);
-  std::string edges;
-  for (adya::TxnId from = 0; from < g.node_count(); ++from)
-    for (const adya::Edge& e : g.out_edges(from))
-      edges += std::to_string(from) + "-" + adya::to_string(e.type()) + "->" + std::to_string(e.to) + " ";
-  return edges;
-}
-
 // Write skew through a join: T0 and T1 both read t JOIN u (t's row id 1, u's row id 2); T0 updates t, T1 updates u.
 // T0 -rw-> T1 exists only through T0's read of u, the join's second table. With `t0_left_join_misses_u`, T0's LEFT
 // JOIN found no partner (u's side NULL): it read no row of u, and there is no cycle.
 History write_skew_through_a_join(bool t0_left_join_misses_u) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   c.transactions = {
       Transaction{IsolationLevel::RepeatableRead,
                   {join("t", "u", t0_left_join_misses_u), Statement::update("t", {{"v", Expr::lit(1)}}, key1())},
@@ -154,7 +106,7 @@ TEST(AdyaRichReads, ALeftJoinsMissingSideIsNoRead) {
 // SELECT * FROM w JOIN t reads T1's version of t (row 1), the join's second table. T0 -rw-> T1 -wr-> T0.
 TEST(AdyaRichReads, ReadSkewThroughAJoinsSecondTableIsGSingle) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u"), table("w")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u"), one_row_table("w")};
   c.transactions = {
       Transaction{IsolationLevel::ReadCommitted, {Statement::select("u"), join("w", "t")}, TxnEnd::Commit},
       Transaction{IsolationLevel::ReadCommitted,
@@ -182,9 +134,9 @@ TEST(AdyaRichReads, ReadSkewThroughAJoinsSecondTableIsGSingle) {
 // flagged.
 TEST(AdyaRichReads, ASerialHistoryOfJoinsAndDerivedTablesIsNotFlagged) {
   TestCase c;
-  Table u = table("u");
+  Table u = one_row_table("u");
   u.rows = {{1, 0}, {2, 0}};
-  c.schema.tables = {table("t"), u};
+  c.schema.tables = {one_row_table("t"), u};
   Statement t_join_u_twice = Statement::select("t");
   t_join_u_twice.joins.push_back(Join{false, "u", Expr::binary(BinaryOp::Le, Expr::qcol("t", "k"), Expr::qcol("u", "k"))});
   Statement left_with_subquery = join("t", "u", true);
@@ -228,7 +180,7 @@ TEST(AdyaRichReads, ASerialHistoryOfJoinsAndDerivedTablesIsNotFlagged) {
 // outer SELECT aggregates neither.
 TEST(AdyaRichReads, ShapesWithoutRowIdsRecordNoRead) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   Statement counted = join("t", "u");
   counted.items = {SelectItem{Aggregate::Count, "k"}};
   Statement derived_count = derived("t");
@@ -249,7 +201,7 @@ TEST(AdyaRichReads, ShapesWithoutRowIdsRecordNoRead) {
 // read; a column-listed SELECT without join still gets the pair appended. The portable rendering parses back.
 TEST(AdyaRichReads, InstrumentedRichReadsRenderPerDialectAndParseBack) {
   TestCase c;
-  c.schema.tables = {table("t"), table("u")};
+  c.schema.tables = {one_row_table("t"), one_row_table("u")};
   Statement listed = Statement::select("t", key1(), LockMode::None, {"v"});
   c.transactions = {Transaction{IsolationLevel::RepeatableRead,
                                 {join("t", "u", true), derived("t"), with_select_subquery("t", "u"), listed},
