@@ -10,4 +10,7 @@ TXPROP_SETTINGS(Troc) {
   // Joins, derived tables, subqueries in WHERE / SET / the SELECT list, aggregates, ORDER BY ... LIMIT, CASE, and the
   // joined writes the engine has (the harness sets them from the profile's capabilities) (issue 11).
   s.generator.rich_statements = true;
+  // Derived tables with GROUP BY or a join inside: run on the view like any SELECT; the join's table is read by the
+  // statement's own rule; their rows lock nothing the model claims (no row id of a group, t's rows of the join).
+  s.generator.derived_inner_forms = true;
 }
