@@ -157,6 +157,19 @@ Statement target_probe(const Statement& s) {
   return Statement::select(s.table, std::move(where), LockMode::None, {adya::kRowIdColumn});
 }
 
+// `s` with its WHERE narrowed to the rows of its own table whose row ids are in `rows` (or, with `excluded`, not in
+// them): a joined statement names its own table's row id qualified, since both tables have one.
+Statement restricted_to_rows(const Statement& s, const std::vector<std::int64_t>& rows, bool excluded = false) {
+  std::vector<Expr> ids;
+  for (std::int64_t r : rows) ids.push_back(Expr::lit(Value(r)));
+  Expr rid = s.joins.empty() ? Expr::col(adya::kRowIdColumn) : Expr::qcol(s.table, adya::kRowIdColumn);
+  Expr in = !ids.empty() ? Expr::in_list(std::move(rid), ids, excluded)
+                         : Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(excluded ? 1 : 0)));
+  Statement out = s;
+  out.where = s.where ? Expr::binary(BinaryOp::And, *s.where, std::move(in)) : std::move(in);
+  return out;
+}
+
 // Two runs of one statement that did the same: same outcome, same rows changed to the same values.
 bool same_execution(const Execution& a, const Execution& b) {
   if (!compare_outcomes(a.outcome, b.outcome).empty() || a.changes.size() != b.changes.size()) return false;
@@ -553,15 +566,9 @@ struct Judge {
                                         quote(ref), w);
       const View at_start = model.view(t, start_rule, start, tables);
       for (const std::string& other : sub) view[other] = at_start.at(other);
-      const Statement probe = target_probe(s);
-      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
-      std::vector<Expr> ids;
-      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
-      if (!s.joins.empty() && !rejoin_is_decided(t, ref, s, start_rule, start, before.matched, view)) return;
-      Expr rid = s.joins.empty() ? Expr::col(adya::kRowIdColumn) : Expr::qcol(s.table, adya::kRowIdColumn);
-      Expr in_snapshot = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
-                                     : Expr::in_list(std::move(rid), ids);
-      run.where = s.where ? Expr::binary(BinaryOp::And, *s.where, std::move(in_snapshot)) : std::move(in_snapshot);
+      const std::vector<std::int64_t> chosen = rows_matching_on(s, at_start);
+      if (!s.joins.empty() && !rejoin_is_decided(t, ref, s, start_rule, start, chosen, view)) return;
+      run = restricted_to_rows(s, chosen);
     }
     std::vector<Expr> predicates;
     if (s.is_write() && !blocked)
@@ -580,15 +587,8 @@ struct Judge {
       // wait and reads the rest after it: which ones depends on its scan position. If restricting it to the rows
       // that matched when it started changes its effect, later findings depend on that order.
       const View at_start = model.view(t, rule.start_view, start, tables);
-      Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
-      const Execution before = evaluator.execute(model.schema(), at_start, probe, {});
-      std::vector<Expr> ids;
-      for (std::int64_t r : before.matched) ids.push_back(Expr::lit(Value(r)));
-      Statement restricted = s;
-      Expr in_start = ids.empty() ? Expr::binary(BinaryOp::Eq, Expr::lit(Value(1)), Expr::lit(Value(0)))
-                                  : Expr::in_list(Expr::col(adya::kRowIdColumn), ids);
-      restricted.where = s.where ? Expr::binary(BinaryOp::And, *s.where, in_start) : in_start;
-      const Execution alt = evaluator.execute(model.schema(), view, restricted, {});
+      const Execution alt =
+          evaluator.execute(model.schema(), view, restricted_to_rows(s, rows_matching_on(s, at_start)), {});
       std::set<std::int64_t> a(ex.matched.begin(), ex.matched.end()), b(alt.matched.begin(), alt.matched.end());
       if (a != b)
         ambiguous_order = fmt::format("{} waited; which rows it skipped on their uncommitted versions before the wait "
@@ -634,23 +634,18 @@ struct Judge {
         if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && !s.is_multi_table_write() &&
             m.rules.select.view == ViewRule::Latest) {
           const View latest = model.view(t, ViewRule::Latest, e, tables);
-          Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
-          const Execution dirty = evaluator.execute(model.schema(), latest, probe, {});
+          const std::vector<std::int64_t> dirty = rows_matching_on(s, latest);
           bool skipped = true;  // every row it should have waited for is one its uncommitted version does not match
+          std::vector<std::int64_t> held;
           for (std::int64_t r : lock.rows)
-            if (held_by(c->holder, s.table, r) &&
-                std::find(dirty.matched.begin(), dirty.matched.end(), r) != dirty.matched.end())
-              skipped = false;
+            if (held_by(c->holder, s.table, r)) {
+              held.push_back(r);
+              if (std::find(dirty.begin(), dirty.end(), r) != dirty.end()) skipped = false;
+            }
           if (skipped) {
             allowed = "semi-consistent-read";
             // Follow the engine: the rows it skipped are not written.
-            std::vector<Expr> ids;
-            for (std::int64_t r : lock.rows)
-              if (held_by(c->holder, s.table, r)) ids.push_back(Expr::lit(Value(r)));
-            Statement rest = run;
-            Expr skip = Expr::in_list(Expr::col(adya::kRowIdColumn), ids, true);
-            rest.where = rest.where ? Expr::binary(BinaryOp::And, *rest.where, skip) : skip;
-            Execution again = evaluator.execute(model.schema(), view, rest, {});
+            Execution again = evaluator.execute(model.schema(), view, restricted_to_rows(run, held, true), {});
             if (again.outcome.ok()) {
               ex = std::move(again);
               locks = locks_of(t, s, rule, ex);
@@ -802,10 +797,7 @@ struct Judge {
     const Table* table = model.schema().find_table(s.table);
     if (!table || !table->indexes.empty()) return {};
     const View snapshot = model.view(t, ViewRule::Snapshot, e, {s.table});
-    const Statement probe = Statement::select(s.table, s.where, LockMode::None, {adya::kRowIdColumn});
-    const Execution in_snapshot = evaluator.execute(model.schema(), snapshot, probe, {});
-    if (!in_snapshot.outcome.ok()) return {};
-    for (std::int64_t r : in_snapshot.matched) {
+    for (std::int64_t r : rows_matching_on(s, snapshot)) {
       const Version* latest = model.latest_committed(r, t, e);
       if (!latest || !latest->deleted || latest->txn == kInitial || latest->txn == t) continue;
       if (model.txns()[static_cast<std::size_t>(latest->txn)].end_seq < *m.snapshot_seq) continue;
@@ -936,6 +928,12 @@ struct Judge {
       if (start_of(*r.failed_step) <= e && (done < 0 || done > e)) out.insert(static_cast<int>(o));
     }
     return out;
+  }
+
+  // The rows of its own table that UPDATE/DELETE `s` (joined or not) matches on `at`, by row id; none if the probe
+  // fails there.
+  std::vector<std::int64_t> rows_matching_on(const Statement& s, const View& at) {
+    return evaluator.execute(model.schema(), at, target_probe(s), {}).matched;
   }
 
   bool held_by(int holder, const std::string& table, std::int64_t rid) const {
