@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "txprop/engine.hpp"
+#include "txprop/outcome.hpp"
 #include "txprop/test_case.hpp"
 
 namespace txprop::adya {
@@ -66,6 +67,19 @@ inline constexpr const char* kJoinReadMarker = "txp_join_read";
 bool is_join_read_before_write(const ::txprop::Statement& s);
 
 InstrumentationOptions instrumentation_options(const EngineCapabilities& engine);
+
+// Where each table's hidden columns are in the result of SELECT * over a join (SELECT * FROM t [INNER|LEFT] JOIN u
+// ON ... [, scalar subqueries]): every engine returns t's columns in table order, then each joined table's, then the
+// SELECT-list expressions, and names a duplicated column (txp_rid, txp_wl) in each table's place without qualifying
+// it, so the columns are told apart by position. nullopt when `out` is not laid out so (a column list, aggregates, a
+// derived table, a table without hidden columns): the Adya and Troc oracles then record no read and take no lock.
+struct JoinedTableColumns {
+  const Table* table;
+  std::size_t rid, wl;  // column indexes in the result
+  bool optional;        // LEFT JOIN: the whole side may be NULL
+};
+std::optional<std::vector<JoinedTableColumns>> joined_table_columns(const Schema& schema, const ::txprop::Statement& s,
+                                                                    const Outcome& out);
 
 TestCase instrument(const TestCase& c, const InstrumentationOptions& options);
 bool is_instrumented(const TestCase& c);

@@ -190,10 +190,8 @@ bool derived_returns_rows(const Statement& s) {
          is_plain_star(s.derived.front()) && s.derived.front().table == s.table;
 }
 
-// SELECT * FROM t [INNER|LEFT] JOIN u ON ... [, scalar subqueries]: every engine returns t's columns in table order,
-// then each joined table's, then the SELECT-list expressions (SQL's `*` over a join), and names a duplicated column
-// (txp_rid, txp_wl) in each table's place without qualifying it, so the columns are told apart by position. Each
-// returned row is an item read of the version of t's row and of each joined row it carries; a LEFT JOIN's missing
+// SELECT * FROM t [INNER|LEFT] JOIN u ON ... [, scalar subqueries]: the columns are told apart by position
+// (adya::joined_table_columns). Each returned row is an item read of the version of t's row and of each joined row it carries; a LEFT JOIN's missing
 // side (row id and writer list both NULL) is no read. When the result's columns are not laid out exactly so (an
 // aggregating or column-listed join) no read is recorded: a missing read can only hide a dependency. Values of the
 // versions are not kept from a join (predicate evaluation would need them by position; fewer values only make
@@ -208,34 +206,13 @@ struct JoinedVersion {
 template <typename OnMalformed>
 std::optional<std::vector<std::vector<JoinedVersion>>> join_versions(const Schema& schema, const Statement& s,
                                                                      const Outcome& out, OnMalformed&& malformed) {
-  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return std::nullopt;
-  struct Part {
-    const Table* table;
-    std::size_t rid, wl;
-    bool optional;  // LEFT JOIN: may be all NULL
-  };
-  std::vector<Part> parts;
-  std::size_t offset = 0;
-  auto add_part = [&](const std::string& name, bool optional) {
-    const Table* t = schema.find_table(name);
-    if (t == nullptr) return false;
-    const auto rid = t->column_index(adya::kRowIdColumn), wl = t->column_index(adya::kWriterListColumn);
-    if (!rid || !wl) return false;
-    parts.push_back(Part{t, offset + *rid, offset + *wl, optional});
-    offset += t->columns.size();
-    return true;
-  };
-  if (!add_part(s.table, false)) return std::nullopt;
-  for (const Join& j : s.joins)
-    if (!add_part(j.table, j.left)) return std::nullopt;
-  if (out.columns.size() != offset + s.select_exprs.size()) return std::nullopt;
-  for (const Part& p : parts)
-    if (out.columns[p.rid] != adya::kRowIdColumn || out.columns[p.wl] != adya::kWriterListColumn) return std::nullopt;
+  const auto parts = adya::joined_table_columns(schema, s, out);
+  if (!parts) return std::nullopt;
   std::vector<std::vector<JoinedVersion>> rows;
   for (const Row& r : out.rows) {
     if (r.size() != out.columns.size()) return std::nullopt;
     std::vector<JoinedVersion>& versions = rows.emplace_back();
-    for (const Part& p : parts) {
+    for (const adya::JoinedTableColumns& p : *parts) {
       if (p.optional && r[p.rid].is_null() && r[p.wl].is_null()) continue;
       auto version = parse_row_version(r[p.rid], r[p.wl]);
       if (!version) {

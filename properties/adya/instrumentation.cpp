@@ -202,6 +202,29 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   return out;
 }
 
+std::optional<std::vector<JoinedTableColumns>> joined_table_columns(const Schema& schema, const ::txprop::Statement& s,
+                                                                    const Outcome& out) {
+  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return std::nullopt;
+  std::vector<JoinedTableColumns> parts;
+  std::size_t offset = 0;
+  auto add_part = [&](const std::string& name, bool optional) {
+    const Table* t = schema.find_table(name);
+    if (t == nullptr) return false;
+    const auto rid = t->column_index(kRowIdColumn), wl = t->column_index(kWriterListColumn);
+    if (!rid || !wl) return false;
+    parts.push_back(JoinedTableColumns{t, offset + *rid, offset + *wl, optional});
+    offset += t->columns.size();
+    return true;
+  };
+  if (!add_part(s.table, false)) return std::nullopt;
+  for (const Join& j : s.joins)
+    if (!add_part(j.table, j.left)) return std::nullopt;
+  if (out.columns.size() != offset + s.select_exprs.size()) return std::nullopt;
+  for (const JoinedTableColumns& p : parts)
+    if (out.columns[p.rid] != kRowIdColumn || out.columns[p.wl] != kWriterListColumn) return std::nullopt;
+  return parts;
+}
+
 TestCase strip_instrumentation(const TestCase& c) {
   if (!is_instrumented(c)) return c;
   TestCase out = c;

@@ -52,30 +52,6 @@ std::vector<std::string> outer_tables(const Statement& s) {
   return out;
 }
 
-// The columns of txp_rid per table in a join's SELECT * result: every engine returns the first table's columns in
-// table order, then each joined table's, then the SELECT-list expressions, and names a duplicated column (txp_rid) in
-// each table's place, so the columns are told apart by position (as properties/adya/ does). Empty when the result is
-// not laid out so (a column list, aggregates).
-std::vector<std::pair<std::string, std::size_t>> join_rid_columns(const Schema& schema, const Statement& s,
-                                                                  const Outcome& o) {
-  std::vector<std::pair<std::string, std::size_t>> out;
-  if (!s.columns.empty() || !s.items.empty() || !s.derived.empty()) return {};
-  std::size_t offset = 0;
-  std::vector<std::string> tables{s.table};
-  for (const Join& j : s.joins) tables.push_back(j.table);
-  for (const std::string& name : tables) {
-    const Table* t = schema.find_table(name);
-    const auto rid = t ? t->column_index(adya::kRowIdColumn) : std::nullopt;
-    if (!rid) return {};
-    out.emplace_back(name, offset + *rid);
-    offset += t->columns.size();
-  }
-  if (o.columns.size() != offset + s.select_exprs.size()) return {};
-  for (const auto& [name, column] : out)
-    if (o.columns[column] != adya::kRowIdColumn) return {};
-  return out;
-}
-
 // The rows of each table a SELECT returned (by row id): a join's rows of every table (a LEFT JOIN's missing side
 // none), otherwise the rows of its table (a derived table's rows are its base table's); none for aggregates, whose
 // result carries no row ids.
@@ -84,9 +60,11 @@ std::map<std::string, std::set<std::int64_t>> returned_rows(const Schema& schema
   std::map<std::string, std::set<std::int64_t>> out;
   if (!o.ok() || !s.items.empty()) return out;
   if (!s.joins.empty()) {
-    for (const auto& [table, column] : join_rid_columns(schema, s, o))
-      for (const Row& r : o.rows)
-        if (column < r.size() && !r[column].is_null()) out[table].insert(as_rid(r[column]));
+    // Told apart by column position (adya::joined_table_columns); none when not laid out as SELECT * over the join.
+    if (const auto parts = adya::joined_table_columns(schema, s, o))
+      for (const adya::JoinedTableColumns& p : *parts)
+        for (const Row& r : o.rows)
+          if (p.rid < r.size() && !r[p.rid].is_null()) out[p.table->name].insert(as_rid(r[p.rid]));
     return out;
   }
   const auto c = std::find(o.columns.begin(), o.columns.end(), adya::kRowIdColumn);
