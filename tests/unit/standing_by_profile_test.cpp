@@ -149,6 +149,45 @@ TEST(StandingByProfile, AdyaMixedLevelsTheDecidingReaderCounts) {
   }
 }
 
+// Write skew: both read rows 1 and 2, T0 writes row 1, T1 row 2. Each reads what the other overwrites, so both are
+// readers of an anti-dependency of the cycle and both decide.
+History adya_write_skew(IsolationLevel t0, IsolationLevel t1) {
+  TestCase c;
+  c.schema = one_row();
+  c.schema.tables[0].rows.push_back({2, 0});
+  const Expr k_is_2 = Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(2));
+  c.transactions = {
+      Transaction{t0, {Statement::select("t"), Statement::update("t", {{"v", Expr::lit(1)}}, k_is_1())}, TxnEnd::Commit},
+      Transaction{t1, {Statement::select("t"), Statement::update("t", {{"v", Expr::lit(1)}}, k_is_2)}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 0, 1, 0, 1};
+  adya::InstrumentationOptions options;
+  options.version_sets = false;
+  test::PlantedHistory p(c, options);
+  for (std::size_t t : {0u, 1u}) {
+    p.at(t, 1).columns = test::kTableColumns;
+    p.at(t, 1).rows = {{1, 0, 1, "0"}, {2, 0, 2, "0"}};
+  }
+  p.at(0, 2).columns = p.at(1, 2).columns = test::kReturning;
+  p.at(0, 2).rows = {{1, "0,1", 1, 1}};
+  p.at(1, 2).rows = {{2, "0,2", 2, 1}};
+  p.at(0, 2).affected = p.at(1, 2).affected = 1;
+  p.observed(0, {{1, 1, 1, "0,1"}, {2, 1, 2, "0,2"}});
+  return p.h;
+}
+
+// A phenomenon fails only where every deciding transaction's level proscribes it: write skew with one transaction at
+// PostgreSQL REPEATABLE READ (snapshot isolation allows it, manual 13.2.2) is that level's behaviour, whatever the
+// other's level; with both at SERIALIZABLE it fails.
+TEST(StandingByProfile, AdyaMixedLevelsEveryDecidingReaderMustProscribe) {
+  const auto standing_at = [](IsolationLevel a, IsolationLevel b) {
+    return standing_of(check_adya(judged_as(kPostgresql), adya_write_skew(a, b), AdyaMode::Documented), "write-skew");
+  };
+  EXPECT_EQ(standing_at(SER, SER), "fails");
+  EXPECT_NE(standing_at(SER, RR), "fails");
+  EXPECT_NE(standing_at(RR, SER), "fails");
+  EXPECT_NE(standing_at(SER, RR), "absent");
+}
+
 // ------------------------------------------------------------------------------------------------------------- WSS
 
 // Two increments of row 1, one lost: both UPDATEs report one row, the final state has v = 1 where every serial order
