@@ -238,6 +238,31 @@ TEST(StandingByProfile, WssMixedLevelsEveryCommittedLevelMustPromise) {
   }
 }
 
+// One committed transaction read v = 7 where the row held 0 and nobody wrote: its read matches no serial replay. Reads
+// are compared only where the level makes them serializable (PostgreSQL and MariaDB SERIALIZABLE); elsewhere WSS is
+// about writes and says nothing of this read.
+History wss_impossible_read(IsolationLevel level) {
+  TestCase c;
+  c.schema = one_row();
+  c.transactions = {Transaction{level, {Statement::select("t", k_is_1())}, TxnEnd::Commit}};
+  c.order = {0, 0, 0};
+  History h = completed_in_order(c);
+  h.outcomes[0][1].columns = {"k", "v"};
+  h.outcomes[0][1].rows = {{1, 7}};
+  h.final_state["t"] = {{1, 0}};
+  return h;
+}
+
+TEST(StandingByProfile, WssComparesReadsWhereTheLevelMakesThemSerializable) {
+  for (const char* uri : {kPostgresql, kMariadb}) {
+    SCOPED_TRACE(uri);
+    const Verdict ser = check_wss(judged_as(uri), wss_impossible_read(SER));
+    EXPECT_TRUE(ser.fails()) << ser.explain();
+    const Verdict rc = check_wss(judged_as(uri), wss_impossible_read(RC));
+    EXPECT_TRUE(rc.ok()) << rc.explain();
+  }
+}
+
 // ------------------------------------------------------------------------------------------------------- Atomicity
 
 // T0 sets v = 5 and rolls back; each reader read 5 (a dirty read) and committed. Replayed without T0, every reader
