@@ -7,6 +7,7 @@
 // transactions decide.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -261,6 +262,25 @@ TEST(StandingByProfile, WssComparesReadsWhereTheLevelMakesThemSerializable) {
     const Verdict rc = check_wss(judged_as(uri), wss_impossible_read(RC));
     EXPECT_TRUE(rc.ok()) << rc.explain();
   }
+}
+
+// T0 (SERIALIZABLE) reads row 1 as 0; T1 (READ COMMITTED) sets it to 1 and commits first; T0 commits last. Only the
+// order T0, T1 explains T0's read: where some committed transaction's level is serializable in no particular order
+// (PostgreSQL SSI), every serial order is tried, whatever the other transactions' levels.
+TEST(StandingByProfile, WssTriesEveryOrderWhenAnyCommittedLevelIsSerializableInNoParticularOrder) {
+  TestCase c;
+  c.schema = one_row();
+  c.transactions = {Transaction{SER, {Statement::select("t", k_is_1())}, TxnEnd::Commit},
+                    Transaction{RC, {Statement::update("t", {{"v", Expr::lit(1)}}, k_is_1())}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 0};
+  History h = completed_in_order(c);
+  h.outcomes[0][1].columns = {"k", "v"};
+  h.outcomes[0][1].rows = {{1, 0}};
+  h.outcomes[1][1].affected = 1;
+  h.final_state["t"] = {{1, 1}};
+  const Verdict v = check_wss(judged_as(kPostgresql), h);
+  EXPECT_TRUE(v.ok()) << v.explain();
+  EXPECT_NE(std::find(v.tags.begin(), v.tags.end(), "non-commit-serial-order"), v.tags.end()) << v.note;
 }
 
 // ------------------------------------------------------------------------------------------------------- Atomicity
