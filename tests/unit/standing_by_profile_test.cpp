@@ -329,4 +329,25 @@ TEST(StandingByProfile, AtomicityMixedLevelsEveryChangedReaderMustAllow) {
             "fails");
 }
 
+// Only the final state changed (no kept statement's outcome did): the aborted value reached the state through a write of
+// some kept transaction, so it is documented when any kept transaction's level allows dirty reads. T0 sets v = 5 and
+// rolls back; T1 (READ UNCOMMITTED) added 1 to it; T2 (READ COMMITTED) read another row.
+TEST(StandingByProfile, AtomicityStateOnlyChangeIsDocumentedByAnyKeptDirtyReader) {
+  TestCase c;
+  c.schema = one_row();
+  const Expr k_is_2 = Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(2));
+  c.transactions = {
+      Transaction{RC, {Statement::update("t", {{"v", Expr::lit(5)}}, k_is_1())}, TxnEnd::Rollback},
+      Transaction{RU, {Statement::update("t", {{"v", Expr::binary(BinaryOp::Add, Expr::col("v"), Expr::lit(1))}}, k_is_1())},
+                  TxnEnd::Commit},
+      Transaction{RC, {Statement::select("t", k_is_2)}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 2, 2, 0, 1, 2};
+  History h = completed_in_order(c);
+  h.outcomes[0][1].affected = h.outcomes[1][1].affected = 1;
+  h.outcomes[2][1].columns = {"k", "v"};
+  h.final_state["t"] = {{1, 6}};
+  const Verdict v = check_atomicity(judged_as(kMariadb), h);
+  EXPECT_EQ(standing_of(v, "aborted-effect"), "documented") << v.explain();
+}
+
 }  // namespace
