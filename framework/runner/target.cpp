@@ -41,6 +41,13 @@ std::unique_ptr<Target> Target::open(const TargetConfig& config, RunOptions opti
   return t;
 }
 
+std::unique_ptr<Target> Target::open_judged_as(const TargetConfig& run_on, const TargetConfig& judged_as,
+                                              RunOptions options) {
+  std::unique_ptr<Target> t = open(run_on, options);
+  t->config_ = judged_as;  // the driver keeps its own configuration: it still runs on `run_on`
+  return t;
+}
+
 Dialect Target::dialect() const { return driver_->dialect(); }
 
 std::string Target::configuration() const { return config_.profile().configuration(config_); }

@@ -54,6 +54,11 @@ class Target {
  public:
   // Connects and creates the test database; throws TargetError with one line naming the URI (password masked).
   static std::unique_ptr<Target> open(const TargetConfig& config, RunOptions options = {});
+  // For judging without a server (the server-free tests of every profile's standing rules): a target that runs cases
+  // on `run_on` (embedded SQLite: the serial replays an oracle makes give the same rows on any engine for portable
+  // SQL) and answers every question about the engine, its levels and its documentation as `judged_as` does.
+  static std::unique_ptr<Target> open_judged_as(const TargetConfig& run_on, const TargetConfig& judged_as,
+                                                RunOptions options = {});
   ~Target();
 
   const TargetConfig& config() const { return config_; }

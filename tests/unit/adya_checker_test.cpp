@@ -511,6 +511,27 @@ TEST(AdyaChecker, GSIbMissedEffects) {
   EXPECT_NE(fs[0].explanation.find("missed effects"), std::string::npos) << fs[0].explanation;
 }
 
+// Adya's start-dependency needs the commit strictly before the start: a writer ending at the position where the reader
+// starts did not end before it, so the reader missing its effect is no G-SIb (tests/mutation: gsib-boundary).
+TEST(AdyaChecker, GSIbNeedsTheOtherToEndStrictlyBeforeTheStart) {
+  auto history = [](Position reader_start) {
+    ObservedHistory h;
+    h.add_initial_row(1);
+    h.add_transaction(2, {}, 1);
+    h.add_write(h.add_statement(2, "T2.1 UPDATE t SET v = v + 1 WHERE id = 1"), 1, WriteKind::Update);
+    h.finish_transaction(2, Fate::Committed, 2);
+    h.add_transaction(1, {}, reader_start);
+    h.add_read(h.add_statement(1, "T1.1 SELECT * FROM t WHERE id = 1"), 1, std::vector<TxnId>{0});
+    h.finish_transaction(1, Fate::Committed, reader_start + 1);
+    h.add_transaction(3, {}, reader_start + 2);  // orders T2's version after the initial one
+    h.add_read(h.add_statement(3, "T3.1 SELECT * FROM t WHERE id = 1"), 1, std::vector<TxnId>{0, 2});
+    h.finish_transaction(3, Fate::Committed, reader_start + 3);
+    return h;
+  };
+  EXPECT_TRUE(check(history(2), AdyaLevel::SI).ok()) << check(history(2), AdyaLevel::SI).explain();
+  EXPECT_EQ(kinds(findings(history(3), AdyaLevel::SI)), Kinds{"G-SIb"});
+}
+
 TEST(AdyaChecker, UnknownPositionsSkipSnapshotChecks) {
   ObservedHistory h;
   h.add_initial_row(1);
@@ -887,6 +908,18 @@ TEST(AdyaPredicate, DeleteChangesMatches) {
   EXPECT_GE(g.predicate_edge_count(), 1u);
   // The item read of row 3 gives an item rw to the deleter as well: a read skew.
   EXPECT_FALSE(findings(b.h, AdyaLevel::PL3).empty());
+}
+
+// A deletion that rolled back changed no predicate's matches: no anti-dependency to the deleter (tests/mutation:
+// predicate-deleter-uncommitted).
+TEST(AdyaPredicate, AnAbortedDeleteChangesNoMatches) {
+  Builder b;
+  b.predicate_read(1, "SELECT * FROM t WHERE v > 0", "v > 0", {{3, {0}, 1, {N, Y, N}, 2}}, {{3, {0}}});
+  b.remove(2, 3, {0}).abort(2);
+  b.read(1, 1, {0}).commit(1);
+  const DependencyGraph g = DependencyGraph::build(b.h);
+  for (const Edge& e : g.out_edges(1)) EXPECT_NE(e.to, 2u) << to_string(e.type());
+  EXPECT_TRUE(check(b.h, AdyaLevel::PL3).ok()) << check(b.h, AdyaLevel::PL3).explain();
 }
 
 TEST(AdyaPredicate, SerializableHistoriesWithPredicatesAreClean) {
