@@ -2,7 +2,8 @@
 # No secret printed (issue 23): bad-input runs whose TXPROP_TARGETS hold a password in user:password@, in ?password=,
 # in ?passwd=, under a misspelt key, given twice, to SQLite (which takes none), and one with every URI-special
 # character. Every output of each run is searched for the secret: stdout, stderr, the report folder, the summary file,
-# GoogleTest's and ctest's JUnit files, and the JUnit the txprop command makes from the summary. Each secret is marked
+# GoogleTest's and ctest's JUnit files, the JUnit the txprop command makes from the summary, the scenario program's
+# output and `txprop targets` (what scripts print instead of TXPROP_TARGETS). Each secret is marked
 # Zq7x between its special characters, so a fragment of it is found too. No server is needed (port 1 refuses).
 # Usage: scripts/secret_test.sh <build dir> [--no-ctest]   (--no-ctest: skip the nested ctest run, whose logs in the
 # build tree would collide with those of the ctest that runs this script)
@@ -42,6 +43,7 @@ for i in "${!uris[@]}"; do
   "$build/txprop" summary "$out/summary.jsonl" --junit "$out/summary-junit.xml" >"$out/summary.stdout" 2>&1
   [ $nested_ctest = 1 ] && (cd "$build" && ctest -R '^Wss\.check' --output-junit "$out/ctest.xml" >"$out/ctest.stdout" 2>&1)
   "$build/tests/txprop_scenarios" >"$out/scenarios.stdout" 2>&1
+  "$build/txprop" targets >"$out/targets.stdout" 2>&1
   line=$(grep -ah 'txprop: target\|txprop: TXPROP' "$out/stdout" "$out/stderr" | head -n 1 | cut -c1-160)
   if grep -raq 'Zq7x' "$out"; then
     echo "secret_test: FAIL - TXPROP_TARGETS #$i: the secret appears in: $(grep -ral 'Zq7x' "$out" | sed "s|$out/||" | tr '\n' ' ')"
