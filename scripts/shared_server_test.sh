@@ -2,9 +2,9 @@
 # Many runs, one server (issue 23). Against private PostgreSQL and MariaDB servers of its own (scripts/servers.sh
 # with a private TXPROP_SERVER_DIR) and a private TMPDIR for SQLite:
 #  1. a run killed with SIGKILL inside a PID namespace leaves its objects; they are reclaimed by the next run;
-#  2. rounds of two runs at once, each in its own PID namespace (both property processes are pid 2 there) with its
-#     host name (one shared name in odd rounds), each reclaiming at the start of every suite while the other runs: no run loses its objects
-#     (both pass), the objects planted as abandoned (a name of txprop's pattern, no lock held) are reclaimed, and
+#  2. rounds of two runs at once, each in its own PID namespace with its host name (odd rounds: one host name, pids
+#     3 and 4; even rounds: two host names, both pid 3), each reclaiming at the start of every suite while the other
+#     runs: no run loses its objects (both pass), the objects planted as abandoned (a name of txprop's pattern, no lock held) are reclaimed, and
 #     objects outside txprop's strict pattern are never touched;
 #  3. SIGINT at 10 moments during the setup of a run: nothing is left on any engine.
 # Usage: scripts/shared_server_test.sh <build dir> [rounds]   (rounds: TXPROP_SHARED_ROUNDS, 10 by default; the issue's
@@ -52,11 +52,13 @@ objects() {  # every txprop-like object on the three engines, one per line, as e
   (cd "$TMPDIR" && ls txprop_* 2>/dev/null | sed 's/^/sqlite:/')
 }
 random_name() { echo "txprop_${1}_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"; }
-# A run in a PID namespace of its own with host name $1; the property process is pid 2 there (sh is pid 1).
-# Called in the background (`in_namespace ... &`): exec makes $! the unshare process, whose death kills the namespace.
+# A run in a PID namespace of its own with host name $1, after $2 short-lived processes: sh is pid 1, hostname pid 2,
+# the property process pid 3 + $2. Called in the background (`in_namespace ... &`): exec makes $! the unshare
+# process, whose death kills the namespace.
 in_namespace() {
-  local host=$1; shift
-  exec unshare --pid --fork --mount-proc --uts --kill-child sh -c 'hostname "$0"; "$@"' "$host" "$@"
+  local host=$1 skip=$2; shift 2
+  exec unshare --pid --fork --mount-proc --uts --kill-child sh -c \
+    'hostname "$0"; i=0; while [ $i -lt "$1" ]; do /bin/true; i=$((i + 1)); done; shift; "$@"' "$host" "$skip" "$@"
 }
 
 # Objects outside txprop's strict pattern (an older naming scheme, a user's own): never dropped.
@@ -69,7 +71,7 @@ ours() { objects | grep -vxF -f <(echo "$foreign" | tr ' ' '\n'); }
 echo "== 1. runs SIGKILLed in a PID namespace leave their objects; the next run reclaims them"
 for t in "sqlite:" "$PG" "$MY"; do
   before=$(ours | wc -l)
-  TXPROP_TARGETS="$t?levels=ser" TXPROP_CASES=100000 in_namespace killed-host "$suites" --gtest_filter='Wss.*' >/dev/null 2>&1 &
+  TXPROP_TARGETS="$t?levels=ser" TXPROP_CASES=100000 in_namespace killed-host 0 "$suites" --gtest_filter='Wss.*' >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do [ "$(ours | wc -l)" -gt "$before" ] && break; sleep 0.1; done
   sleep 0.5
@@ -92,15 +94,17 @@ for round in $(seq 1 "$rounds"); do
       sqlite:*) touch "$TMPDIR/${o#sqlite:}" ;;
     esac
   done
-  TXPROP_TARGETS="$TARGETS" TXPROP_CASES=3 in_namespace "runner-a-$round" "$suites" --gtest_filter='Wss.*:Atomicity.*' \
+  TXPROP_TARGETS="$TARGETS" TXPROP_CASES=3 in_namespace "runner-a-$round" 0 "$suites" --gtest_filter='Wss.*:Atomicity.*' \
     >"$work/a.log" 2>&1 &
   a=$!
   # B starts once A has created its first object, so that B's reclaims meet A's live objects (and A's later
   # suites meet B's).
   for _ in $(seq 1 100); do grep -q '^\[ RUN' "$work/a.log" && break; sleep 0.05; done
-  # Odd rounds: one host name for both (containers sharing a UTS namespace); even rounds: two.
-  host_b=runner-b-$round; [ $((round % 2)) = 1 ] && host_b=runner-a-$round
-  TXPROP_TARGETS="$TARGETS" TXPROP_CASES=3 in_namespace "$host_b" "$suites" --gtest_filter='Atomicity.*:Wss.*' \
+  # Odd rounds: one host name for both (containers sharing a UTS namespace) and B's pid one more than A's, so that B
+  # sees no process with A's pid (what made the pid-based reclaim drop a live run's database); even rounds: two host
+  # names, one pid.
+  host_b=runner-b-$round skip=0; [ $((round % 2)) = 1 ] && host_b=runner-a-$round skip=1
+  TXPROP_TARGETS="$TARGETS" TXPROP_CASES=3 in_namespace "$host_b" $skip "$suites" --gtest_filter='Atomicity.*:Wss.*' \
     >"$work/b.log" 2>&1 &
   b=$!
   wait $a; sa=$?; wait $b; sb=$?
