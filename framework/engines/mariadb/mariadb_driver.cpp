@@ -178,15 +178,24 @@ class MyDriver final : public Driver {
           s.execute("SHOW WARNINGS").rows.empty())
         std::cerr << fmt::format("[txprop] target {}: dropped database {}\n", config.masked_uri(), database);
     });
-    // The control connection takes the ownership lock before the database exists and holds it until it ends.
-    auto control = std::make_unique<MySession>(config_, config_.database, true);
-    reclaim(*control);
-    {
-      CreationSection creating;  // a signal's clean-up runs before or after this, never in between
-      take_ownership(*control, 0);
-      run(*control, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
+    bool created = false;
+    try {
+      // The control connection takes the ownership lock before the database exists and holds it until it ends.
+      auto control = std::make_unique<MySession>(config_, config_.database, true);
+      reclaim(*control);
+      {
+        CreationSection creating;  // a signal's clean-up runs before or after this, never in between
+        take_ownership(*control, 0);
+        run(*control, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
+        created = true;
+      }
+      set_up_control(std::move(control));
+    } catch (...) {
+      // A setup that failed half-way (e.g. no innodb_snapshot_isolation): what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      if (created) drop_database();
+      throw;
     }
-    set_up_control(std::move(control));
     Outcome v = control_->execute("SELECT VERSION()");
     version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
     is_mariadb_ = version_.find("MariaDB") != std::string::npos;
@@ -231,10 +240,14 @@ class MyDriver final : public Driver {
 
   ~MyDriver() override {
     unregister_cleanup(cleanup_id_);
+    drop_database();
+  }
+
+  void drop_database() noexcept {
     const std::string drop = "DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql);
     if (control_ && control_->execute(drop).ok()) return;
     try {
-      MySession s(config_, "", true);  // the control connection was lost: one fresh one to drop the database
+      MySession s(config_, "", true);  // no control connection (lost, or not set up): one fresh one to drop it
       s.execute(drop);
     } catch (const std::exception&) {
     }

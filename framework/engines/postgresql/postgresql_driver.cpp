@@ -164,20 +164,33 @@ class PgDriver final : public Driver {
       if (existed && s.execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema, Dialect::PostgreSql) + " CASCADE").ok())
         std::cerr << fmt::format("[txprop] target {}: dropped schema {}\n", uri, schema);
     });
-    control_ = connect();
-    reclaim();
-    {
-      CreationSection creating;  // a signal's clean-up runs before or after this, never in between
-      take_ownership(false);
-      run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
+    bool created = false;
+    try {
+      control_ = connect();
+      reclaim();
+      {
+        CreationSection creating;  // a signal's clean-up runs before or after this, never in between
+        take_ownership(false);
+        run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
+        created = true;
+      }
+      setup_control();
+    } catch (...) {
+      // A setup that failed half-way: what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      if (created) drop_schema();
+      throw;
     }
-    setup_control();
     Outcome su = control("SELECT current_setting('is_superuser')");
     superuser_ = su.ok() && !su.rows.empty() && su.rows[0][0] == Value("on");
   }
 
   ~PgDriver() override {
     unregister_cleanup(cleanup_id_);
+    drop_schema();
+  }
+
+  void drop_schema() noexcept {
     const std::string drop = "DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE";
     // Sessions of workers abandoned after a hang may still hold locks on the schema's tables: end them first (they
     // are this driver's own, by application name), so the drop does not wait for them.

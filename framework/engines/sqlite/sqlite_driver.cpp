@@ -133,16 +133,28 @@ class SqliteDriver final : public Driver {
     });
     reclaim(dir);
     CreationSection creating;  // a signal's clean-up runs before or after this, never in between
-    lock_fd_ = take_ownership(dir, name);
-    control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
+    try {
+      lock_fd_ = take_ownership(dir, name);
+      control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
+    } catch (...) {
+      // A setup that failed half-way: what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      remove_files();
+      throw;
+    }
   }
   ~SqliteDriver() override {
     unregister_cleanup(cleanup_id_);
     control_.reset();
+    remove_files();
+  }
+
+  void remove_files() {
     remove_database_files(path_);
+    if (lock_fd_ < 0) return;
     // The lock file goes last: while it is there and locked, no other run takes the files for abandoned.
     std::remove(lock_path_.c_str());
-    if (lock_fd_ >= 0) ::close(lock_fd_);
+    ::close(lock_fd_);
   }
 
   Dialect dialect() const override { return Dialect::Sqlite; }
