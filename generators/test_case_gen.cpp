@@ -328,14 +328,14 @@ class StatementMaker {
     const bool grouped = d_.chance(0.5);
     const Column& g = d_.pick(t.columns);
     if (grouped) {
-      s.items.push_back(SelectItem{Aggregate::None, g.name});
+      s.items.push_back(SelectItem{Aggregate::None, g.name, {}});
       s.group_by = {g.name};
     }
     auto aggregate = [&]() {
       const Column& c = d_.pick(t.columns);
       std::vector<Aggregate> choices = {Aggregate::Count, Aggregate::Min, Aggregate::Max};
       if (c.type == ColumnType::Integer) choices.push_back(Aggregate::Sum);
-      return SelectItem{d_.pick(choices), c.name};
+      return SelectItem{d_.pick(choices), c.name, {}};
     };
     s.items.push_back(aggregate());
     if (d_.chance(0.4)) s.items.push_back(aggregate());
