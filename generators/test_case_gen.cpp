@@ -222,22 +222,33 @@ class StatementMaker {
   }
 
  private:
-  // Contention mode: the tables and (column, value) pairs a write named, for later statements to draw from.
+  // Contention mode: the tables and (column, value) pairs a statement named, for later statements to draw from. Each
+  // value is kept under the table its column belongs to: a qualified column's, a joined table's SET's, never the
+  // statement's table for what a subquery compares (its columns are another table's, maybe of another type: that
+  // gave `c3 IN (0)` on a TEXT column, which PostgreSQL rejects; issue 23).
   void remember(const Statement& s) {
     if (std::find(hot_tables_.begin(), hot_tables_.end(), s.table) == hot_tables_.end()) hot_tables_.push_back(s.table);
-    auto& hot = hot_values_[s.table];
-    auto note = [&](const std::string& column, const Expr& e) {
-      if (e.kind == Expr::Kind::Literal && !e.literal.is_null()) hot[column].push_back(e.literal);
+    auto note = [&](const std::string& table, const std::string& column, const Expr& e) {
+      if (e.kind == Expr::Kind::Literal && !e.literal.is_null())
+        hot_values_[table.empty() ? s.table : table][column].push_back(e.literal);
     };
     std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e.kind == Expr::Kind::Subquery || e.kind == Expr::Kind::Exists) return;  // another table's scope
+      if (e.kind == Expr::Kind::InSubquery) return walk(e.args[0]);
       if (e.args.size() >= 2 && e.args[0].kind == Expr::Kind::Column)
-        for (std::size_t i = 1; i < e.args.size(); ++i) note(e.args[0].column, e.args[i]);
+        for (std::size_t i = 1; i < e.args.size(); ++i) note(e.args[0].table, e.args[0].column, e.args[i]);
       for (const Expr& a : e.args) walk(a);
     };
     if (s.where) walk(*s.where);
-    for (const Assignment& a : s.assignments) note(a.column, a.value);
+    for (const Assignment& a : s.assignments) note(a.table, a.column, a.value);
     for (const auto& row : s.values)
-      for (std::size_t i = 0; i < row.size() && i < s.columns.size(); ++i) note(s.columns[i], row[i]);
+      for (std::size_t i = 0; i < row.size() && i < s.columns.size(); ++i) note("", s.columns[i], row[i]);
+  }
+
+  // Whether `v` is a value of `c`'s type (numbers for INTEGER and REAL columns, text for TEXT): what a predicate on the
+  // column may compare it with, short of a cast no engine does alike.
+  static bool of_type(const Value& v, const Column& c) {
+    return c.type == ColumnType::Text ? v.type() == ValueType::Text : v.is_number();
   }
 
   Value value_for(const Table& t, const Column& c) {
@@ -245,8 +256,12 @@ class StatementMaker {
       const auto tv = hot_values_.find(t.name);
       if (tv != hot_values_.end())
         if (const auto cv = tv->second.find(c.name); cv != tv->second.end() && !cv->second.empty() &&
-                                                        d_.chance(o_.hot_value_probability))
-          return d_.pick(cv->second);
+                                                        d_.chance(o_.hot_value_probability)) {
+          std::vector<Value> typed;
+          for (const Value& v : cv->second)
+            if (of_type(v, c)) typed.push_back(v);
+          if (!typed.empty()) return d_.pick(typed);
+        }
     }
     if (d_.chance(o_.existing_value_probability)) {
       auto existing = existing_values(t, c.name);
@@ -313,14 +328,14 @@ class StatementMaker {
     const bool grouped = d_.chance(0.5);
     const Column& g = d_.pick(t.columns);
     if (grouped) {
-      s.items.push_back(SelectItem{Aggregate::None, g.name});
+      s.items.push_back(SelectItem{Aggregate::None, g.name, {}});
       s.group_by = {g.name};
     }
     auto aggregate = [&]() {
       const Column& c = d_.pick(t.columns);
       std::vector<Aggregate> choices = {Aggregate::Count, Aggregate::Min, Aggregate::Max};
       if (c.type == ColumnType::Integer) choices.push_back(Aggregate::Sum);
-      return SelectItem{d_.pick(choices), c.name};
+      return SelectItem{d_.pick(choices), c.name, {}};
     };
     s.items.push_back(aggregate());
     if (d_.chance(0.4)) s.items.push_back(aggregate());

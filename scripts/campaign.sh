@@ -21,7 +21,7 @@ if [ "${1:-}" = troc ]; then
   cases=${2:-1000}
   seed=${3:-1}
   [ -x "$build/tests/bench/txprop_troc_bench" ] || cmake --build "$build" --target txprop_troc_bench
-  echo "campaign: troc, $cases cases per target and level, seed $seed, targets: ${TXPROP_TARGETS:-sqlite:}" | sed -E "s#://([^:@/]+):[^@]+@#://\\1:***@#g"
+  echo "campaign: troc, $cases cases per target and level, seed $seed, targets: $("$build/txprop" targets 2>&1)"
   TXPROP_TROC_SHOW=${TXPROP_TROC_SHOW:-1} "$build/tests/bench/txprop_troc_bench" "$cases" "$seed"
   exit
 fi
@@ -33,7 +33,7 @@ else
   filter=${2:-*}
 fi
 [ -x "$build"/tests/txprop_property_suites ] || scripts/setup.sh
-echo "campaign: $cases cases per suite, filter '$filter', targets: ${TXPROP_TARGETS:-sqlite:}" | sed -E 's#://([^:@/]+):[^@]+@#://\1:***@#g'
+echo "campaign: $cases cases per suite, filter '$filter', targets: $("$build/txprop" targets 2>&1)"
 if [ "${1:-}" != sdg ]; then
   TXPROP_CASES=$cases "$build"/tests/txprop_property_suites --gtest_filter="$filter" 2>&1 |
     grep -E '^\[txprop\] [^:]+: [0-9]+ cases in|^  (documented|non-commit)|^\[  FAILED  \]|found after|^report:' || true

@@ -63,7 +63,7 @@ clean_leftovers; check "SIGKILL left objects on the engines (as it must)" $((1 -
 out=$(TXPROP_TARGETS="sqlite: $PG?levels=ser $MY?levels=ser" TXPROP_CASES=3 "$suites" --gtest_filter='Wss.*' 2>&1)
 echo "$out" | grep -a 'reclaimed' | sed 's/^/   saw: /'
 [ "$(echo "$out" | grep -ac 'reclaimed')" -ge 3 ]; check "the next run reclaimed them, one line each" $?
-clean_leftovers; check "nothing left: $(leftovers)" $?
+clean_leftovers; clean=$?; check "nothing left: $(leftovers)" $clean  # $? after $(...) would be that of leftovers
 
 echo "== 2. SIGTERM and SIGINT of a run leave nothing on any engine"
 for sig in TERM INT; do
@@ -72,7 +72,7 @@ for sig in TERM INT; do
   pid=$!; sleep 2.5; kill -$sig $pid; wait $pid; status=$?
   grep -a '\[txprop\] \(SIG\|target.*\(dropped\|removed\)\)' "$work/sig.log" | sed 's/^/   saw: /'
   [ $status -eq $((128 + $(kill -l $sig))) ]; check "SIG$sig: exit status $status" $?
-  clean_leftovers; check "SIG$sig: nothing left: $(leftovers)" $?
+  clean_leftovers; clean=$?; check "SIG$sig: nothing left: $(leftovers)" $clean
 done
 
 echo "== 3. PostgreSQL: control connection and session backends terminated mid-run"

@@ -15,7 +15,7 @@ out=$root/build/txprop-test
 rm -rf "$out"
 mkdir -p "$out"
 export TXPROP_SUMMARY_FILE=$out/records.jsonl
-echo "test.sh: TXPROP_TARGETS=$TXPROP_TARGETS TXPROP_CASES=$TXPROP_CASES"
+echo "test.sh: TXPROP_TARGETS=$(build/txprop targets) TXPROP_CASES=$TXPROP_CASES"  # masked by txprop
 start=$(date +%s)
 set +e
 (cd build && ctest --output-on-failure -j 2 --output-junit "$out/ctest-junit.xml" "$@")

@@ -3,6 +3,7 @@
 //   txprop replay <file.txn> [--target URI] [--level LEVEL] [--repeat N] [--property NAME]
 //   txprop check  <file.txn>...           replay with every expectation checked, on every configured target
 //   txprop summary <records.jsonl>        the table of what a run checked (scripts/main.sh), optionally JUnit XML
+//   txprop targets                        the configured TXPROP_TARGETS with every secret masked, for scripts to print
 //
 // replay judges with --property, else with the properties the scenario's expectations name for the target and
 // level (else it checks that the run finishes cleanly); transactions keep the scenario's names. replay and check
@@ -33,7 +34,8 @@ namespace {
 int usage() {
   std::cerr << "usage: txprop replay <file.txn> [--target URI] [--level LEVEL] [--repeat N] [--property NAME]\n"
                "       txprop check <file.txn>...\n"
-               "       txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]\n";
+               "       txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]\n"
+               "       txprop targets\n";
   return 2;
 }
 
@@ -261,6 +263,15 @@ int check(const std::vector<std::string>& files) {
 
 }  // namespace
 
+// The configured targets as the one masking function (masked_uri) shows them, space separated: scripts print this,
+// never TXPROP_TARGETS itself (issue 23).
+int targets_command() {
+  std::string line;
+  for (const TargetConfig& c : configured_targets()) line += (line.empty() ? "" : " ") + c.masked_uri();
+  std::cout << line << "\n";
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string command = argv[1];
@@ -269,6 +280,7 @@ int main(int argc, char** argv) {
     if (command == "replay") return replay(args);
     if (command == "check") return check(args);
     if (command == "summary") return summary_command(args);
+    if (command == "targets" && args.empty()) return targets_command();
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -4,8 +4,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -27,6 +25,10 @@ Registry& registry() {
   static Registry* r = new Registry;  // never destroyed: the signal thread may use it at any time
   return *r;
 }
+std::mutex& creation_mutex() {
+  static std::mutex* m = new std::mutex;  // never destroyed, like the registry
+  return *m;
+}
 
 // SIGINT and SIGTERM are blocked in every thread (the mask is inherited by threads created later) and taken by
 // one thread with sigwait, which can talk to the engines; a signal handler could not.
@@ -37,6 +39,7 @@ void signal_thread() {
   sigaddset(&set, SIGTERM);
   int sig = 0;
   if (sigwait(&set, &sig) != 0) return;
+  creation_mutex().lock();  // never unlocked: the process dies of the signal below
   std::map<int, std::function<void()>> cleanups;
   {
     std::lock_guard lock(registry().mutex);
@@ -70,6 +73,9 @@ const bool installed = [] {
 
 }  // namespace
 
+CreationSection::CreationSection() { creation_mutex().lock(); }
+CreationSection::~CreationSection() { creation_mutex().unlock(); }
+
 int register_cleanup(std::function<void()> cleanup) {
   (void)installed;
   std::lock_guard lock(registry().mutex);
@@ -83,35 +89,24 @@ void unregister_cleanup(int id) {
   registry().cleanups.erase(id);
 }
 
-std::optional<long> left_by_dead_process(const std::string& name) {
-  // txprop_<pid>_<4 hex host><4 hex random>
-  if (!name.starts_with("txprop_")) return std::nullopt;
+bool is_reclaimable_name(const std::string& name) {
+  // txprop_<pid>_<16 hex>
+  if (!name.starts_with("txprop_")) return false;
   const auto underscore = name.find('_', 7);
-  if (underscore == std::string::npos || underscore == 7 || name.size() != underscore + 9) return std::nullopt;
-  long pid = 0;
-  for (std::size_t i = 7; i < underscore; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(name[i])) || i - 7 > 9) return std::nullopt;
-    pid = pid * 10 + (name[i] - '0');
-  }
-  const std::string suffix = name.substr(underscore + 1);
-  if (suffix.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
-  if (suffix.substr(0, 4) != host_marker()) return std::nullopt;
-  if (pid <= 0 || pid == static_cast<long>(::getpid())) return std::nullopt;
-  if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) return std::nullopt;  // alive
-  return pid;
+  if (underscore == std::string::npos || underscore == 7 || underscore - 7 > 10) return false;
+  if (name.find_first_not_of("0123456789", 7) != underscore) return false;
+  const std::string random = name.substr(underscore + 1);
+  return random.size() == 16 && random.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-std::string host_marker() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  std::uint32_t h = 2166136261u;  // FNV-1a
-  for (const char* c = host; *c; ++c) h = (h ^ static_cast<unsigned char>(*c)) * 16777619u;
-  return fmt::format("{:04x}", (h ^ (h >> 16)) & 0xffff);
+std::optional<std::int64_t> ownership_key(const std::string& name) {
+  if (!is_reclaimable_name(name)) return std::nullopt;
+  return static_cast<std::int64_t>(std::stoull(name.substr(name.size() - 16), nullptr, 16));
 }
 
-std::string reclaimed_line(const std::string& where, const std::string& what, long pid) {
-  return fmt::format("[txprop] target {}: reclaimed {} left by process {}, which no longer exists on this host\n", where,
-                     what, pid);
+std::string reclaimed_line(const std::string& where, const std::string& what) {
+  return fmt::format("[txprop] target {}: reclaimed {}: no live session of the run that created it holds its lock\n",
+                     where, what);
 }
 
 }  // namespace txprop::drivers

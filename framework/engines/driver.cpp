@@ -2,7 +2,8 @@
 
 #include <unistd.h>
 
-#include <atomic>
+#include <cstdint>
+#include <mutex>
 #include <random>
 
 #include <fmt/format.h>
@@ -42,11 +43,14 @@ std::chrono::milliseconds control_timeout() {
 }
 
 std::string unique_database_name() {
-  // Distinct within the process for 65536 names, random across processes.
-  static std::atomic<std::uint32_t> next{static_cast<std::uint32_t>(std::random_device{}())};
-  // The host marker lets a later run reclaim what a dead process of this host left, and never touch another host's.
-  return fmt::format("txprop_{}_{}{:04x}", static_cast<long>(::getpid()), host_marker(),
-                     next++ & 0xffff);
+  // 64 random bits make the name unique across hosts and PID namespaces, where the pid alone is not (two runs in
+  // containers may both be pid 7); the pid only helps a person find the process. Ownership is a lock named for the
+  // object (cleanup.hpp), so the name carries no host: any host may reclaim an object whose lock is free.
+  static std::mutex mutex;
+  static std::random_device device;
+  std::lock_guard lock(mutex);
+  const std::uint64_t random = (static_cast<std::uint64_t>(device()) << 32) | device();
+  return fmt::format("txprop_{}_{:016x}", static_cast<long>(::getpid()), random);
 }
 
 }  // namespace txprop::drivers

@@ -23,6 +23,39 @@ std::vector<std::string> known_target_kinds() {
 }
 
 namespace {
+// The query parameters whose values are configuration, shown in messages: name, levels and every registered engine's
+// own. Any other value (password=, passwd=, a misspelt key that may hold a secret) is masked.
+bool shown_parameter(const std::string& key) {
+  if (key == "name" || key == "levels") return true;
+  for (const EngineProfile* e : registered_engines())
+    for (const EngineParameter& p : e->parameters())
+      if (p.name == key) return true;
+  return false;
+}
+
+// ?k=v&... with every value that is not plainly configuration masked, and a piece without '=' (which may be part of a
+// password that held a '?') masked whole.
+std::string mask_query(const std::string& query) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    const auto amp = query.find('&', start);
+    const std::string kv = query.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
+    const auto eq = kv.find('=');
+    std::string key = kv.substr(0, eq);
+    for (char& ch : key) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (!out.empty()) out += '&';
+    if (kv.empty()) {
+    } else if (eq == std::string::npos) {
+      out += shown_parameter(key) ? kv : "***";
+    } else {
+      out += kv.substr(0, eq + 1) + (shown_parameter(key) ? kv.substr(eq + 1) : "***");
+    }
+    start = amp == std::string::npos ? query.size() + 1 : amp + 1;
+  }
+  return out;
+}
+
 // scheme://user:password@host... -> scheme://user:***@host..., from the text alone, so that a URI that fails to
 // parse is masked too, whatever it looks like: a missing "//" or ":", a mistyped scheme, a password holding '/',
 // '?', '@' or a space. Everything between the first ':' of the user information and the last '@' is masked.
@@ -74,7 +107,19 @@ std::string mask_password(const std::string& uri) {
 }
 }  // namespace
 
-std::string TargetConfig::masked_uri() const { return mask_password(uri); }
+std::string masked_uri(std::string_view uri) {
+  // The query starts at the first '?' after the last '@' (a password may hold '?').
+  const std::string text(uri);
+  const auto at = text.rfind('@');
+  const auto q = text.find('?', at == std::string::npos ? 0 : at);
+  if (q == std::string::npos) return mask_password(text);
+  std::string query = mask_query(text.substr(q + 1));
+  for (char& ch : query)
+    if (std::iscntrl(static_cast<unsigned char>(ch))) ch = '?';
+  return mask_password(text.substr(0, q)) + "?" + query;
+}
+
+std::string TargetConfig::masked_uri() const { return txprop::masked_uri(uri); }
 
 std::string TargetConfig::param(const std::string& key, const std::string& fallback) const {
   auto it = params.find(key);
@@ -214,14 +259,22 @@ TargetConfig parse_target_uri(std::string_view text) {
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     if (kv.empty()) continue;
     const auto eq = kv.find('=');
-    if (eq == std::string_view::npos) throw fail(fmt::format("parameter '{}' has no value", kv));
+    if (eq == std::string_view::npos)  // the piece is shown only where it is a known key (it may be a secret)
+      throw fail(shown_parameter(lower(std::string(kv))) ? fmt::format("parameter '{}' has no value", kv)
+                                                         : std::string("a parameter without '=' (expected key=value)"));
     const std::string key = lower(std::string(kv.substr(0, eq)));
     if (eq + 1 == kv.size()) throw fail(fmt::format("parameter '{}' has an empty value", key));
     if (c.params.count(key)) throw fail(fmt::format("parameter '{}' is given twice", key));
     const std::string value = percent_decode(kv.substr(eq + 1));
     const auto parameters = engine.parameters();
     const auto spec = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == key; });
-    if (key == "name" || key == "levels") {
+    if (key == "password" || key == "passwd") {
+      // Where libpq and JDBC users put it. Never kept in params, and masked in every message (masked_uri).
+      if (engine.embedded()) throw fail(fmt::format("{} takes no password ({}=***)", scheme, key));
+      if (!c.password.empty())
+        throw fail(fmt::format("the password is given twice (in user:password@ and as {}=)", key));
+      c.password = value;
+    } else if (key == "name" || key == "levels") {
       c.params[key] = value;
     } else if (spec != parameters.end()) {
       try {

@@ -110,10 +110,9 @@ class ProgressListener final : public rc::detail::TestListener {
 
 std::string SuiteParam::name() const {
   if (!config_error.empty()) {
-    if (!config.name.empty()) return config.name + "_no_level";
-    return config_error.find("TXPROP_TARGETS") != std::string::npos || config_error.find(": target ") != std::string::npos
-               ? "invalid_TXPROP_TARGETS"
-               : "invalid_settings";
+    if (config.name.empty()) return "invalid_TXPROP_TARGETS";
+    if (config.levels.empty()) return config.name + "_no_level";
+    // Invalid settings: the suite keeps its name and fails with their line.
   }
   return config.name + "_" + short_name(level);
 }
@@ -135,9 +134,17 @@ void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
   o.delete_joined_table = c.delete_joined_table;
 }
 
-PropertySettings settings_for(const std::string& property, const SuiteParam& param) {
+namespace {
+// What the property's TXPROP_SETTINGS hooks say, before the environment: which suites exist depends on this alone.
+PropertySettings hooked_settings(const std::string& property, const SuiteParam& param) {
   PropertySettings s;
   for (const auto& hook : hooks()[property]) hook(s, param);
+  return s;
+}
+}  // namespace
+
+PropertySettings settings_for(const std::string& property, const SuiteParam& param) {
+  PropertySettings s = hooked_settings(property, param);
   if (auto n = env_integer("TXPROP_CASES", 1, kMaxCases)) s.cases = static_cast<int>(*n);
   else if (rc_params_set("max_success")) s.cases = rc::detail::configuration().testParams.maxSuccess;
   if (auto n = env_integer("TXPROP_MAX_SIZE", 1, kMaxSize)) s.max_size = static_cast<int>(*n);
@@ -156,23 +163,25 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   return s;
 }
 
+// One suite per (target, level), named as always even when the settings are invalid: then each fails with the
+// settings' line, so a run filtered to some suites (--gtest_filter=Wss.check/sqlite_serializable) fails too
+// instead of running nothing (issue 23). Only targets that cannot be parsed leave no names to use.
 std::vector<SuiteParam> property_suites(const std::string& property) {
-  std::vector<SuiteParam> out;
-  std::vector<TargetConfig> targets;
+  std::string settings_error;
   try {
     validate_environment();
   } catch (const SettingError& e) {
-    SuiteParam p;
-    p.config_error = e.what();
-    return {p};
+    settings_error = e.what();
   }
+  std::vector<TargetConfig> targets;
   try {
     targets = configured_targets();
   } catch (const TargetError& e) {
     SuiteParam p;
-    p.config_error = e.what();
+    p.config_error = settings_error.empty() ? e.what() : settings_error + "\n" + e.what();
     return {p};
   }
+  std::vector<SuiteParam> out;
   for (const TargetConfig& config : targets) {
     if (config.levels.empty()) {
       // e.g. ?levels=,,, : the target would silently run nothing.
@@ -182,8 +191,8 @@ std::vector<SuiteParam> property_suites(const std::string& property) {
       out.push_back(std::move(p));
     }
     for (IsolationLevel level : config.levels) {
-      SuiteParam p{config, level, {}};
-      const PropertySettings s = settings_for(property, p);
+      SuiteParam p{config, level, settings_error};
+      const PropertySettings s = hooked_settings(property, p);
       if (!s.levels.empty() && std::find(s.levels.begin(), s.levels.end(), level) == s.levels.end()) continue;
       out.push_back(std::move(p));
     }

@@ -99,7 +99,7 @@ DatabaseState read_tables(Session& control, const Schema& schema, Dialect d);
 // Connects to the target and creates this process's test database; throws TargetError with a one-line message.
 std::unique_ptr<Driver> open_driver(const TargetConfig& config);
 
-// A name no other test process uses: txprop_<pid>_<host><random> (host: 4 hex digits, see framework/engines/cleanup.hpp).
+// A name no other test process uses, on any host: txprop_<pid>_<16 hex digits, random> (framework/engines/cleanup.hpp).
 std::string unique_database_name();
 
 // How long any single call on a control connection may take (reset, state read, wait probe, cancel):

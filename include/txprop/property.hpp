@@ -52,7 +52,8 @@ struct PropertySettings {
 struct SuiteParam {
   TargetConfig config;
   IsolationLevel level = IsolationLevel::Serializable;
-  std::string config_error;  // TXPROP_TARGETS could not be parsed: the test fails with this line
+  // Invalid settings or TXPROP_TARGETS, or a target with no level: the test fails with this line.
+  std::string config_error;
   std::string name() const;  // "postgresql_serializable"
 };
 std::ostream& operator<<(std::ostream& os, const SuiteParam& p);
@@ -151,6 +152,13 @@ class SharedTargetsEnvironment : public ::testing::Environment {
 };
 inline const bool shared_targets_closed_at_teardown =
     (::testing::AddGlobalTestEnvironment(new SharedTargetsEnvironment), true);
+}  // namespace detail
+
+// Makes a run fail, with a line per pattern, when a positive --gtest_filter pattern matched no test that ran
+// (GoogleTest passes such a run with 0 tests). Installed by every program that includes this header.
+bool install_unmet_filter_check();
+namespace detail {
+inline const bool unmet_filter_check_installed = install_unmet_filter_check();
 }  // namespace detail
 
 // Every (configured target, level) the property runs on, honouring its registered settings.

@@ -1,12 +1,13 @@
 // A configured engine, from a connection URI:
 //   sqlite:                                   embedded, a fresh file per test process
 //   sqlite:?journal_mode=delete               rollback-journal mode instead of WAL
-//   postgresql://user[:password]@host[:port]/database[?levels=rc,rr,ser]
+//   postgresql://user[:password]@host[:port]/database[?levels=rc,rr,ser][&password=...]
 //   mariadb://user[:password]@host[:port]/database[?innodb_snapshot_isolation=ON]
 //   mysql://...                               MySQL (same driver as MariaDB; profile untested here)
 // The scheme selects a registered engine profile (engine.hpp), which also defines the parameters it accepts. Every URI
 // may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested; each level once). A
-// parameter given twice or with an empty value is an error; messages mask the password whatever the URI.
+// parameter given twice or with an empty value is an error; messages mask the password whatever the URI. The password
+// may also be given as password= or passwd= (servers only; SQLite rejects it).
 #pragma once
 
 #include <map>
@@ -35,7 +36,7 @@ struct TargetConfig {
   std::vector<IsolationLevel> levels;  // the levels to test (the engine's supported ones by default)
 
   const EngineProfile& profile() const { return *engine; }
-  // The URI with the password replaced by ***, for messages.
+  // The URI with the password (and every parameter value that may be secret) replaced by ***: masked_uri(uri).
   std::string masked_uri() const;
   std::string param(const std::string& key, const std::string& fallback = "") const;
   // A flag parameter: nullopt when it was not given.
@@ -48,6 +49,11 @@ class TargetError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// The one masking function for anything that may hold a URI (issue 23): the password of user:password@ is masked
+// whatever the URI looks like, and so is the value of every query parameter that is not plainly configuration
+// (password=, passwd=, a misspelt key): only name=, levels= and the registered engines' own parameters are shown.
+std::string masked_uri(std::string_view uri);
 
 // Every target kind a registered engine can give (for validating scenario files).
 std::vector<std::string> known_target_kinds();

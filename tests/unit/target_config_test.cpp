@@ -56,7 +56,7 @@ TEST(TargetConfig, RejectsBadInputWithOneClearLine) {
   EXPECT_EQ(error_of("mariadb://u@h"), "txprop: target mariadb://u@h: no database name (…/database)");
   EXPECT_EQ(error_of("mariadb://h/db"), "txprop: target mariadb://h/db: no user (user@host)");
   EXPECT_EQ(error_of("mariadb://u@h/db?snapshot=ON"),
-            "txprop: target mariadb://u@h/db?snapshot=ON: unknown parameter 'snapshot' for mariadb (known: "
+            "txprop: target mariadb://u@h/db?snapshot=***: unknown parameter 'snapshot' for mariadb (known: "
             "innodb_snapshot_isolation, levels, name)");
   EXPECT_EQ(error_of("postgres"), "txprop: target postgres: not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
   for (const std::string bad : {"", "x://", "mysql://u@h/db?name=a-b"})
@@ -129,6 +129,27 @@ TEST(TargetConfig, MasksThePasswordOfEveryMalformedUri) {
     EXPECT_EQ(e.find("s3cret"), std::string::npos) << e;
     EXPECT_EQ(e.find("PW"), std::string::npos) << e;
   }
+}
+
+// A password given as a parameter (issue 23): accepted by the servers' engines (as libpq and JDBC users write it),
+// rejected by SQLite, masked in every message, never kept among the parameters.
+TEST(TargetConfig, PasswordParameterIsAcceptedAndMasked) {
+  const TargetConfig pg = parse_target_uri("postgresql://u@h/db?password=s3cret%26PW&levels=ser");
+  EXPECT_EQ(pg.password, "s3cret&PW");
+  EXPECT_EQ(pg.params.count("password"), 0u);
+  EXPECT_EQ(pg.masked_uri(), "postgresql://u@h/db?password=***&levels=ser");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h/db?passwd=s3cretPW").password, "s3cretPW");
+  EXPECT_EQ(error_of("sqlite:?password=s3cretPW"), "txprop: target sqlite:?password=***: sqlite takes no password (password=***)");
+  EXPECT_EQ(error_of("mariadb://u:s3cretPW@h/db?passwd=s3cretPW"),
+            "txprop: target mariadb://u:***@h/db?passwd=***: the password is given twice (in user:password@ and as passwd=)");
+  for (const std::string uri : {"mariadb://u@h/db?pasword=s3cretPW", "mariadb://u@h/db?s3cretPW",
+                                "postgresql://u@h:x/db?password=s3cretPW", "mariadb://u@h/db?levels=ser,ser&password=s3cretPW"}) {
+    const std::string e = error_of(uri);
+    EXPECT_NE(e, "") << uri;
+    EXPECT_EQ(e.find("s3cret"), std::string::npos) << e;
+  }
+  EXPECT_EQ(masked_uri("mariadb://u:a@b@h/db?levels=ser&innodb_snapshot_isolation=on&name=x&token=t"),
+            "mariadb://u:***@h/db?levels=ser&innodb_snapshot_isolation=on&name=x&token=***");
 }
 
 TEST(TargetConfig, RejectsDuplicateAndEmptyParameters) {

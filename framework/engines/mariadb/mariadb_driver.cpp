@@ -165,31 +165,46 @@ class MyDriver final : public Driver {
  public:
   explicit MyDriver(const TargetConfig& config) : config_(config) {
     database_ = unique_database_name();
-    {
-      MySession admin(config_, config_.database, true);
-      reclaim(admin);
-      run(admin, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
-    }
-    // On SIGINT/SIGTERM: this process's connections to its database are killed, then the database is dropped.
+    // Registered before anything is created, so a signal during the setup leaves nothing. On SIGINT/SIGTERM this
+    // process's connections to its database are killed, then the database is dropped (if it was created).
     cleanup_id_ = register_cleanup([config = config_, database = database_] {
       MySession s(config, "", true);
       Outcome ids = s.execute("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '" + database +
                               "' AND ID <> CONNECTION_ID()");
       for (const Row& r : ids.rows)
         s.execute("KILL " + (r[0].type() == ValueType::Integer ? std::to_string(r[0].as_int()) : r[0].as_text()));
-      if (s.execute("DROP DATABASE IF EXISTS " + quote_identifier(database, Dialect::MySql)).ok())
+      // IF EXISTS: the signal may have come before the database was created (a note, no line, then).
+      if (s.execute("DROP DATABASE IF EXISTS " + quote_identifier(database, Dialect::MySql)).ok() &&
+          s.execute("SHOW WARNINGS").rows.empty())
         std::cerr << fmt::format("[txprop] target {}: dropped database {}\n", config.masked_uri(), database);
     });
-    connect_control();
+    bool created = false;
+    try {
+      // The control connection takes the ownership lock before the database exists and holds it until it ends.
+      auto control = std::make_unique<MySession>(config_, config_.database, true);
+      reclaim(*control);
+      {
+        CreationSection creating;  // a signal's clean-up runs before or after this, never in between
+        take_ownership(*control, 0);
+        run(*control, "CREATE DATABASE " + quote_identifier(database_, Dialect::MySql));
+        created = true;
+      }
+      set_up_control(std::move(control));
+    } catch (...) {
+      // A setup that failed half-way (e.g. no innodb_snapshot_isolation): what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      if (created) drop_database();
+      throw;
+    }
     Outcome v = control_->execute("SELECT VERSION()");
     version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
     is_mariadb_ = version_.find("MariaDB") != std::string::npos;
   }
 
-  // The control connection with its complete setup (this process's database, innodb_snapshot_isolation).
-  void connect_control() {
-    // The new connection replaces the old one only once it is set up (a failed reconnect leaves the broken one).
-    auto fresh = std::make_unique<MySession>(config_, database_, true);
+  // Makes `fresh` the control connection with its complete setup: this process's database (which must exist: it is
+  // never created here) and innodb_snapshot_isolation. A connection that fails here leaves the old one in place.
+  void set_up_control(std::unique_ptr<MySession> fresh) {
+    run(*fresh, "USE " + quote_identifier(database_, Dialect::MySql));
     if (config_.flag("innodb_snapshot_isolation")) {
       // Checked once here so a server without the variable fails with one clear line, not in every session.
       Outcome o = fresh->execute("SET SESSION innodb_snapshot_isolation = " + snapshot_isolation_value());
@@ -200,11 +215,24 @@ class MyDriver final : public Driver {
     control_ = std::move(fresh);
   }
 
+  // GET_LOCK(database) on `s`, waiting at most `seconds`: held for the connection's life, it is what tells another
+  // run that this database is in use (lock names are server-wide, so every run on the server sees it).
+  void take_ownership(MySession& s, int seconds) {
+    Outcome o = s.execute(fmt::format("SELECT GET_LOCK('{}', {})", database_, seconds));
+    if (!o.ok() || o.rows.empty() || o.rows[0][0] != Value(std::int64_t{1}))
+      throw DriverError(fmt::format("txprop: target {}: cannot take the lock that owns database {} ({})",
+                                    config_.masked_uri(), database_, o.ok() ? "held by another session" : summary(o)));
+  }
+
   void reconnect_control(const std::string& why) {
     std::cerr << fmt::format("[txprop] target {}: control connection lost ({}); reconnecting\n", config_.masked_uri(),
                              why);
     try {
-      connect_control();  // connects to this process's database: fails if it is gone, never creates it
+      // The lost connection's lock is released once the server sees it gone: wait for it a little. Then the
+      // database must still be there (USE fails if it is gone; a reconnect never creates it).
+      auto fresh = std::make_unique<MySession>(config_, config_.database, true);
+      take_ownership(*fresh, 5);
+      set_up_control(std::move(fresh));
     } catch (const TargetError& e) {
       throw DriverError(e.what());
     }
@@ -212,10 +240,14 @@ class MyDriver final : public Driver {
 
   ~MyDriver() override {
     unregister_cleanup(cleanup_id_);
+    drop_database();
+  }
+
+  void drop_database() noexcept {
     const std::string drop = "DROP DATABASE IF EXISTS " + quote_identifier(database_, Dialect::MySql);
     if (control_ && control_->execute(drop).ok()) return;
     try {
-      MySession s(config_, "", true);  // the control connection was lost: one fresh one to drop the database
+      MySession s(config_, "", true);  // no control connection (lost, or not set up): one fresh one to drop it
       s.execute(drop);
     } catch (const std::exception&) {
     }
@@ -339,14 +371,18 @@ class MyDriver final : public Driver {
  private:
   std::string snapshot_isolation_value() const { return *config_.flag("innodb_snapshot_isolation") ? "ON" : "OFF"; }
 
-  // Databases left by processes of this host that no longer exist (killed, crashed) are dropped.
+  // Databases whose owner's lock is free (their run was killed or crashed, on any host) are dropped; the lock is
+  // held while dropping, so the owner cannot be a run that is starting right now.
   void reclaim(MySession& admin) {
     Outcome o = admin.execute("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE 'txprop\\_%'");
     for (const Row& r : o.rows) {
       const std::string name = r[0].as_text();
-      if (auto pid = left_by_dead_process(name);
-          pid && admin.execute("DROP DATABASE IF EXISTS " + quote_identifier(name, Dialect::MySql)).ok())
-        std::cerr << reclaimed_line(config_.masked_uri(), "database " + name, *pid);
+      if (name == database_ || !is_reclaimable_name(name)) continue;
+      Outcome lock = admin.execute("SELECT GET_LOCK('" + name + "', 0)");
+      if (!lock.ok() || lock.rows.empty() || lock.rows[0][0] != Value(std::int64_t{1})) continue;
+      if (admin.execute("DROP DATABASE IF EXISTS " + quote_identifier(name, Dialect::MySql)).ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "database " + name);
+      admin.execute("SELECT RELEASE_LOCK('" + name + "')");
     }
   }
 

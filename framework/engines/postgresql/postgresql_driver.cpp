@@ -154,24 +154,43 @@ class PgDriver final : public Driver {
  public:
   explicit PgDriver(const TargetConfig& config)
       : config_(config), schema_(unique_database_name()), conninfo_(connection_string(config, schema_)) {
-    control_ = connect();
-    reclaim();
-    run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
-    // On SIGINT/SIGTERM: this process's other connections are ended, then its schema is dropped.
+    // Registered before anything is created, so a signal during the setup leaves nothing. On SIGINT/SIGTERM this
+    // process's other connections are ended, then its schema is dropped (if it was created).
     cleanup_id_ = register_cleanup([conninfo = conninfo_, schema = schema_, uri = config_.masked_uri()] {
       PgSession s(conninfo);
       s.execute("SET statement_timeout = 10000; SET client_min_messages = error");
       s.execute(end_other_sessions_sql(schema));
-      if (s.execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema, Dialect::PostgreSql) + " CASCADE").ok())
+      const bool existed = !s.execute("SELECT 1 FROM pg_namespace WHERE nspname = '" + schema + "'").rows.empty();
+      if (existed && s.execute("DROP SCHEMA IF EXISTS " + quote_identifier(schema, Dialect::PostgreSql) + " CASCADE").ok())
         std::cerr << fmt::format("[txprop] target {}: dropped schema {}\n", uri, schema);
     });
-    setup_control();
+    bool created = false;
+    try {
+      control_ = connect();
+      reclaim();
+      {
+        CreationSection creating;  // a signal's clean-up runs before or after this, never in between
+        take_ownership(false);
+        run_control("SET client_min_messages = error; CREATE SCHEMA " + quote_identifier(schema_, Dialect::PostgreSql));
+        created = true;
+      }
+      setup_control();
+    } catch (...) {
+      // A setup that failed half-way: what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      if (created) drop_schema();
+      throw;
+    }
     Outcome su = control("SELECT current_setting('is_superuser')");
     superuser_ = su.ok() && !su.rows.empty() && su.rows[0][0] == Value("on");
   }
 
   ~PgDriver() override {
     unregister_cleanup(cleanup_id_);
+    drop_schema();
+  }
+
+  void drop_schema() noexcept {
     const std::string drop = "DROP SCHEMA IF EXISTS " + quote_identifier(schema_, Dialect::PostgreSql) + " CASCADE";
     // Sessions of workers abandoned after a hang may still hold locks on the schema's tables: end them first (they
     // are this driver's own, by application name), so the drop does not wait for them.
@@ -325,20 +344,39 @@ class PgDriver final : public Driver {
   // deadlock_timeout= was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp).
   long long deadlock_base_ms() const { return std::stoll(config_.param("deadlock_timeout", "200")); }
 
-  // Schemas left by processes of this host that no longer exist (killed, crashed) are dropped.
+  // A session-level advisory lock keyed by the schema's name, held by the control connection for its whole life: it
+  // is what tells another run that this schema is in use. Advisory locks belong to the database, as the schema does.
+  // `wait`: after a reconnect, the lost connection's lock is released once its backend has ended; wait for that.
+  void take_ownership(bool wait) {
+    const std::int64_t key = *ownership_key(schema_);
+    if (wait) control("SET lock_timeout = 5000");
+    Outcome o = control(wait ? fmt::format("SELECT true FROM pg_advisory_lock({})", key)
+                             : fmt::format("SELECT pg_try_advisory_lock({})", key));
+    if (wait) control("SET lock_timeout = 0");
+    if (!o.ok() || o.rows.empty() || o.rows[0][0] != Value(std::int64_t{1}))
+      throw DriverError(fmt::format("txprop: target {}: cannot take the lock that owns schema {} ({})",
+                                    config_.masked_uri(), schema_, o.ok() ? "held by another session" : summary(o)));
+  }
+
+  // Schemas whose owner's lock is free (their run was killed or crashed, on any host) are dropped; the lock is held
+  // while dropping, so the owner cannot be a run that is starting right now.
   void reclaim() {
     Outcome o = control("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'txprop\\_%'");
     for (const Row& r : o.rows) {
       const std::string name = r[0].as_text();
-      if (auto pid = left_by_dead_process(name);
-          pid && control("SET client_min_messages = error; DROP SCHEMA IF EXISTS " +
-                         quote_identifier(name, Dialect::PostgreSql) + " CASCADE")
-                     .ok())
-        std::cerr << reclaimed_line(config_.masked_uri(), "schema " + name, *pid);
+      const auto key = ownership_key(name);
+      if (name == schema_ || !key) continue;
+      Outcome lock = control(fmt::format("SELECT pg_try_advisory_lock({})", *key));
+      if (!lock.ok() || lock.rows.empty() || lock.rows[0][0] != Value(std::int64_t{1})) continue;
+      if (control("SET client_min_messages = error; DROP SCHEMA IF EXISTS " + quote_identifier(name, Dialect::PostgreSql) +
+                  " CASCADE").ok())
+        std::cerr << reclaimed_line(config_.masked_uri(), "schema " + name);
+      control(fmt::format("SELECT pg_advisory_unlock({})", *key));
     }
   }
 
-  // A new control connection, set up completely (search_path to this process's schema, timeouts), or DriverError.
+  // A new control connection, set up completely (its ownership lock, search_path to this process's schema, timeouts),
+  // or DriverError.
   void reconnect_control(const std::string& why) {
     std::cerr << fmt::format("[txprop] target {}: control connection lost ({}); reconnecting\n", config_.masked_uri(),
                              first_line(why));
@@ -349,6 +387,7 @@ class PgDriver final : public Driver {
       throw DriverError(e.what());  // the broken connection stays: every call on it fails at once
     }
     control_ = std::move(fresh);
+    take_ownership(true);
     // The schema must still be there: a reconnect never creates anything outside it.
     Outcome o = control("SELECT 1 FROM pg_namespace WHERE nspname = '" + schema_ + "'");
     if (!o.ok() || o.rows.empty())

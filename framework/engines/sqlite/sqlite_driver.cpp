@@ -3,11 +3,16 @@
 // returns SQLITE_BUSY at once: the runner treats that as "blocked" and retries the statement when another
 // transaction ends.
 #include <sqlite3.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -118,18 +123,38 @@ class SqliteDriver final : public Driver {
   explicit SqliteDriver(const TargetConfig& config) : journal_mode_(config.param("journal_mode", "wal")) {
     const char* tmp = std::getenv("TMPDIR");
     const std::filesystem::path dir(tmp && *tmp ? tmp : "/tmp");
-    reclaim(dir);
-    path_ = (dir / (unique_database_name() + ".db")).string();
-    control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
-    cleanup_id_ = register_cleanup([path = path_] {
-      for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
-      std::cerr << fmt::format("[txprop] target sqlite: removed {}\n", path);
+    const std::string name = unique_database_name();
+    path_ = (dir / (name + ".db")).string();
+    lock_path_ = (dir / (name + ".lock")).string();
+    // Registered before anything is created, so a signal during the setup leaves nothing.
+    cleanup_id_ = register_cleanup([path = path_, lock = lock_path_] {
+      if (remove_database_files(path)) std::cerr << fmt::format("[txprop] target sqlite: removed {}\n", path);
+      std::remove(lock.c_str());
     });
+    reclaim(dir);
+    CreationSection creating;  // a signal's clean-up runs before or after this, never in between
+    try {
+      lock_fd_ = take_ownership(dir, name);
+      control_ = std::make_unique<SqliteSession>(path_, journal_mode_);
+    } catch (...) {
+      // A setup that failed half-way: what it created goes now, with its clean-up.
+      unregister_cleanup(cleanup_id_);
+      remove_files();
+      throw;
+    }
   }
   ~SqliteDriver() override {
     unregister_cleanup(cleanup_id_);
     control_.reset();
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path_ + suffix).c_str());
+    remove_files();
+  }
+
+  void remove_files() {
+    remove_database_files(path_);
+    if (lock_fd_ < 0) return;
+    // The lock file goes last: while it is there and locked, no other run takes the files for abandoned.
+    std::remove(lock_path_.c_str());
+    ::close(lock_fd_);
   }
 
   Dialect dialect() const override { return Dialect::Sqlite; }
@@ -174,23 +199,58 @@ class SqliteDriver final : public Driver {
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::Sqlite); }
 
  private:
-  // Database files left by processes of this host that no longer exist are removed.
+  // Removes the database file and its companions; whether the database file was there.
+  static bool remove_database_files(const std::string& path) {
+    const bool existed = std::remove(path.c_str()) == 0;
+    for (const char* suffix : {"-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
+    return existed;
+  }
+
+  // The ownership lock: <name>.lock, locked with flock for the driver's life. It is made under a name no reclaim
+  // looks at, locked, then renamed into place, so a <name>.lock file is locked from the moment it exists until its
+  // owner ends (flock locks belong to the open file, across PID namespaces; SQLite's own locks are fcntl locks on
+  // the database file, which flock does not disturb). Returns the descriptor that holds it; throws DriverError.
+  static int take_ownership(const std::filesystem::path& dir, const std::string& name) {
+    const std::string fresh = (dir / ("." + name + ".lock-new")).string();
+    const int fd = ::open(fresh.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::rename(fresh.c_str(), (dir / (name + ".lock")).c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      if (fd >= 0) ::close(fd);
+      std::remove(fresh.c_str());
+      throw DriverError(fmt::format("cannot make the lock file of {} in {}: {}", name, dir.string(), why));
+    }
+    return fd;
+  }
+
+  // Database files whose owner's lock is free (its run was killed or crashed, in any PID namespace) are removed, the
+  // lock held meanwhile; a database file without its lock file is one whose owner ended or whose reclaim was cut.
   static void reclaim(const std::filesystem::path& dir) {
     std::error_code ec;
+    std::set<std::string> names;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       const std::string file = entry.path().filename().string();
-      if (!file.starts_with("txprop_")) continue;
-      const auto dot = file.find(".db");
-      if (dot == std::string::npos) continue;
-      const std::string suffix = file.substr(dot + 3);
-      if (!(suffix.empty() || suffix == "-wal" || suffix == "-shm" || suffix == "-journal")) continue;
-      if (auto pid = left_by_dead_process(file.substr(0, dot))) {
-        std::filesystem::remove(entry.path(), ec);
-        if (suffix.empty()) std::cerr << reclaimed_line("sqlite", entry.path().string(), *pid);
+      const auto dot = file.find('.');
+      const std::string suffix = dot == std::string::npos ? "" : file.substr(dot);
+      if (dot != std::string::npos && is_reclaimable_name(file.substr(0, dot)) &&
+          (suffix == ".db" || suffix == ".db-wal" || suffix == ".db-shm" || suffix == ".db-journal" || suffix == ".lock"))
+        names.insert(file.substr(0, dot));
+    }
+    for (const std::string& name : names) {
+      const std::string lock = (dir / (name + ".lock")).string();
+      const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC);
+      if (fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);  // held: its owner lives
+        continue;
       }
+      const std::string path = (dir / (name + ".db")).string();
+      if (remove_database_files(path)) std::cerr << reclaimed_line("sqlite", path);
+      std::remove(lock.c_str());
+      if (fd >= 0) ::close(fd);
     }
   }
 
+  int lock_fd_ = -1;
+  std::string lock_path_;
   int cleanup_id_ = 0;
   std::string journal_mode_;
   std::string path_;
