@@ -41,6 +41,7 @@ void collect_columns(const Expr& e, const std::string& table, const std::string&
                      std::set<std::pair<std::string, std::string>>& out) {
   switch (e.kind) {
     case Expr::Kind::Column: out.emplace(e.table.empty() ? scope : e.table, e.column); return;
+    case Expr::Kind::Excluded: out.emplace(table, e.column); return;
     case Expr::Kind::Exists:
       for (const auto& a : e.args) collect_columns(a, table, e.table, out);
       return;
@@ -64,6 +65,7 @@ std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase&
     for (const auto& s : t.statements) {
       for (const auto& col : s.columns) out.emplace(s.table, col);
       for (const auto& col : s.returning) out.emplace(s.table, col);
+      for (const auto& col : s.conflict_target) out.emplace(s.table, col);
       for (const auto& i : s.items) out.emplace(s.table, i.column);
       for (const auto& j : s.joins) collect_columns(j.on, s.table, s.table, out);
       for (const auto& g : s.group_by) out.emplace(s.table, g);
@@ -168,6 +170,15 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
           copy.where = std::move(e);
           with(copy);
         }
+      }
+      // An upsert toward the plain INSERT of its row (a DO UPDATE's WHERE and SET items shrink with the UPDATE's).
+      if (st.is_upsert()) {
+        Statement plain = st;
+        plain.upsert = Upsert::None;
+        plain.conflict_target.clear();
+        plain.assignments.clear();
+        plain.where.reset();
+        with(plain);
       }
       if (st.lock != LockMode::None) {
         Statement copy = st;

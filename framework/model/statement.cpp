@@ -135,4 +135,16 @@ std::string to_string(StatementKind kind) {
   return "?";
 }
 
+std::string upsert_form(const Statement& s) {
+  if (!s.is_upsert()) return {};
+  switch (s.upsert) {
+    case Upsert::None: return {};
+    case Upsert::DoNothing: return "ON CONFLICT DO NOTHING";
+    case Upsert::DoUpdate: return s.where ? "ON CONFLICT DO UPDATE ... WHERE" : "ON CONFLICT DO UPDATE";
+    case Upsert::Ignore: return "INSERT IGNORE";
+    case Upsert::Replace: return "REPLACE";
+  }
+  return {};
+}
+
 }  // namespace txprop

@@ -67,6 +67,9 @@ struct TestCase {
   // shapes hand-written isolation tests have and generated cases do not (oracles that cannot judge them say so).
   bool has_shared_sessions() const;
   bool has_autocommit_statements() const;
+  // "T1.2 is an upsert (ON CONFLICT DO UPDATE)" for the first upsert statement, "" if none: what an oracle whose
+  // instrumentation cannot see which rows an upsert inserted, updated or left alone says when it refuses the case.
+  std::string first_upsert() const;
   // Empty if well formed; otherwise what is wrong (order counts, unknown tables or columns).
   std::string validate() const;
   // Every transaction in sequence, T0 first: the fully serial order.
