@@ -375,6 +375,27 @@ void schema_simplifications(const TestCase& c, std::vector<TestCase>& out) {
 
 }  // namespace
 
+// A SAVEPOINT with every later ROLLBACK TO / RELEASE of its name dropped together (dropped one at a time, the others
+// would name no savepoint): toward the transaction without it.
+void savepoint_simplifications(const TestCase& c, std::vector<TestCase>& out) {
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const auto& statements = c.transactions[t].statements;
+    for (std::size_t s = 0; s < statements.size(); ++s) {
+      if (statements[s].kind != StatementKind::Savepoint) continue;
+      std::vector<std::size_t> drop = {s};
+      const std::string& name = statements[s].savepoint;
+      for (std::size_t j = s + 1; j < statements.size(); ++j) {
+        if (statements[j].kind == StatementKind::Savepoint && statements[j].savepoint == name) break;  // set again
+        if (statements[j].is_savepoint() && statements[j].savepoint == name) drop.push_back(j);
+      }
+      TestCase copy = c;
+      for (auto it = drop.rbegin(); it != drop.rend(); ++it)
+        copy = drop_statement(copy, static_cast<int>(t), static_cast<int>(*it));
+      out.push_back(std::move(copy));
+    }
+  }
+}
+
 std::vector<TestCase> shrink_test_case(const TestCase& c) {
   std::vector<TestCase> out;
   for (std::size_t t = 0; t < c.transactions.size() && c.transactions.size() > 1; ++t)
@@ -383,6 +404,7 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
   for (std::size_t t = 0; t < c.transactions.size(); ++t)
     for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s)
       out.push_back(drop_statement(c, static_cast<int>(t), static_cast<int>(s)));
+  savepoint_simplifications(c, out);
   order_simplifications(c, out);
   statement_simplifications(c, out);
   for (std::size_t t = 0; t < c.transactions.size(); ++t)

@@ -56,6 +56,60 @@ bool TestCase::has_shared_sessions() const {
   return false;
 }
 
+std::vector<bool> Transaction::undone_by_savepoints() const {
+  std::vector<bool> undone(statements.size(), false);
+  std::vector<std::size_t> active;  // indexes of the SAVEPOINT statements in effect, oldest first
+  auto latest = [&](const std::string& name) {
+    for (std::size_t k = active.size(); k-- > 0;)
+      if (statements[active[k]].savepoint == name) return static_cast<std::ptrdiff_t>(k);
+    return std::ptrdiff_t{-1};
+  };
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (s.kind == StatementKind::Savepoint) active.push_back(i);
+    if (s.kind != StatementKind::RollbackToSavepoint && s.kind != StatementKind::ReleaseSavepoint) continue;
+    const std::ptrdiff_t k = latest(s.savepoint);
+    if (k < 0) continue;  // an error on the engine; check_savepoints rejects it
+    // ROLLBACK TO s undoes what came after s and keeps s; RELEASE s forgets s and every later savepoint.
+    if (s.kind == StatementKind::RollbackToSavepoint) {
+      for (std::size_t j = active[static_cast<std::size_t>(k)] + 1; j < i; ++j) undone[j] = true;
+      active.resize(static_cast<std::size_t>(k) + 1);
+    } else {
+      active.resize(static_cast<std::size_t>(k));
+    }
+  }
+  return undone;
+}
+
+std::string Transaction::check_savepoints() const {
+  std::vector<std::string> active;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (!s.is_savepoint()) continue;
+    if (autocommit) return fmt::format("{} {} outside BEGIN ... COMMIT", to_string(s.kind), s.savepoint);
+    if (s.savepoint.empty()) return fmt::format("{} without a name", to_string(s.kind));
+    if (s.kind == StatementKind::Savepoint) {
+      active.push_back(s.savepoint);
+      continue;
+    }
+    const auto it = std::find(active.rbegin(), active.rend(), s.savepoint);
+    if (it == active.rend())
+      return fmt::format("statement {}: {} {} names no savepoint set before it in this transaction (or one released)",
+                         i + 1, to_string(s.kind), s.savepoint);
+    const std::size_t k = static_cast<std::size_t>(active.rend() - it) - 1;
+    active.resize(s.kind == StatementKind::RollbackToSavepoint ? k + 1 : k);
+  }
+  return {};
+}
+
+std::string TestCase::first_savepoint() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (const Statement& s = transactions[t].statements[i]; s.is_savepoint())
+        return fmt::format("T{}.{} is {} {}", t, i + 1, to_string(s.kind), s.savepoint);
+  return {};
+}
+
 std::string TestCase::first_upsert() const {
   for (std::size_t t = 0; t < transactions.size(); ++t)
     for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
@@ -162,7 +216,7 @@ std::string check_upsert(const Table& table, const Statement& s) {
 }
 
 std::string check_statement(const Schema& schema, const Statement& s) {
-  if (s.is_transaction_control()) return {};
+  if (s.is_transaction_control() || s.is_savepoint()) return {};
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
   if (auto err = check_upsert(*table, s); !err.empty()) return err;
@@ -294,6 +348,7 @@ std::string TestCase::validate() const {
         return fmt::format("T{} has {} among its statements; BEGIN and the end are implied", i, to_string(s.kind));
       if (auto err = check_statement(schema, s); !err.empty()) return fmt::format("T{}: {}", i, err);
     }
+    if (auto err = transactions[i].check_savepoints(); !err.empty()) return fmt::format("T{}: {}", i, err);
     if (transactions[i].session < -1)
       return fmt::format("T{} has session {}; a session is -1 (its own) or a connection number >= 0", i,
                          transactions[i].session);

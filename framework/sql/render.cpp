@@ -268,6 +268,11 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Begin: return d == Dialect::MySql ? "START TRANSACTION" : "BEGIN";
     case StatementKind::Commit: return "COMMIT";
     case StatementKind::Rollback: return "ROLLBACK";
+    // The same text on PostgreSQL 15 (SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT), MariaDB 10.11 (KB
+    // "SAVEPOINT") and SQLite (https://www.sqlite.org/lang_savepoint.html).
+    case StatementKind::Savepoint:
+    case StatementKind::RollbackToSavepoint:
+    case StatementKind::ReleaseSavepoint: return to_string(s.kind) + " " + quote_identifier(s.savepoint, d);
     case StatementKind::Select: {
       std::string list = !s.columns.empty() ? column_list(s.columns, d)
                          : s.own_columns    ? quote_identifier(s.table, d) + ".*"

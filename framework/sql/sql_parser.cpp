@@ -185,8 +185,16 @@ class Parser {
       return Statement::commit();
     }
     if (accept_keyword("ROLLBACK")) {
-      accept_keyword("WORK");
-      return Statement::rollback();
+      if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
+      if (!accept_keyword("TO")) return Statement::rollback();
+      accept_keyword("SAVEPOINT");  // optional in every engine's grammar
+      return Statement::savepoint_statement(StatementKind::RollbackToSavepoint, identifier("a savepoint name"));
+    }
+    if (accept_keyword("SAVEPOINT"))
+      return Statement::savepoint_statement(StatementKind::Savepoint, identifier("a savepoint name"));
+    if (accept_keyword("RELEASE")) {
+      accept_keyword("SAVEPOINT");
+      return Statement::savepoint_statement(StatementKind::ReleaseSavepoint, identifier("a savepoint name"));
     }
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
     fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or ROLLBACK)");

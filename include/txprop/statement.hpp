@@ -11,7 +11,9 @@
 
 namespace txprop {
 
-enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete };
+// Savepoint, RollbackToSavepoint and ReleaseSavepoint are statements inside a transaction (SAVEPOINT s, ROLLBACK TO
+// SAVEPOINT s, RELEASE SAVEPOINT s; the same text on every engine), named by Statement::savepoint.
+enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint };
 enum class LockMode { None, Share, Update };  // SELECT ... FOR SHARE / FOR UPDATE
 
 // What an INSERT does with a row whose unique key is already in the table (an upsert). Each engine has some of these
@@ -81,6 +83,8 @@ struct Statement {
   // index's columns; empty: any unique key, as MariaDB's ON DUPLICATE KEY UPDATE and ON CONFLICT DO NOTHING).
   Upsert upsert = Upsert::None;
   std::vector<std::string> conflict_target;
+  // SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: the savepoint's name.
+  std::string savepoint;
   LockMode lock = LockMode::None;
   // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
   // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
@@ -119,10 +123,14 @@ struct Statement {
   static Statement update(std::string table, std::vector<Assignment> assignments,
                           std::optional<Expr> where = std::nullopt);
   static Statement delete_(std::string table, std::optional<Expr> where = std::nullopt);
+  static Statement savepoint_statement(StatementKind kind, std::string name);
 
   bool is_transaction_control() const;
   bool is_write() const;  // INSERT, UPDATE, DELETE
   bool is_read() const { return kind == StatementKind::Select; }
+  bool is_savepoint() const {
+    return kind == StatementKind::Savepoint || kind == StatementKind::RollbackToSavepoint || kind == StatementKind::ReleaseSavepoint;
+  }
   bool is_upsert() const { return kind == StatementKind::Insert && upsert != Upsert::None; }
   // Tables this statement reads or writes, its own table first.
   std::vector<std::string> tables() const;

@@ -31,6 +31,9 @@ class AdyaOracle final : public Oracle {
   std::string cannot_judge(const TestCase& c, const EngineProfile&) const override {
     if (std::string upsert = c.first_upsert(); !upsert.empty())
       return upsert + ", and Adya's instrumentation does not record whether it inserted, updated or left the row";
+    // The versions a ROLLBACK TO SAVEPOINT undoes would have to be aborted versions of a transaction that commits.
+    if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
+      return savepoint + ", and Adya's history does not record the versions a rollback to a savepoint undoes as aborted";
     return {};
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {

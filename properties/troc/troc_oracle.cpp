@@ -25,6 +25,10 @@ class TrocOracle final : public Oracle {
     if (std::string upsert = c.first_upsert(); !upsert.empty())
       return upsert + ", and Troc's visibility and lock model has no rule for the row an upsert inserts, updates or "
                       "leaves alone";
+    // Nor for a savepoint: its row-version history has no versions that a ROLLBACK TO SAVEPOINT undoes while the
+    // transaction goes on (and which locks that releases differs by engine).
+    if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
+      return savepoint + ", and Troc's row-version history does not model what a rollback to a savepoint undoes";
     const auto& locking = engine.capabilities().locking_plain_reads;
     for (std::size_t t = 0; t < c.transactions.size(); ++t) {
       const Transaction& tx = c.transactions[t];
