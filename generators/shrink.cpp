@@ -41,6 +41,7 @@ void collect_columns(const Expr& e, const std::string& table, const std::string&
                      std::set<std::pair<std::string, std::string>>& out) {
   switch (e.kind) {
     case Expr::Kind::Column: out.emplace(e.table.empty() ? scope : e.table, e.column); return;
+    case Expr::Kind::Excluded: out.emplace(table, e.column); return;
     case Expr::Kind::Exists:
       for (const auto& a : e.args) collect_columns(a, table, e.table, out);
       return;
@@ -64,6 +65,7 @@ std::set<std::pair<std::string, std::string>> referenced_columns(const TestCase&
     for (const auto& s : t.statements) {
       for (const auto& col : s.columns) out.emplace(s.table, col);
       for (const auto& col : s.returning) out.emplace(s.table, col);
+      for (const auto& col : s.conflict_target) out.emplace(s.table, col);
       for (const auto& i : s.items) out.emplace(s.table, i.column);
       for (const auto& j : s.joins) collect_columns(j.on, s.table, s.table, out);
       for (const auto& g : s.group_by) out.emplace(s.table, g);
@@ -168,6 +170,15 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
           copy.where = std::move(e);
           with(copy);
         }
+      }
+      // An upsert toward the plain INSERT of its row (a DO UPDATE's WHERE and SET items shrink with the UPDATE's).
+      if (st.is_upsert()) {
+        Statement plain = st;
+        plain.upsert = Upsert::None;
+        plain.conflict_target.clear();
+        plain.assignments.clear();
+        plain.where.reset();
+        with(plain);
       }
       if (st.lock != LockMode::None) {
         Statement copy = st;
@@ -364,6 +375,27 @@ void schema_simplifications(const TestCase& c, std::vector<TestCase>& out) {
 
 }  // namespace
 
+// A SAVEPOINT with every later ROLLBACK TO / RELEASE of its name dropped together (dropped one at a time, the others
+// would name no savepoint): toward the transaction without it.
+void savepoint_simplifications(const TestCase& c, std::vector<TestCase>& out) {
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const auto& statements = c.transactions[t].statements;
+    for (std::size_t s = 0; s < statements.size(); ++s) {
+      if (statements[s].kind != StatementKind::Savepoint) continue;
+      std::vector<std::size_t> drop = {s};
+      const std::string& name = statements[s].savepoint;
+      for (std::size_t j = s + 1; j < statements.size(); ++j) {
+        if (statements[j].kind == StatementKind::Savepoint && statements[j].savepoint == name) break;  // set again
+        if (statements[j].is_savepoint() && statements[j].savepoint == name) drop.push_back(j);
+      }
+      TestCase copy = c;
+      for (auto it = drop.rbegin(); it != drop.rend(); ++it)
+        copy = drop_statement(copy, static_cast<int>(t), static_cast<int>(*it));
+      out.push_back(std::move(copy));
+    }
+  }
+}
+
 std::vector<TestCase> shrink_test_case(const TestCase& c) {
   std::vector<TestCase> out;
   for (std::size_t t = 0; t < c.transactions.size() && c.transactions.size() > 1; ++t)
@@ -372,6 +404,7 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
   for (std::size_t t = 0; t < c.transactions.size(); ++t)
     for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s)
       out.push_back(drop_statement(c, static_cast<int>(t), static_cast<int>(s)));
+  savepoint_simplifications(c, out);
   order_simplifications(c, out);
   statement_simplifications(c, out);
   for (std::size_t t = 0; t < c.transactions.size(); ++t)

@@ -566,6 +566,8 @@ class StatementMaker {
   }
 
   Statement insert(const Table& t) {
+    // Drawn first, and only where upserts are on, so that generation without them is what it was.
+    const Upsert upsert = upsert_form(t);
     std::vector<std::string> columns;
     std::vector<Expr> values;
     for (const Column& c : t.columns) {
@@ -573,8 +575,9 @@ class StatementMaker {
       if (!key && !c.not_null && d_.chance(0.15)) continue;  // left out: NULL
       columns.push_back(c.name);
       if (key) {
-        // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock).
-        if (d_.chance(0.7)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
+        // Mostly a fresh key; sometimes an existing one (a unique violation, or a wait on its lock). An upsert mostly
+        // names an existing key: its conflict is what it is about.
+        if (d_.chance(upsert == Upsert::None ? 0.7 : 0.3)) values.push_back(Expr::lit(static_cast<std::int64_t>(100 + next_key_++)));
         else values.push_back(Expr::lit(value_for(t, c)));
       } else if (!c.not_null && d_.chance(0.05)) {
         values.push_back(Expr::lit(Value()));
@@ -586,7 +589,56 @@ class StatementMaker {
       columns.push_back(t.columns.front().name);
       values.push_back(Expr::lit(value_for(t, t.columns.front())));
     }
-    return Statement::insert(t.name, std::move(columns), std::move(values));
+    Statement s = Statement::insert(t.name, std::move(columns), std::move(values));
+    if (upsert != Upsert::None) make_upsert(t, upsert, s);
+    return s;
+  }
+
+  // The upsert form of an INSERT into `t`, or None: only where the suite turned upserts on, the engine has a form,
+  // and the primary key is the table's only unique key (so that ON CONFLICT (k), which arbitrates that key only, and
+  // MariaDB's ON DUPLICATE KEY UPDATE, which takes any unique key, mean the same).
+  Upsert upsert_form(const Table& t) {
+    if (!o_.upserts || o_.upsert_forms.empty() || t.primary_key.empty() ||
+        std::any_of(t.indexes.begin(), t.indexes.end(), [](const Index& i) { return i.unique; }))
+      return Upsert::None;
+    if (!d_.chance(o_.upsert_probability)) return Upsert::None;
+    return d_.pick(o_.upsert_forms);
+  }
+
+  void make_upsert(const Table& t, Upsert form, Statement& s) {
+    std::vector<const Column*> settable;
+    for (const Column& c : t.columns)
+      if (std::find(t.primary_key.begin(), t.primary_key.end(), c.name) == t.primary_key.end()) settable.push_back(&c);
+    if (form == Upsert::DoUpdate && settable.empty()) return;  // nothing to update: a plain INSERT
+    s.upsert = form;
+    if (form == Upsert::DoNothing || form == Upsert::DoUpdate) s.conflict_target = t.primary_key;
+    if (form != Upsert::DoUpdate) return;
+    const int n = d_.in_range(1, std::min<int>(2, static_cast<int>(settable.size())));
+    const std::size_t first = static_cast<std::size_t>(d_.in_range(0, static_cast<int>(settable.size()) - 1));
+    for (int i = 0; i < n; ++i) {
+      const Column& c = *settable[(first + static_cast<std::size_t>(i)) % settable.size()];
+      s.assignments.push_back(Assignment{c.name, upsert_value(t, c), {}});
+    }
+    if (o_.upsert_update_where && d_.chance(o_.upsert_where_probability)) {
+      // The existing row's column (qualified: PostgreSQL finds a bare one ambiguous) against the proposed value or
+      // a literal: e.g. WHERE t.v < EXCLUDED.v, the "keep the newest" idiom.
+      const Column& c = *d_.pick(settable);
+      const BinaryOp op = d_.pick(std::vector<BinaryOp>{BinaryOp::Lt, BinaryOp::Ne, BinaryOp::Ge});
+      s.where = Expr::binary(op, Expr::qcol(t.name, c.name),
+                             d_.chance(0.6) ? Expr::excluded(c.name) : Expr::lit(value_for(t, c)));
+    }
+  }
+
+  // A DO UPDATE value: the proposed value, the existing one combined with it (a counter: v = t.v + EXCLUDED.v), the
+  // existing one incremented, or a literal.
+  Expr upsert_value(const Table& t, const Column& c) {
+    const int r = d_.in_range(0, 99);
+    if (r < 40) return Expr::excluded(c.name);
+    if (r < 65) return Expr::binary(c.type == ColumnType::Text ? BinaryOp::Concat : BinaryOp::Add,
+                                    Expr::qcol(t.name, c.name), Expr::excluded(c.name));
+    if (r < 80 && c.type != ColumnType::Text)
+      return Expr::binary(BinaryOp::Add, Expr::qcol(t.name, c.name), Expr::lit(static_cast<std::int64_t>(1)));
+    return Expr::lit(value_for(t, c));
   }
 
   static bool unique_column(const Table& t, const Column& c) {

@@ -1,5 +1,6 @@
 // The oracle registry, and the oracles txprop ships: one line each (each lives in its own folder).
 #include <algorithm>
+#include <cctype>
 #include <mutex>
 #include <stdexcept>
 
@@ -19,9 +20,36 @@ std::unique_ptr<Oracle> sdg_oracle();
 
 TestCase Oracle::prepare(const TestCase& c, const EngineProfile&) const { return c; }
 TestCase Oracle::strip(const TestCase& prepared) const { return prepared; }
+namespace {
+
+// The refusal as a tag the run summary counts: the reason with transaction and step names (T1, T1.2) made "T", so
+// that every case refused for one reason counts under one label.
+std::string refusal_tag(const std::string& why) {
+  std::string out = "no verdict: ";
+  for (std::size_t i = 0; i < why.size(); ++i) {
+    const bool word_start = i == 0 || !std::isalnum(static_cast<unsigned char>(why[i - 1]));
+    if (why[i] == 'T' && word_start && i + 1 < why.size() && std::isdigit(static_cast<unsigned char>(why[i + 1]))) {
+      out += 'T';
+      ++i;
+      while (i < why.size() && (std::isdigit(static_cast<unsigned char>(why[i])) ||
+                                (why[i] == '.' && i + 1 < why.size() && std::isdigit(static_cast<unsigned char>(why[i + 1])))))
+        ++i;
+      --i;
+      continue;
+    }
+    out += why[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 Verdict Oracle::check(Target& target, const TestCase& c) const {
-  if (std::string why = cannot_judge(c, target.engine()); !why.empty())
-    return Verdict::pass(name()).without_verdict(name() + " cannot judge this case: " + why);
+  if (std::string why = cannot_judge(c, target.engine()); !why.empty()) {
+    Verdict v = Verdict::pass(name());
+    v.tags.push_back(refusal_tag(why));
+    return v.without_verdict(name() + " cannot judge this case: " + why);
+  }
   return judge(target, target.run(prepare(c, target.engine())));
 }
 

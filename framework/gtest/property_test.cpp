@@ -132,6 +132,8 @@ void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
   o.delete_join = c.delete_join;
   o.update_joined_table = c.update_joined_table;
   o.delete_joined_table = c.delete_joined_table;
+  o.upsert_forms = c.upserts;
+  o.upsert_update_where = c.upsert_update_where;
 }
 
 namespace {

@@ -121,6 +121,20 @@ Expr Expr::qcol(std::string table, std::string column) {
   return e;
 }
 
+Expr Expr::excluded(std::string column) {
+  Expr e;
+  e.kind = Kind::Excluded;
+  e.column = std::move(column);
+  return e;
+}
+
+bool Expr::mentions_excluded() const {
+  if (kind == Kind::Excluded) return true;
+  for (const auto& a : args)
+    if (a.mentions_excluded()) return true;
+  return false;
+}
+
 void Expr::collect_subquery_tables(std::vector<std::string>& out) const {
   if (kind == Kind::Subquery || kind == Kind::InSubquery || kind == Kind::Exists) out.push_back(table);
   for (const auto& a : args) a.collect_subquery_tables(out);

@@ -59,6 +59,13 @@ Statement Statement::delete_(std::string table, std::optional<Expr> where) {
   return s;
 }
 
+Statement Statement::savepoint_statement(StatementKind kind, std::string name) {
+  Statement s;
+  s.kind = kind;
+  s.savepoint = std::move(name);
+  return s;
+}
+
 bool Statement::is_transaction_control() const {
   return kind == StatementKind::Begin || kind == StatementKind::Commit || kind == StatementKind::Rollback;
 }
@@ -69,7 +76,7 @@ bool Statement::is_write() const {
 
 std::vector<std::string> Statement::tables() const {
   std::vector<std::string> out;
-  if (is_transaction_control()) return out;
+  if (is_transaction_control() || is_savepoint()) return out;
   out.push_back(table);
   std::vector<std::string> sub;
   for (const auto& j : joins) {
@@ -131,8 +138,23 @@ std::string to_string(StatementKind kind) {
     case StatementKind::Insert: return "INSERT";
     case StatementKind::Update: return "UPDATE";
     case StatementKind::Delete: return "DELETE";
+    case StatementKind::Savepoint: return "SAVEPOINT";
+    case StatementKind::RollbackToSavepoint: return "ROLLBACK TO SAVEPOINT";
+    case StatementKind::ReleaseSavepoint: return "RELEASE SAVEPOINT";
   }
   return "?";
+}
+
+std::string upsert_form(const Statement& s) {
+  if (!s.is_upsert()) return {};
+  switch (s.upsert) {
+    case Upsert::None: return {};
+    case Upsert::DoNothing: return "ON CONFLICT DO NOTHING";
+    case Upsert::DoUpdate: return s.where ? "ON CONFLICT DO UPDATE ... WHERE" : "ON CONFLICT DO UPDATE";
+    case Upsert::Ignore: return "INSERT IGNORE";
+    case Upsert::Replace: return "REPLACE";
+  }
+  return {};
 }
 
 }  // namespace txprop

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace txprop {
 
@@ -55,6 +56,68 @@ bool TestCase::has_shared_sessions() const {
   return false;
 }
 
+std::vector<bool> Transaction::undone_by_savepoints() const {
+  std::vector<bool> undone(statements.size(), false);
+  std::vector<std::size_t> active;  // indexes of the SAVEPOINT statements in effect, oldest first
+  auto latest = [&](const std::string& name) {
+    for (std::size_t k = active.size(); k-- > 0;)
+      if (statements[active[k]].savepoint == name) return static_cast<std::ptrdiff_t>(k);
+    return std::ptrdiff_t{-1};
+  };
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (s.kind == StatementKind::Savepoint) active.push_back(i);
+    if (s.kind != StatementKind::RollbackToSavepoint && s.kind != StatementKind::ReleaseSavepoint) continue;
+    const std::ptrdiff_t k = latest(s.savepoint);
+    if (k < 0) continue;  // an error on the engine; check_savepoints rejects it
+    // ROLLBACK TO s undoes what came after s and keeps s; RELEASE s forgets s and every later savepoint.
+    if (s.kind == StatementKind::RollbackToSavepoint) {
+      for (std::size_t j = active[static_cast<std::size_t>(k)] + 1; j < i; ++j) undone[j] = true;
+      active.resize(static_cast<std::size_t>(k) + 1);
+    } else {
+      active.resize(static_cast<std::size_t>(k));
+    }
+  }
+  return undone;
+}
+
+std::string Transaction::check_savepoints() const {
+  std::vector<std::string> active;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (!s.is_savepoint()) continue;
+    if (autocommit) return fmt::format("{} {} outside BEGIN ... COMMIT", to_string(s.kind), s.savepoint);
+    if (s.savepoint.empty()) return fmt::format("{} without a name", to_string(s.kind));
+    if (s.kind == StatementKind::Savepoint) {
+      active.push_back(s.savepoint);
+      continue;
+    }
+    const auto it = std::find(active.rbegin(), active.rend(), s.savepoint);
+    if (it == active.rend())
+      return fmt::format("statement {}: {} {} names no savepoint set before it in this transaction (or one released)",
+                         i + 1, to_string(s.kind), s.savepoint);
+    const std::size_t k = static_cast<std::size_t>(active.rend() - it) - 1;
+    active.resize(s.kind == StatementKind::RollbackToSavepoint ? k + 1 : k);
+  }
+  return {};
+}
+
+std::string TestCase::first_savepoint() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (const Statement& s = transactions[t].statements[i]; s.is_savepoint())
+        return fmt::format("T{}.{} is {} {}", t, i + 1, to_string(s.kind), s.savepoint);
+  return {};
+}
+
+std::string TestCase::first_upsert() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (transactions[t].statements[i].is_upsert())
+        return fmt::format("T{}.{} is an upsert ({})", t, i + 1, upsert_form(transactions[t].statements[i]));
+  return {};
+}
+
 bool TestCase::has_autocommit_statements() const {
   return std::any_of(transactions.begin(), transactions.end(),
                      [](const Transaction& t) { return t.is_autocommit_statement(); });
@@ -87,6 +150,9 @@ std::string check_expr(const Schema& schema, const Table& table, const Expr& e) 
       }
       return {};
     }
+    case Expr::Kind::Excluded:
+      if (!table.find_column(e.column)) return fmt::format("EXCLUDED.{}: column {} is not in table {}", e.column, e.column, table.name);
+      return {};
     case Expr::Kind::Aggregate:
       if (!table.find_column(e.column)) return fmt::format("column {} is not in table {}", e.column, table.name);
       return {};
@@ -104,10 +170,56 @@ std::string check_expr(const Schema& schema, const Table& table, const Expr& e) 
   }
 }
 
+// Whether `columns` are, as a set, the primary key or a unique index of `t` (what ON CONFLICT (k) may name:
+// PostgreSQL 15 manual, INSERT: "conflict_target ... infers a unique index").
+bool is_unique_key(const Table& t, std::vector<std::string> columns) {
+  std::sort(columns.begin(), columns.end());
+  auto same = [&](std::vector<std::string> key) {
+    std::sort(key.begin(), key.end());
+    return !key.empty() && key == columns;
+  };
+  if (same(t.primary_key)) return true;
+  return std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& i) { return i.unique && same(i.columns); });
+}
+
+// The upsert's own rules; EXCLUDED.c anywhere else is an error.
+std::string check_upsert(const Table& table, const Statement& s) {
+  const bool do_update = s.is_upsert() && s.upsert == Upsert::DoUpdate;
+  bool excluded_outside = false;
+  for (const auto& row : s.values)
+    for (const auto& v : row) excluded_outside = excluded_outside || v.mentions_excluded();
+  for (const auto& j : s.joins) excluded_outside = excluded_outside || j.on.mentions_excluded();
+  for (const auto& e : s.select_exprs) excluded_outside = excluded_outside || e.mentions_excluded();
+  if (s.having) excluded_outside = excluded_outside || s.having->mentions_excluded();
+  if (!do_update) {
+    for (const auto& a : s.assignments) excluded_outside = excluded_outside || a.value.mentions_excluded();
+    if (s.where) excluded_outside = excluded_outside || s.where->mentions_excluded();
+  }
+  if (excluded_outside) return "EXCLUDED.c (VALUES(c)) is only for the SET and WHERE of an upsert's DO UPDATE";
+  if (s.upsert == Upsert::None && s.conflict_target.empty()) return {};
+  if (s.kind != StatementKind::Insert) return fmt::format("a {} cannot be an upsert", to_string(s.kind));
+  if (s.kind == StatementKind::Insert && !do_update && (!s.assignments.empty() || s.where))
+    return fmt::format("{} into {} has no SET or WHERE (only DO UPDATE has)", upsert_form(s), s.table);
+  if (do_update && s.assignments.empty()) return fmt::format("ON CONFLICT DO UPDATE into {} without SET", s.table);
+  for (const auto& a : s.assignments)
+    if (!a.table.empty()) return fmt::format("an upsert sets columns of its own table {} only", s.table);
+  if (!s.conflict_target.empty()) {
+    if (s.upsert != Upsert::DoNothing && s.upsert != Upsert::DoUpdate)
+      return fmt::format("{} into {} has no conflict target (only ON CONFLICT (k) has)", upsert_form(s), s.table);
+    if (!is_unique_key(table, s.conflict_target))
+      return fmt::format("ON CONFLICT ({}): not the primary key or a unique index of {}",
+                         fmt::join(s.conflict_target, ", "), s.table);
+  } else if (do_update && s.where) {
+    return fmt::format("ON CONFLICT DO UPDATE ... WHERE into {} names its conflict target", s.table);
+  }
+  return {};
+}
+
 std::string check_statement(const Schema& schema, const Statement& s) {
-  if (s.is_transaction_control()) return {};
+  if (s.is_transaction_control() || s.is_savepoint()) return {};
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
+  if (auto err = check_upsert(*table, s); !err.empty()) return err;
   for (const auto& c : s.columns)
     if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
   for (const auto& c : s.returning)
@@ -236,6 +348,7 @@ std::string TestCase::validate() const {
         return fmt::format("T{} has {} among its statements; BEGIN and the end are implied", i, to_string(s.kind));
       if (auto err = check_statement(schema, s); !err.empty()) return fmt::format("T{}: {}", i, err);
     }
+    if (auto err = transactions[i].check_savepoints(); !err.empty()) return fmt::format("T{}: {}", i, err);
     if (transactions[i].session < -1)
       return fmt::format("T{} has session {}; a session is -1 (its own) or a connection number >= 0", i,
                          transactions[i].session);
@@ -316,6 +429,7 @@ std::set<std::string> rich_forms(const TestCase& c) {
         forms.insert(s.kind == StatementKind::Delete ? "form: DELETE with a join" : "form: UPDATE with a join");
       if (s.written_tables().size() > 1)
         forms.insert(s.kind == StatementKind::Delete ? "form: DELETE of two tables" : "form: UPDATE of two tables");
+      if (s.is_upsert()) forms.insert("form: " + upsert_form(s));
     }
   return forms;
 }

@@ -131,6 +131,10 @@ std::string render_expr(const Expr& e, Dialect d) {
       return out + ")";
     }
     case Expr::Kind::Aggregate: return fmt::format("{}({})", aggregate_name(e.aggregate), quote_identifier(e.column, d));
+    case Expr::Kind::Excluded:
+      // MariaDB 10.11 names the proposed value VALUES(c) (MariaDB KB "VALUES() / VALUE()"); PostgreSQL and SQLite
+      // name the proposed row EXCLUDED (PostgreSQL 15 manual, INSERT "ON CONFLICT Clause"; SQLite "UPSERT").
+      return d == Dialect::MySql ? "VALUES(" + quote_identifier(e.column, d) + ")" : "EXCLUDED." + quote_identifier(e.column, d);
     case Expr::Kind::Case:
       return fmt::format("CASE WHEN {} THEN {} ELSE {} END", render_expr(e.args[0], d), render_expr(e.args[1], d),
                          render_expr(e.args[2], d));
@@ -208,6 +212,52 @@ std::string returning_list(const Statement& s, Dialect d) {
   return out;
 }
 
+[[noreturn]] void no_spelling(const Statement& s, Dialect d, const char* why) {
+  throw std::invalid_argument(fmt::format("{} into {} has no {} spelling: {}", upsert_form(s), s.table, to_string(d), why));
+}
+
+// INSERT INTO, or the verb of an upsert that is spelled in front: INSERT IGNORE / INSERT OR IGNORE, REPLACE INTO /
+// INSERT OR REPLACE INTO (SQLite's own spelling; it reads REPLACE INTO as the same).
+std::string insert_verb(const Statement& s, Dialect d) {
+  if (s.upsert == Upsert::Ignore) {
+    if (d == Dialect::PostgreSql) no_spelling(s, d, "PostgreSQL has no INSERT IGNORE (ON CONFLICT DO NOTHING skips only key conflicts)");
+    return d == Dialect::Sqlite ? "INSERT OR IGNORE INTO" : "INSERT IGNORE INTO";
+  }
+  if (s.upsert == Upsert::Replace) {
+    if (d == Dialect::PostgreSql) no_spelling(s, d, "PostgreSQL has no REPLACE (it deletes and re-inserts the row)");
+    return d == Dialect::Sqlite ? "INSERT OR REPLACE INTO" : "REPLACE INTO";
+  }
+  return "INSERT INTO";
+}
+
+std::string assignment_list(const std::vector<Assignment>& assignments, Dialect d) {
+  std::string out;
+  for (const Assignment& a : assignments)
+    out += (out.empty() ? "" : ", ") + quote_identifier(a.column, d) + " = " + render_expr(a.value, d);
+  return out;
+}
+
+// " ON CONFLICT ..." / " ON DUPLICATE KEY UPDATE ...", or "".
+std::string upsert_clause(const Statement& s, Dialect d) {
+  if (s.upsert != Upsert::DoNothing && s.upsert != Upsert::DoUpdate) return {};
+  const std::string target = s.conflict_target.empty() ? "" : " (" + column_list(s.conflict_target, d) + ")";
+  if (s.upsert == Upsert::DoNothing) {
+    if (d == Dialect::MySql) no_spelling(s, d, "MariaDB has no DO NOTHING (INSERT IGNORE also skips rows that break NOT NULL)");
+    return " ON CONFLICT" + target + " DO NOTHING";
+  }
+  // MariaDB's form has no target (any unique key conflicts) and no WHERE (MariaDB KB "INSERT ON DUPLICATE KEY
+  // UPDATE"). The portable text keeps it for a statement written without a target, so that it reads back the same.
+  if (d == Dialect::MySql || (d == Dialect::Portable && s.conflict_target.empty())) {
+    if (s.where && d == Dialect::MySql) no_spelling(s, d, "ON DUPLICATE KEY UPDATE has no WHERE");
+    return " ON DUPLICATE KEY UPDATE " + assignment_list(s.assignments, d) +
+           (s.where ? " WHERE " + render_expr(*s.where, d) : "");
+  }
+  // PostgreSQL 15: "For ON CONFLICT DO UPDATE, a conflict_target must be provided".
+  if (target.empty() && d == Dialect::PostgreSql) no_spelling(s, d, "PostgreSQL's DO UPDATE names its conflict target");
+  return " ON CONFLICT" + target + " DO UPDATE SET " + assignment_list(s.assignments, d) +
+         (s.where ? " WHERE " + render_expr(*s.where, d) : "");
+}
+
 }  // namespace
 
 std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
@@ -218,6 +268,11 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Begin: return d == Dialect::MySql ? "START TRANSACTION" : "BEGIN";
     case StatementKind::Commit: return "COMMIT";
     case StatementKind::Rollback: return "ROLLBACK";
+    // The same text on PostgreSQL 15 (SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT), MariaDB 10.11 (KB
+    // "SAVEPOINT") and SQLite (https://www.sqlite.org/lang_savepoint.html).
+    case StatementKind::Savepoint:
+    case StatementKind::RollbackToSavepoint:
+    case StatementKind::ReleaseSavepoint: return to_string(s.kind) + " " + quote_identifier(s.savepoint, d);
     case StatementKind::Select: {
       std::string list = !s.columns.empty() ? column_list(s.columns, d)
                          : s.own_columns    ? quote_identifier(s.table, d) + ".*"
@@ -257,8 +312,8 @@ std::string render(const Statement& s, Dialect d) {
         }
         rows += ")";
       }
-      return fmt::format("INSERT INTO {} ({}) VALUES {}", quote_identifier(s.table, d), column_list(s.columns, d),
-                         rows);
+      return fmt::format("{} {} ({}) VALUES {}{}", insert_verb(s, d), quote_identifier(s.table, d),
+                         column_list(s.columns, d), rows, upsert_clause(s, d));
     }
     case StatementKind::Update: {
       // A multi-table write names its SET columns with their table, except in the FROM form (PostgreSQL, SQLite),

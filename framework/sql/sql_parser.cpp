@@ -169,6 +169,7 @@ class Parser {
     operators_ = 0;
     if (accept_keyword("SELECT")) return select();
     if (accept_keyword("INSERT")) return insert();
+    if (accept_keyword("REPLACE")) return insert(Upsert::Replace);
     if (accept_keyword("UPDATE")) return update();
     if (accept_keyword("DELETE")) return delete_();
     if (accept_keyword("BEGIN")) {
@@ -184,8 +185,16 @@ class Parser {
       return Statement::commit();
     }
     if (accept_keyword("ROLLBACK")) {
-      accept_keyword("WORK");
-      return Statement::rollback();
+      if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
+      if (!accept_keyword("TO")) return Statement::rollback();
+      accept_keyword("SAVEPOINT");  // optional in every engine's grammar
+      return Statement::savepoint_statement(StatementKind::RollbackToSavepoint, identifier("a savepoint name"));
+    }
+    if (accept_keyword("SAVEPOINT"))
+      return Statement::savepoint_statement(StatementKind::Savepoint, identifier("a savepoint name"));
+    if (accept_keyword("RELEASE")) {
+      accept_keyword("SAVEPOINT");
+      return Statement::savepoint_statement(StatementKind::ReleaseSavepoint, identifier("a savepoint name"));
     }
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
     fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or ROLLBACK)");
@@ -372,9 +381,17 @@ class Parser {
     return s;
   }
 
-  Statement insert() {
+  // INSERT [IGNORE | OR IGNORE | OR REPLACE] INTO ..., or (after REPLACE) INTO ...; then an upsert clause.
+  Statement insert(Upsert verb = Upsert::None) {
     Statement s;
     s.kind = StatementKind::Insert;
+    if (verb == Upsert::None && accept_keyword("IGNORE")) verb = Upsert::Ignore;  // MariaDB
+    else if (verb == Upsert::None && accept_keyword("OR")) {                       // SQLite
+      if (accept_keyword("IGNORE")) verb = Upsert::Ignore;
+      else if (accept_keyword("REPLACE")) verb = Upsert::Replace;
+      else fail_expected("IGNORE or REPLACE after INSERT OR");
+    }
+    s.upsert = verb;
     expect_keyword("INTO");
     s.table = identifier("a table name");
     if (is_symbol("(")) s.columns = column_list();
@@ -391,7 +408,38 @@ class Parser {
         fail(row_line, fmt::format("a row of {} value(s) for {} column(s)", row.size(), s.columns.size()));
       s.values.push_back(std::move(row));
     } while (accept_symbol(","));
+    if (is_keyword("ON")) upsert_clause(s);
     return s;
+  }
+
+  // ON CONFLICT [(k, ...)] DO NOTHING | DO UPDATE SET ... [WHERE ...] (PostgreSQL, SQLite), or ON DUPLICATE KEY
+  // UPDATE ... (MariaDB). Inside, EXCLUDED.c and VALUES(c) name the proposed row's value.
+  void upsert_clause(Statement& s) {
+    const int at = line();
+    expect_keyword("ON");
+    if (s.upsert != Upsert::None)
+      fail(at, fmt::format("{} cannot also have ON CONFLICT or ON DUPLICATE KEY UPDATE", upsert_form(s)));
+    upsert_values_ = true;
+    if (accept_keyword("DUPLICATE")) {
+      expect_keyword("KEY");
+      expect_keyword("UPDATE");
+      s.upsert = Upsert::DoUpdate;
+      assignments(s);
+    } else {
+      if (!accept_keyword("CONFLICT")) fail_expected("CONFLICT or DUPLICATE KEY UPDATE after ON");
+      if (is_symbol("(")) s.conflict_target = column_list();
+      expect_keyword("DO");
+      if (accept_keyword("NOTHING")) {
+        s.upsert = Upsert::DoNothing;
+      } else {
+        if (!accept_keyword("UPDATE")) fail_expected("NOTHING or UPDATE after DO");
+        expect_keyword("SET");
+        s.upsert = Upsert::DoUpdate;
+        assignments(s);
+        if (accept_keyword("WHERE")) s.where = expression();
+      }
+    }
+    upsert_values_ = false;
   }
 
   // A multi-table write's join, MariaDB's spelling: [INNER] JOIN u ON condition.
@@ -436,12 +484,8 @@ class Parser {
     } while (accept_symbol(","));
   }
 
-  Statement update() {
-    Statement s;
-    s.kind = StatementKind::Update;
-    s.table = identifier("a table name");
-    const bool joined = write_join(s);
-    expect_keyword("SET");
+  // c = e, ... (an UPDATE's SET list, or an upsert's).
+  void assignments(Statement& s) {
     do {
       Assignment a;
       a.column = identifier("a column name");
@@ -454,6 +498,15 @@ class Parser {
       a.value = expression();
       s.assignments.push_back(std::move(a));
     } while (accept_symbol(","));
+  }
+
+  Statement update() {
+    Statement s;
+    s.kind = StatementKind::Update;
+    s.table = identifier("a table name");
+    const bool joined = write_join(s);
+    expect_keyword("SET");
+    assignments(s);
     if (!joined && accept_keyword("FROM")) from_join(s, "FROM");
     else if (accept_keyword("WHERE")) s.where = expression();
     returning(s);
@@ -777,6 +830,13 @@ class Parser {
       case Token::Kind::QuotedIdentifier: return column_ref(next().text);
       case Token::Kind::Word:
         if (accept_keyword("NULL")) return Expr::lit(Value());
+        if (upsert_values_ && is_keyword("VALUES") && is_symbol("(", 1)) {  // MariaDB's VALUES(c) in an upsert
+          next();
+          next();
+          Expr e = Expr::excluded(identifier("a column name"));
+          expect_symbol(")");
+          return e;
+        }
         if (accept_keyword("EXISTS")) return exists(false);
         if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {  // HAVING COUNT(c) > 1
           next();
@@ -834,6 +894,7 @@ class Parser {
   // A column name, or table.column.
   Expr column_ref(std::string first) {
     if (!accept_symbol(".")) return Expr::col(std::move(first));
+    if (upsert_values_ && iequals(first, "excluded")) return Expr::excluded(identifier("a column name after EXCLUDED."));
     return Expr::qcol(std::move(first), identifier("a column name after '.'"));
   }
 
@@ -867,6 +928,7 @@ class Parser {
   std::size_t pos_ = 0;
   int depth_ = 0;
   int operators_ = 0;
+  bool upsert_values_ = false;  // inside an upsert's clause: EXCLUDED.c and VALUES(c) are the proposed values
 };
 
 }  // namespace

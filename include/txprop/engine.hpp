@@ -66,6 +66,10 @@ struct EngineCapabilities {
   // A joined DELETE may delete the joined table's matching rows too (MariaDB's `DELETE t, u FROM t JOIN u ON ...`;
   // PostgreSQL's USING form deletes from its target table only).
   bool delete_joined_table = false;
+  // The upsert forms the engine has (statement.hpp), and whether its DO UPDATE takes a WHERE (PostgreSQL, SQLite;
+  // MariaDB's ON DUPLICATE KEY UPDATE has none). The generator makes only these.
+  std::vector<Upsert> upserts;
+  bool upsert_update_where = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

@@ -30,6 +30,8 @@ struct Expr {
                   // outer statement's table with qualified columns (a correlated subquery)
     Case,         // CASE WHEN args[0] THEN args[1] ELSE args[2] END
     Aggregate,    // aggregate(column) over the statement's rows (SELECT ... HAVING only)
+    Excluded,     // the value an upsert proposed for `column` (PostgreSQL's and SQLite's EXCLUDED.column, MariaDB's
+                  // VALUES(column)): only in the SET and WHERE of INSERT ... ON CONFLICT DO UPDATE (statement.hpp)
   };
 
   Kind kind = Kind::Literal;
@@ -57,9 +59,13 @@ struct Expr {
   static Expr aggregate_of(Aggregate agg, std::string column);
   // table.column
   static Expr qcol(std::string table, std::string column);
+  // EXCLUDED.column
+  static Expr excluded(std::string column);
 
   // Tables read by subqueries anywhere in this tree.
   void collect_subquery_tables(std::vector<std::string>& out) const;
+  // Whether EXCLUDED.column occurs anywhere in this tree.
+  bool mentions_excluded() const;
   // Number of nodes, the measure shrinking reduces.
   std::size_t size() const;
 

@@ -70,6 +70,16 @@ struct Options {
   double write_join_probability = 0.15;
   double joined_table_update_probability = 0.4;
   double joined_table_delete_probability = 0.4;
+  // Upserts (issue 17): an INSERT into a table whose only unique key is its primary key becomes, with
+  // upsert_probability, one of the engine's upsert forms (the harness sets upsert_forms and upsert_update_where from
+  // the profile's capabilities): ON CONFLICT (k) DO NOTHING | DO UPDATE SET ... [WHERE ...] (MariaDB's ON DUPLICATE
+  // KEY UPDATE), INSERT IGNORE, REPLACE. Off by default: a suite whose oracle judges upserts turns it on (Wss,
+  // Atomicity); the others' oracles cannot see which rows an upsert inserted, updated or left alone, and refuse it.
+  bool upserts = false;
+  std::vector<Upsert> upsert_forms;
+  bool upsert_update_where = false;
+  double upsert_probability = 0.35;
+  double upsert_where_probability = 0.3;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
   // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
   // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer

@@ -11,8 +11,22 @@
 
 namespace txprop {
 
-enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete };
+// Savepoint, RollbackToSavepoint and ReleaseSavepoint are statements inside a transaction (SAVEPOINT s, ROLLBACK TO
+// SAVEPOINT s, RELEASE SAVEPOINT s; the same text on every engine), named by Statement::savepoint.
+enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint };
 enum class LockMode { None, Share, Update };  // SELECT ... FOR SHARE / FOR UPDATE
+
+// What an INSERT does with a row whose unique key is already in the table (an upsert). Each engine has some of these
+// (EngineCapabilities::upserts); the renderer throws for a form the dialect lacks, and the generator never makes one.
+enum class Upsert {
+  None,       // a plain INSERT: a duplicate key is an error
+  DoNothing,  // ON CONFLICT [(k)] DO NOTHING (PostgreSQL, SQLite): only a unique-key conflict is skipped
+  DoUpdate,   // ON CONFLICT (k) DO UPDATE SET ... [WHERE ...] (PostgreSQL, SQLite); ON DUPLICATE KEY UPDATE ...
+              // (MariaDB, no WHERE, no target: any unique key): the existing row is updated instead
+  Ignore,     // INSERT IGNORE (MariaDB), INSERT OR IGNORE (SQLite): the row is skipped; both also skip rows that break
+              // other constraints (NOT NULL), which is why it is not DoNothing
+  Replace,    // REPLACE INTO (MariaDB, SQLite), INSERT OR REPLACE (SQLite): the existing row is deleted, then inserted
+};
 
 struct Assignment {
   std::string column;
@@ -60,9 +74,17 @@ struct Statement {
   std::vector<std::string> columns;
   // INSERT: one or more rows of values, each as long as `columns`.
   std::vector<std::vector<Expr>> values;
-  // UPDATE: the SET list.
+  // UPDATE: the SET list; INSERT ... ON CONFLICT DO UPDATE: its SET list (columns of the existing row qualified with
+  // the table's name, since PostgreSQL finds an unqualified one ambiguous with EXCLUDED's; Expr::excluded for the new).
   std::vector<Assignment> assignments;
+  // SELECT, UPDATE, DELETE: the WHERE; INSERT ... ON CONFLICT DO UPDATE: the WHERE of its DO UPDATE.
   std::optional<Expr> where;
+  // INSERT: how a duplicate key is handled, and the conflict target (ON CONFLICT (k): the primary key's or a unique
+  // index's columns; empty: any unique key, as MariaDB's ON DUPLICATE KEY UPDATE and ON CONFLICT DO NOTHING).
+  Upsert upsert = Upsert::None;
+  std::vector<std::string> conflict_target;
+  // SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: the savepoint's name.
+  std::string savepoint;
   LockMode lock = LockMode::None;
   // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
   // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
@@ -101,10 +123,15 @@ struct Statement {
   static Statement update(std::string table, std::vector<Assignment> assignments,
                           std::optional<Expr> where = std::nullopt);
   static Statement delete_(std::string table, std::optional<Expr> where = std::nullopt);
+  static Statement savepoint_statement(StatementKind kind, std::string name);
 
   bool is_transaction_control() const;
   bool is_write() const;  // INSERT, UPDATE, DELETE
   bool is_read() const { return kind == StatementKind::Select; }
+  bool is_savepoint() const {
+    return kind == StatementKind::Savepoint || kind == StatementKind::RollbackToSavepoint || kind == StatementKind::ReleaseSavepoint;
+  }
+  bool is_upsert() const { return kind == StatementKind::Insert && upsert != Upsert::None; }
   // Tables this statement reads or writes, its own table first.
   std::vector<std::string> tables() const;
   // Tables this statement writes: its own table for INSERT and DELETE, for UPDATE also every table a SET names, for
@@ -123,5 +150,8 @@ struct Statement {
 };
 
 std::string to_string(StatementKind kind);
+// The upsert's form as a person names it ("ON CONFLICT DO UPDATE ... WHERE", "INSERT IGNORE", "REPLACE"); "" for a
+// statement that is not an upsert. Used for form tags, shares and refusal reasons.
+std::string upsert_form(const Statement& s);
 
 }  // namespace txprop

@@ -39,6 +39,13 @@ struct Transaction {
   std::size_t step_count() const { return statements.size() + 2; }
   Statement step(std::size_t index) const;
   bool is_end_step(std::size_t index) const { return index == statements.size() + 1; }
+  // For each statement, whether a later ROLLBACK TO SAVEPOINT of this transaction undid it (it comes after the
+  // savepoint that ROLLBACK TO returned to, and before that ROLLBACK TO). The one reading of savepoints that
+  // Atomicity and WSS replay by: what was rolled back to a savepoint has no effect.
+  std::vector<bool> undone_by_savepoints() const;
+  // Empty if the savepoint statements are well formed: inside BEGIN ... COMMIT, and every ROLLBACK TO or RELEASE
+  // names a savepoint this transaction set before and has not released.
+  std::string check_savepoints() const;
   friend bool operator==(const Transaction&, const Transaction&) = default;
 };
 
@@ -67,6 +74,11 @@ struct TestCase {
   // shapes hand-written isolation tests have and generated cases do not (oracles that cannot judge them say so).
   bool has_shared_sessions() const;
   bool has_autocommit_statements() const;
+  // "T1.2 is an upsert (ON CONFLICT DO UPDATE)" for the first upsert statement, "" if none: what an oracle whose
+  // instrumentation cannot see which rows an upsert inserted, updated or left alone says when it refuses the case.
+  std::string first_upsert() const;
+  // "T0.3 is ROLLBACK TO SAVEPOINT s" for the first savepoint statement, "" if none (refusals, as first_upsert).
+  std::string first_savepoint() const;
   // Empty if well formed; otherwise what is wrong (order counts, unknown tables or columns).
   std::string validate() const;
   // Every transaction in sequence, T0 first: the fully serial order.

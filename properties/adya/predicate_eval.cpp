@@ -195,6 +195,7 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
     }
     case Expr::Kind::Subquery:
     case Expr::Kind::InSubquery: return std::nullopt;  // their version sets are not recorded
+    case Expr::Kind::Excluded: return std::nullopt;     // an upsert's proposed value: Adya refuses upserts
   }
   return std::nullopt;
 }

@@ -8,4 +8,5 @@ TXPROP_SETTINGS(Atomicity) {
   s.generator.rollback_probability = 0.5;
   s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
   s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
+  s.generator.upserts = true;  // the engine's upsert forms (issue 17): the replay of the committed ones runs them too
 }

@@ -21,6 +21,14 @@ class TrocOracle final : public Oracle {
   // level. Where the engine's plain reads lock only outside autocommit (InnoDB SERIALIZABLE turns a plain SELECT into
   // a locking read only when autocommit is off), those rules do not describe an autocommit SELECT.
   std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const override {
+    // Troc's view and lock model has no rule for a write that reads a key, then inserts, updates or leaves a row.
+    if (std::string upsert = c.first_upsert(); !upsert.empty())
+      return upsert + ", and Troc's visibility and lock model has no rule for the row an upsert inserts, updates or "
+                      "leaves alone";
+    // Nor for a savepoint: its row-version history has no versions that a ROLLBACK TO SAVEPOINT undoes while the
+    // transaction goes on (and which locks that releases differs by engine).
+    if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
+      return savepoint + ", and Troc's row-version history does not model what a rollback to a savepoint undoes";
     const auto& locking = engine.capabilities().locking_plain_reads;
     for (std::size_t t = 0; t < c.transactions.size(); ++t) {
       const Transaction& tx = c.transactions[t];

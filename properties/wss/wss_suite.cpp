@@ -8,4 +8,5 @@ TXPROP_PROPERTY(Wss, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txpr
 TXPROP_SETTINGS(Wss) {
   s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
   s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
+  s.generator.upserts = true;  // the engine's upsert forms (issue 17): the serial replay runs them too
 }

@@ -51,7 +51,7 @@ std::string statement_form(const Statement& s) {
                             : s.lock == LockMode::Share ? "SELECT FOR SHARE"
                                                         : "SELECT")
                          : to_string(s.kind);
-  if (s.kind == StatementKind::Insert) return kind;
+  if (s.kind == StatementKind::Insert) return s.is_upsert() ? kind + " " + upsert_form(s) : kind;
   return kind + " / " + where_form(s.where);
 }
 

@@ -5,6 +5,8 @@
 // MariaDB error 1093, type errors; aggregates with GROUP BY/HAVING, ORDER BY ... LIMIT) stays under 1% per target. Prints the share per target.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "support/engine_targets.hpp"
@@ -15,6 +17,17 @@ using namespace txprop;
 
 namespace {
 
+std::string upsert_form_name(Upsert form) {
+  switch (form) {
+    case Upsert::None: return "none";
+    case Upsert::DoNothing: return "DO NOTHING";
+    case Upsert::DoUpdate: return "DO UPDATE";
+    case Upsert::Ignore: return "INSERT IGNORE";
+    case Upsert::Replace: return "REPLACE";
+  }
+  return "?";
+}
+
 void check_engine(const std::string& engine, bool si) {
   auto config = find_configured_target([&](const TargetConfig& c) {
     return c.profile().name() == engine && test::snapshot_isolation_on(c) == si;
@@ -24,6 +37,7 @@ void check_engine(const std::string& engine, bool si) {
   gen::Options o;
   o.rich_statements = true;
   o.derived_inner_forms = true;
+  o.upserts = true;
   const EngineCapabilities capabilities = target.engine().capabilities();
   apply_engine_capabilities(o, capabilities);
   o.rollback_probability = 0;
@@ -33,6 +47,8 @@ void check_engine(const std::string& engine, bool si) {
       select_subqueries = 0, update_joins = 0, delete_joins = 0, two_table_updates = 0, two_table_deletes = 0,
       grouped_derived = 0, joined_derived = 0;
   std::string first;
+  std::map<Upsert, std::pair<int, int>> upserts;  // form -> (statements run, rejected as invalid)
+  std::map<std::string, int> upsert_names;        // with the WHERE of DO UPDATE apart
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
     c.order = TestCase::serial_order(c.transactions);  // one at a time: no waits, every statement runs
@@ -57,7 +73,13 @@ void check_engine(const std::string& engine, bool si) {
         two_table_deletes += st.written_tables().size() > 1 && st.kind == StatementKind::Delete;
         grouped_derived += !st.derived.empty() && !st.derived.front().group_by.empty();
         joined_derived += !st.derived.empty() && !st.derived.front().joins.empty();
-        if (out.failed() && out.error.cls == ErrorClass::InvalidStatement) {
+        const bool invalid = out.failed() && out.error.cls == ErrorClass::InvalidStatement;
+        if (st.is_upsert()) {
+          ++upserts[st.upsert].first;
+          upserts[st.upsert].second += invalid;
+          ++upsert_names[upsert_form(st)];
+        }
+        if (invalid) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
         }
@@ -71,6 +93,23 @@ void check_engine(const std::string& engine, bool si) {
                            config->name, statements, rejected, share, exists, cases, aggregates, limits, joins, derived,
                            select_subqueries, update_joins, two_table_updates, delete_joins, two_table_deletes,
                            grouped_derived, joined_derived);
+  // Upserts (issue 17): each form's share of the statements run, and the share of its statements rejected.
+  for (const auto& [name, n] : upsert_names) {
+    std::cout << fmt::format("[generated] {}: {:<32} {:>5} statements ({:.2f}% of all)\n", config->name, name, n,
+                             100.0 * n / std::max(1, statements));
+  }
+  for (const auto& [form, counts] : upserts) {
+    const auto [n, bad] = counts;
+    std::cout << fmt::format("[generated] {}: upsert form {:<24} {:>5} run, {} rejected as invalid ({:.2f}%)\n",
+                             config->name, upsert_form_name(form), n, bad, 100.0 * bad / std::max(1, n));
+    EXPECT_LT(100.0 * bad / std::max(1, n), 1.0) << upsert_form_name(form);
+  }
+  // Every upsert form the profile lists is generated, and no other.
+  for (Upsert form : {Upsert::DoNothing, Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace}) {
+    const bool has = std::find(capabilities.upserts.begin(), capabilities.upserts.end(), form) != capabilities.upserts.end();
+    EXPECT_EQ(upserts.count(form) > 0, has) << upsert_form_name(form);
+  }
+  EXPECT_EQ(upsert_names.count("ON CONFLICT DO UPDATE ... WHERE") > 0, capabilities.upsert_update_where);
   EXPECT_LT(share, 1.0) << "first rejected: " << first;
   EXPECT_GT(exists, 0);
   EXPECT_GT(derived, 0);

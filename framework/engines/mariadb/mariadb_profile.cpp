@@ -55,6 +55,10 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // DELETE of two joined tables (MariaDB Knowledge Base, DELETE, multiple-table syntax: "DELETE tbl_name[.*] [,
   // tbl_name[.*]] ... FROM table_references [WHERE where_condition]"; each matching row is deleted once).
   c.delete_joined_table = true;
+  // MariaDB Knowledge Base: "INSERT ON DUPLICATE KEY UPDATE" (no WHERE; VALUES(col) is the proposed value), "INSERT
+  // IGNORE", "REPLACE". No ON CONFLICT ... DO NOTHING.
+  c.upserts = {Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace};
+  c.upsert_update_where = false;
   c.wait_detection = "InnoDB lock waits (information_schema) on a control connection";
   c.aborting_errors = "deadlock (1213) and snapshot conflict (1020) roll the transaction back; a lock wait timeout "
                       "(1205) ends only the statement";

@@ -44,6 +44,10 @@ class PostgresqlProfile final : public EngineProfile {
     // "can use any column names of the table named by table_name or table(s) listed in FROM"; DELETE: "... or
     // table(s) listed in USING").
     c.joined_write_returning = c.joined_write_returning_joined_table = true;
+    // PostgreSQL 15 manual, INSERT, "ON CONFLICT Clause": DO NOTHING and DO UPDATE SET ... [WHERE condition]; no
+    // INSERT IGNORE and no REPLACE.
+    c.upserts = {Upsert::DoNothing, Upsert::DoUpdate};
+    c.upsert_update_where = true;
     c.wait_detection = "pg_blocking_pids() on a control connection";
     c.aborting_errors = "every error aborts the whole transaction; its COMMIT then rolls back";
     return c;

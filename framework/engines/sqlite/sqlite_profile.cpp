@@ -36,6 +36,10 @@ class SqliteProfile final : public EngineProfile {
     // RETURNING on UPDATE ... FROM names only the updated table (https://www.sqlite.org/lang_returning.html, 7.
     // Limitations: "the auxiliary tables named in the FROM clause may not participate in the RETURNING clause").
     c.joined_write_returning = true;
+    // UPSERT since 3.24 (https://www.sqlite.org/lang_upsert.html: ON CONFLICT (k) DO NOTHING | DO UPDATE SET ...
+    // WHERE ...) and the conflict clauses INSERT OR IGNORE / OR REPLACE (https://www.sqlite.org/lang_conflict.html).
+    c.upserts = {Upsert::DoNothing, Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace};
+    c.upsert_update_where = true;
     c.wait_detection = "SQLITE_BUSY with busy timeout 0: the statement would wait; the runner retries it when "
                        "another transaction ends";
     c.aborting_errors = "SQLITE_BUSY_SNAPSHOT (a WAL reader's stale snapshot cannot write) ends the transaction; "
