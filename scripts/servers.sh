@@ -3,7 +3,7 @@
 # systemd. Usage:
 #   scripts/servers.sh start [postgresql] [mariadb] [galera]   (PostgreSQL and MariaDB when none is named;
 #                                                    galera: a 3-node MariaDB Galera cluster, scripts/galera.sh)
-#   scripts/servers.sh stop
+#   scripts/servers.sh stop [galera]                  (galera: only the cluster)
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
 # Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
 # State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Each start picks a random free port and a
@@ -139,7 +139,7 @@ case "$cmd" in
       esac
     done
     print_env ;;
-  stop) stop_all ;;
+  stop) if [ "${1:-}" = galera ]; then stop_galera; else stop_all; fi ;;
   env) print_env ;;
-  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] [galera] | stop | env" >&2; exit 2 ;;
+  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] [galera] | stop [galera] | env" >&2; exit 2 ;;
 esac

@@ -10,6 +10,8 @@
 //   levels: repeatable read, serializable                 levels to run at; default: every level of the target
 //   level T1: read committed                              optional: T1 always runs at this level (a session: all
 //                                                         its transactions; s1[2]: the second transaction of s1)
+//   node T1: 2                                            optional: on a cluster (galera), session T1 runs on node 2
+//                                                         (1-based); a session without one runs on node k mod n
 //
 //   setup:
 //   CREATE TABLE t (k INTEGER NOT NULL, v INTEGER, PRIMARY KEY (k));
@@ -112,6 +114,9 @@ struct Scenario {
 
   // The test case at `level` (transactions with a fixed level keep theirs).
   TestCase test_case(IsolationLevel level) const;
+  // The case a replay runs: test_case(level), and where the file has no node line (it was written for one server),
+  // every session on the first node of a cluster.
+  TestCase replay_case(IsolationLevel level) const;
   bool applies_to(const std::string& target_kind) const;
   // The expectations for this property, target kind and level.
   std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,
