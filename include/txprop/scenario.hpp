@@ -32,7 +32,7 @@
 //   wss   *           serializable     ok
 //
 // Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
-// mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
+// mysql, galera, galera_si (a Galera cluster, snapshot isolation off or on). Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
 // not even one the level allows or the engine documents), a finding kind or class (the verdict must contain a finding
 // in it: for adya, G-single is met by lost-update and read-skew, G2 by G2-item and write-skew, G2-item by write-skew),
 // or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). An oracle that cannot judge
