@@ -420,6 +420,18 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
       copy.transactions[t].isolation = c.transactions[0].isolation;
       out.push_back(std::move(copy));
     }
+  // A cluster's placement: toward fewer nodes, every transaction of a node moved to a lower node in use.
+  std::set<int> used;
+  for (const Transaction& t : c.transactions)
+    if (t.node >= 0) used.insert(t.node);
+  for (int from : used)
+    for (int to : used) {
+      if (to >= from) break;
+      TestCase copy = c;
+      for (Transaction& t : copy.transactions)
+        if (t.node == from) t.node = to;
+      out.push_back(std::move(copy));
+    }
   // Removing a table's rows may leave an INSERT's key colliding with nothing, which is fine; removing a column or
   // table is only offered when nothing refers to it, so every candidate stays valid. Check anyway.
   std::erase_if(out, [](const TestCase& x) { return !x.validate().empty(); });

@@ -813,6 +813,9 @@ rc::Gen<TestCase> test_case(const Options& options) {
         c.transactions.back().isolation = d.pick(options.mixed_levels);
     }
     c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
+    if (options.nodes > 1)
+      for (std::size_t i = 0; i < c.transactions.size(); ++i)
+        c.transactions[i].node = static_cast<int>(i % static_cast<std::size_t>(options.nodes));
     return rc::shrinkable::shrinkRecur(std::move(c), [](const TestCase& v) {
       return rc::seq::fromContainer(shrink_test_case(v));
     });

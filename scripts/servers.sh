@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts and stops throw-away PostgreSQL and MariaDB servers on loopback, in a temporary directory, without
 # systemd. Usage:
-#   scripts/servers.sh start [postgresql] [mariadb]   (both when none is named)
-#   scripts/servers.sh stop
+#   scripts/servers.sh start [postgresql] [mariadb] [galera]   (PostgreSQL and MariaDB when none is named;
+#                                                    galera: a 3-node MariaDB Galera cluster, scripts/galera.sh)
+#   scripts/servers.sh stop [galera]                  (galera: only the cluster)
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
 # Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
 # State lives in $TXPROP_SERVER_DIR (default /tmp/txprop-servers). Each start picks a random free port and a
@@ -24,6 +25,8 @@ free_port() {  # a random free port in 20000..59999
   echo "$p"
 }
 new_password() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
+# shellcheck source=galera.sh
+source "$(dirname "$0")/galera.sh"
 as_user() {  # run as $1 when root, else as ourselves
   local user=$1; shift
   if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
@@ -105,6 +108,7 @@ stop_all() {
     # Throw-away data: SIGKILL is instant where a clean shutdown takes seconds.
     kill -9 "$(cat "$DIR/mariadb/pid")" 2>/dev/null || true
   fi
+  stop_galera
   rm -rf "$DIR"
 }
 
@@ -116,6 +120,8 @@ print_env() {
     local m="mariadb://txtest:$(cat "$DIR/mariadb/password")@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
     targets="$targets $m $m?innodb_snapshot_isolation=ON"
   fi
+  local galera; galera=$(galera_target)
+  [ -n "$galera" ] && targets="$targets $galera"
   echo "export TXPROP_TARGETS=\"sqlite: sqlite:?journal_mode=delete ${targets# }\""
 }
 
@@ -128,11 +134,12 @@ case "$cmd" in
       case "$w" in
         postgresql) start_postgresql ;;
         mariadb) start_mariadb ;;
-        *) echo "servers.sh: unknown server '$w' (postgresql, mariadb)" >&2; exit 2 ;;
+        galera) start_galera ;;
+        *) echo "servers.sh: unknown server '$w' (postgresql, mariadb, galera)" >&2; exit 2 ;;
       esac
     done
     print_env ;;
-  stop) stop_all ;;
+  stop) if [ "${1:-}" = galera ]; then stop_galera; else stop_all; fi ;;
   env) print_env ;;
-  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] | stop | env" >&2; exit 2 ;;
+  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] [galera] | stop [galera] | env" >&2; exit 2 ;;
 esac

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config libgtest-dev librapidcheck-dev libfmt-dev libpqxx-dev libmariadb-dev
-          libsqlite3-dev sqlite3 postgresql mariadb-server mariadb-client graphviz)
+          libsqlite3-dev sqlite3 postgresql mariadb-server mariadb-client graphviz galera-4 rsync)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests: install and build, start throw-away PostgreSQL and MariaDB servers on loopback, run every test
 # (unit, engine integration, property suites with a small case budget, scenario files, the harness's own checks)
-# against SQLite, PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers.
+# against SQLite, PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers; then the
+# same for a 3-node MariaDB Galera cluster (scripts/test_galera.sh).
 # Ends with the table of what the property suites and scenario files checked; JUnit XML in build/txprop-test/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,4 +24,6 @@ status=$?
 set -e
 build/txprop summary "$out/records.jsonl" --junit "$out/junit.xml" --title "txprop tests" || true
 echo "test.sh: wall time $(( $(date +%s) - start )) s; JUnit $out/ctest-junit.xml (every test), $out/junit.xml (suites)"
+# The Galera cluster's stage (issue 18): start, its suites and scenarios, stop; at most 4 minutes.
+scripts/test_galera.sh || status=1
 exit $status

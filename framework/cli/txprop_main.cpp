@@ -134,7 +134,7 @@ int replay(const std::vector<std::string>& args) {
   std::map<std::string, int> outcomes;
   int runs = 0, failed = 0, unjudged = 0, refused = 0;  // refused: the oracle cannot judge the case
   for (IsolationLevel l : levels) {
-    const TestCase c = s.test_case(l);
+    const TestCase c = s.replay_case(l);
     // What judges the runs at this level: --property, else the properties the scenario's expectations name here.
     std::map<std::string, std::vector<Expectation>> judges;
     if (chosen) judges[property];

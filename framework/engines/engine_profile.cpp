@@ -46,6 +46,7 @@ std::unique_ptr<EngineProfile> sqlite_profile();
 std::unique_ptr<EngineProfile> postgresql_profile();
 std::unique_ptr<EngineProfile> mariadb_profile();
 std::unique_ptr<EngineProfile> mysql_profile();
+std::unique_ptr<EngineProfile> galera_profile();
 
 namespace {
 
@@ -76,6 +77,7 @@ Registry& registry() {
     r.add(postgresql_profile());
     r.add(mariadb_profile());
     r.add(mysql_profile());
+    r.add(galera_profile());
     return true;
   }();
   (void)built_in;

@@ -238,20 +238,31 @@ TargetConfig parse_target_uri(std::string_view text) {
       }
       c.user = percent_decode(userinfo);
     }
-    if (auto pc = authority.rfind(':'); pc != std::string_view::npos) {
-      const std::string port(authority.substr(pc + 1));
-      if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
-          std::stoi(port) < 1 || std::stoi(port) > 65535)
-        throw fail(port.size() <= 12 && std::all_of(port.begin(), port.end(), [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); })
-                       ? fmt::format("bad port '{}'", port)
-                       : std::string("bad port (not a number from 1 to 65535)"));
-      c.port = std::stoi(port);
-      authority = authority.substr(0, pc);
+    if (authority.find(',') != std::string_view::npos && !engine.multi_host())
+      throw fail(fmt::format("{} takes one host, not a list", engine.name()));
+    // host[:port], or a comma-separated list of them for an engine of several nodes (galera://h1:p1,h2:p2/db).
+    while (true) {
+      const auto comma = authority.find(',');
+      std::string_view one = authority.substr(0, comma);
+      int port_number = 0;
+      if (auto pc = one.rfind(':'); pc != std::string_view::npos) {
+        const std::string port(one.substr(pc + 1));
+        if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
+            std::stoi(port) < 1 || std::stoi(port) > 65535)
+          throw fail(port.size() <= 12 && std::all_of(port.begin(), port.end(), [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); })
+                         ? fmt::format("bad port '{}'", port)
+                         : std::string("bad port (not a number from 1 to 65535)"));
+        port_number = std::stoi(port);
+        one = one.substr(0, pc);
+      }
+      if (one.empty()) throw fail("no host");
+      c.hosts.emplace_back(std::string(one), port_number == 0 ? engine.default_port() : port_number);
+      if (comma == std::string_view::npos) break;
+      authority = authority.substr(comma + 1);
     }
-    c.host = std::string(authority);
-    if (c.host.empty()) throw fail("no host");
+    c.host = c.hosts.front().first;
+    c.port = c.hosts.front().second;
     if (c.user.empty()) throw fail("no user (user@host)");
-    if (c.port == 0) c.port = engine.default_port();
   }
   while (!query.empty()) {
     const auto amp = query.find('&');

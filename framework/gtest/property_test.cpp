@@ -160,6 +160,8 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
   apply_engine_capabilities(s.generator, param.config.profile().capabilities());
   s.generator.isolation = param.level;
+  // A cluster's cases place each transaction on a node (one node per host of the URI).
+  if (param.config.profile().multi_host()) s.generator.nodes = static_cast<int>(param.config.hosts.size());
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
   if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;
   return s;

@@ -53,7 +53,7 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
   std::string problems;
   for (IsolationLevel level : levels) {
     if (levels_run) levels_run->push_back(level);
-    const TestCase c = s.test_case(level);
+    const TestCase c = s.replay_case(level);
     // Group the expectations by property: each property judges its own run.
     std::map<std::string, std::vector<Expectation>> by_property;
     for (const Expectation& e : s.expectations)

@@ -20,6 +20,8 @@ std::string to_string(ErrorClass c) {
     case ErrorClass::Busy: return "busy";
     case ErrorClass::TransactionAborted: return "transaction-aborted";
     case ErrorClass::Canceled: return "canceled";
+    case ErrorClass::CertificationFailure: return "certification-failure";
+    case ErrorClass::CommitOutcomeUnknown: return "commit-outcome-unknown";
     case ErrorClass::Other: return "other";
   }
   return "?";

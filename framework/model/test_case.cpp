@@ -50,6 +50,22 @@ std::vector<int> TestCase::connection_of() const {
   return out;
 }
 
+std::vector<int> TestCase::placement(int nodes) const {
+  const auto all = sessions();
+  std::vector<int> out;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    int node = -1;
+    for (int t : all[k])
+      if (node < 0) node = transactions[static_cast<std::size_t>(t)].node;
+    out.push_back(nodes <= 1 ? 0 : (node < 0 ? static_cast<int>(k) : node) % nodes);
+  }
+  return out;
+}
+
+bool TestCase::has_placement() const {
+  return std::any_of(transactions.begin(), transactions.end(), [](const Transaction& t) { return t.node >= 0; });
+}
+
 bool TestCase::has_shared_sessions() const {
   for (const auto& s : sessions())
     if (s.size() > 1) return true;
@@ -333,6 +349,10 @@ std::string TestCase::validate() const {
       if (row.size() != t.columns.size())
         return fmt::format("table {} has {} columns but an initial row of {} values", t.name, t.columns.size(),
                            row.size());
+  for (std::size_t i = 0; i < transactions.size(); ++i)
+    if (transactions[i].node < -1 || transactions[i].node >= 64)
+      return fmt::format("T{} is placed on node {} (nodes are numbered from 0, below 64; -1: spread)", i,
+                         transactions[i].node);
   std::vector<std::size_t> count(transactions.size(), 0);
   for (int t : order) {
     if (t < 0 || static_cast<std::size_t>(t) >= transactions.size())

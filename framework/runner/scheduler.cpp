@@ -177,7 +177,10 @@ class Scheduler {
         h_.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(index)] = o;
         h_.events.push_back(Event{Event::Kind::Completed, ref});
         s.worker->broken = true;
-        fail_run(RunFinding::Kind::Crash, ref, "lost connection: " + o.error.message);
+        // A COMMIT whose outcome cannot be known ends the run too: no oracle may guess whether it committed.
+        fail_run(RunFinding::Kind::Crash, ref,
+                 (o.error.cls == ErrorClass::CommitOutcomeUnknown ? "commit outcome unknown: " : "lost connection: ") +
+                     o.error.message);
         return;
       }
     }

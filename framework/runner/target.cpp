@@ -18,6 +18,7 @@ namespace txprop {
 struct Target::Sessions {
   runner::CompletionSignal signal;
   std::vector<std::unique_ptr<runner::SessionWorker>> workers;
+  std::vector<int> nodes;  // the cluster node each worker's session is on
 };
 
 Target::Target(TargetConfig config, RunOptions options)
@@ -52,8 +53,8 @@ Dialect Target::dialect() const { return driver_->dialect(); }
 
 std::string Target::configuration() const { return config_.profile().configuration(config_); }
 
-std::unique_ptr<runner::SessionWorker> Target::new_worker(std::size_t txn) {
-  auto w = std::make_unique<runner::SessionWorker>(driver_->open_session(), sessions_->signal,
+std::unique_ptr<runner::SessionWorker> Target::new_worker(std::size_t txn, int node) {
+  auto w = std::make_unique<runner::SessionWorker>(driver_->open_session_on(node), sessions_->signal,
                                                    driver_->waits_are_errors());
   w->run_limit = options_.hang_limit;
   // Worker i serves transaction i of every case: its per-transaction settings are made once, here.
@@ -83,10 +84,20 @@ History Target::run(const TestCase& c) {
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   try {
-    // Replace sessions whose connection was lost or left stuck by the previous run.
-    for (std::size_t i = 0; i < workers.size(); ++i)
-      if (workers[i]->broken) workers[i] = new_worker(i);
-    while (workers.size() < connections.size()) workers.push_back(new_worker(workers.size()));
+    // Replace sessions whose connection was lost or left stuck by the previous run, or that are on another node of
+    // a cluster than this case places their connection on.
+    const std::vector<int> placement = c.placement(driver_->nodes());
+    auto& nodes = sessions_->nodes;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      const int node = i < placement.size() ? placement[i] : nodes[i];
+      if (!workers[i]->broken && nodes[i] == node) continue;
+      workers[i] = new_worker(i, node);
+      nodes[i] = node;
+    }
+    while (workers.size() < connections.size()) {
+      nodes.push_back(placement[workers.size()]);
+      workers.push_back(new_worker(workers.size(), nodes.back()));
+    }
     t0 = Clock::now();
     driver_->reset(c.schema);
   } catch (const drivers::StatementRejected& e) {
@@ -107,6 +118,13 @@ History Target::run(const TestCase& c) {
   History h = runner::schedule(c, *driver_, used, sessions_->signal, options_, metrics_);
   auto t2 = Clock::now();
   h.target = config_.name;
+  // On a cluster the placement is part of the case as it ran: reports and scenario files name every session's node.
+  if (const int n = driver_->nodes(); n > 1) {
+    const std::vector<int> placement = c.placement(n);
+    const std::vector<int> connection = c.connection_of();
+    for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t)
+      h.test_case.transactions[t].node = placement[static_cast<std::size_t>(connection[t])];
+  }
   h.server_version = server_version_;
   if (!h.finding) {
     try {

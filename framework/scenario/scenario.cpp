@@ -130,6 +130,7 @@ class Reader {
     read_setup();
     read_steps();
     resolve_fixed_levels();
+    resolve_nodes();
     if (expect_) read_expect();
     // Everything was checked step by step; this is a safety net for what the per-step checks cannot see.
     if (auto err = s_.test_case(IsolationLevel::Serializable).validate(); !err.empty()) fail(steps_->header_line, err);
@@ -182,9 +183,14 @@ class Reader {
                                      "committed' or 'level s1[2]: serializable', found '{}'",
                                      t));
         field = "level " + txn;
+      } else if (key.starts_with("node ")) {
+        txn = std::string(trim(trim(t.substr(0, colon)).substr(4)));
+        if (!is_identifier(txn))
+          fail(l.number, fmt::format("expected 'node <session>: <node number from 1>', e.g. 'node s2: 2', found '{}'", t));
+        field = "node " + txn;
       } else if (key != "name" && key != "source" && key != "link" && key != "applies" && key != "levels") {
         fail(l.number, fmt::format("unknown header field '{}' (known: name, source, link, applies, levels, "
-                                   "level <transaction>)",
+                                   "level <transaction>, node <session>)",
                                    key));
       }
       if (auto [it, fresh] = seen.emplace(field, l.number); !fresh)
@@ -201,6 +207,12 @@ class Reader {
         }
       } else if (key == "levels") {
         for (const auto& item : split(value, ",")) s_.levels.push_back(level(l.number, item));
+      } else if (key.starts_with("node ")) {
+        const std::string digits(value);
+        if (digits.size() > 3 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) ||
+            std::stoi(digits) < 1)
+          fail(l.number, fmt::format("node for {} must be a node number from 1, found '{}'", txn, value));
+        nodes_.push_back({l.number, txn, std::stoi(digits) - 1});
       } else {
         fixed_levels_.push_back({l.number, txn, level(l.number, value)});
       }
@@ -431,6 +443,17 @@ class Reader {
     return out;
   }
 
+  // "node <session>: <n>" places every transaction of the session on node n (1-based in the file).
+  void resolve_nodes() {
+    for (const auto& n : nodes_) {
+      const std::vector<int> txns = transactions_named(n.session);
+      if (txns.empty() || n.session.find('[') != std::string::npos)
+        fail(n.line, fmt::format("node for {}, which names no session with steps (sessions: {})", n.session,
+                                 join(s_.session_names, ", ")));
+      for (int txn : txns) s_.transactions[static_cast<std::size_t>(txn)].node = n.node;
+    }
+  }
+
   void resolve_fixed_levels() {
     std::map<int, int> fixed_on;  // transaction -> line of the level that fixed it
     for (const auto& f : fixed_levels_) {
@@ -486,6 +509,12 @@ class Reader {
   std::vector<Line> header_;
   std::optional<Section> setup_, steps_, expect_;
   std::vector<FixedLevel> fixed_levels_;
+  struct Node {
+    int line;
+    std::string session;
+    int node;  // 0-based
+  };
+  std::vector<Node> nodes_;
   std::vector<int> transaction_session_;  // per transaction: its session's index in s_.session_names
   Scenario s_;
 };
@@ -501,6 +530,13 @@ TestCase Scenario::test_case(IsolationLevel level) const {
     c.transactions[i].isolation = fixed == fixed_levels.end() ? level : fixed->second;
   }
   c.order = order;
+  return c;
+}
+
+TestCase Scenario::replay_case(IsolationLevel level) const {
+  TestCase c = test_case(level);
+  if (!c.has_placement())
+    for (auto& t : c.transactions) t.node = 0;
   return c;
 }
 
@@ -577,6 +613,12 @@ std::string write_scenario(const Scenario& s) {
     if (!whole) out += fmt::format("level {}: {}\n", name_of(static_cast<std::size_t>(txn)), level_text(level));
     else if (written.insert(session).second) out += fmt::format("level {}: {}\n", session, level_text(level));
   }
+
+  // A session's node, where the case places it (Transaction::node), once per session, 1-based.
+  std::set<std::string> placed;
+  for (std::size_t t = 0; t < s.transactions.size(); ++t)
+    if (s.transactions[t].node >= 0 && placed.insert(session_of(t)).second)
+      out += fmt::format("node {}: {}\n", session_of(t), s.transactions[t].node + 1);
 
   out += "\nsetup:\n";
   for (const auto& sql : render_setup(s.schema, Dialect::Portable)) out += sql + ";\n";

@@ -426,7 +426,8 @@ std::string describe(const TestCase& c, Dialect d) {
   const std::vector<int> connection = c.connection_of();
   for (std::size_t i = 0; i < c.transactions.size(); ++i) {
     const Transaction& t = c.transactions[i];
-    const std::string on = shared ? fmt::format(" on connection C{}", connection[i]) : "";
+    std::string on = shared ? fmt::format(" on connection C{}", connection[i]) : "";
+    if (t.node >= 0) on += fmt::format(" on node {}", t.node + 1);  // a cluster's node, 1-based as in scenario files
     if (t.autocommit)
       out += fmt::format("-- T{}{} at {}: {} autocommit statement(s)\n", i, on, sql_name(t.isolation),
                          t.statements.size());

@@ -59,6 +59,13 @@ class Driver {
   virtual std::string server_version() = 0;
   // A new session on the test database, with txprop's per-session settings applied.
   virtual std::unique_ptr<Session> open_session() = 0;
+  // The nodes a session can be placed on: a cluster's (Galera), 1 for a single server.
+  virtual int nodes() const { return 1; }
+  // A new session on node `node` (0-based, below nodes()) of a cluster; a single server has only node 0.
+  virtual std::unique_ptr<Session> open_session_on(int node) {
+    (void)node;
+    return open_session();
+  }
   // Which of these sessions wait on a lock right now, asked of the server in one round trip where possible.
   virtual std::vector<WaitState> probe(const std::vector<const Session*>& sessions) = 0;
   // Whether the statement can wait on a lock at all at this level (engine knowledge). The runner asks the server

@@ -208,6 +208,8 @@ class EngineProfile {
   // Embedded engines take no host, user or database in their URI (each test process makes its own file).
   virtual bool embedded() const { return false; }
   virtual int default_port() const { return 0; }
+  // The URI may list several host:port pairs, one per node of a cluster (TargetConfig::hosts).
+  virtual bool multi_host() const { return false; }
   // Parameters besides name= and levels=.
   virtual std::vector<EngineParameter> parameters() const { return {}; }
   // Non-empty for a profile that was not checked against a real server here: said once to a user who configures it.

@@ -24,6 +24,11 @@ struct Options {
   // a level drawn from these (give the target's levels). Shrinking moves them toward the first one's level.
   std::vector<IsolationLevel> mixed_levels;
 
+  // The nodes of a cluster target (Galera; the harness sets it from the URI's hosts). Above 1 every transaction is
+  // placed on a node, spread: transaction i on node i mod nodes (no draw: the rest of the case is what it would be on
+  // one server). Shrinking moves transactions toward fewer nodes.
+  int nodes = 1;
+
   int min_tables = 1, max_tables = 3;
   int min_columns = 2, max_columns = 6;
   int max_rows = 10;

@@ -24,6 +24,12 @@ enum class ErrorClass {
   Busy,                  // SQLite SQLITE_BUSY with busy timeout 0: the statement would wait (the runner retries)
   TransactionAborted,    // PostgreSQL 25P02: a statement sent to an already aborted transaction
   Canceled,              // cancelled by txprop (hang limit)
+  // Galera: a COMMIT that failed certification against a write set another node committed first, or a transaction
+  // a replicated write set aborted (brute-force abort); MariaDB reports both as 1213, and the transaction is rolled back.
+  CertificationFailure,
+  // A COMMIT whose outcome the client cannot know (the connection or the node's cluster membership was lost while
+  // it ran): it may have committed on the cluster or not. Never guessed: the run ends with it as a finding.
+  CommitOutcomeUnknown,
   Other,
 };
 

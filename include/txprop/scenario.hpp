@@ -10,6 +10,8 @@
 //   levels: repeatable read, serializable                 levels to run at; default: every level of the target
 //   level T1: read committed                              optional: T1 always runs at this level (a session: all
 //                                                         its transactions; s1[2]: the second transaction of s1)
+//   node T1: 2                                            optional: on a cluster (galera), session T1 runs on node 2
+//                                                         (1-based); a session without one runs on node k mod n
 //
 //   setup:
 //   CREATE TABLE t (k INTEGER NOT NULL, v INTEGER, PRIMARY KEY (k));
@@ -30,7 +32,7 @@
 //   wss   *           serializable     ok
 //
 // Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
-// mysql. Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
+// mysql, galera, galera_si (a Galera cluster, snapshot isolation off or on). Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
 // not even one the level allows or the engine documents), a finding kind or class (the verdict must contain a finding
 // in it: for adya, G-single is met by lost-update and read-skew, G2 by G2-item and write-skew, G2-item by write-skew),
 // or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). An oracle that cannot judge
@@ -112,6 +114,9 @@ struct Scenario {
 
   // The test case at `level` (transactions with a fixed level keep theirs).
   TestCase test_case(IsolationLevel level) const;
+  // The case a replay runs: test_case(level), and where the file has no node line (it was written for one server),
+  // every session on the first node of a cluster.
+  TestCase replay_case(IsolationLevel level) const;
   bool applies_to(const std::string& target_kind) const;
   // The expectations for this property, target kind and level.
   std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,

@@ -89,7 +89,7 @@ class Target {
  private:
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
-  std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn);
+  std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn, int node);
 
   TargetConfig config_;
   RunOptions options_;

@@ -4,6 +4,8 @@
 //   postgresql://user[:password]@host[:port]/database[?levels=rc,rr,ser][&password=...]
 //   mariadb://user[:password]@host[:port]/database[?innodb_snapshot_isolation=ON]
 //   mysql://...                               MySQL (same driver as MariaDB; profile untested here)
+//   galera://user[:password]@h1:p1,h2:p2,h3:p3/database[?wsrep_sync_wait=1&innodb_snapshot_isolation=ON]
+//                                             a MariaDB Galera cluster, one host per node
 // The scheme selects a registered engine profile (engine.hpp), which also defines the parameters it accepts. Every URI
 // may carry name=<label> (used in test names) and levels=<list> (restrict the levels tested; each level once). A
 // parameter given twice or with an empty value is an error; messages mask the password whatever the URI. The password
@@ -15,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "txprop/isolation.hpp"
@@ -28,6 +31,9 @@ struct TargetConfig {
   const EngineProfile* engine = nullptr;  // from the scheme; never null after parsing (engine.hpp)
   std::string user, password, host, database;
   int port = 0;
+  // Every host:port of the URI in order (galera://h1:p1,h2:p2,h3:p3/db lists a cluster's nodes); host and port are
+  // the first. One entry for a single-host URI, none for an embedded engine.
+  std::vector<std::pair<std::string, int>> hosts;
   // Query parameters, keys lower case, values validated and canonical (a flag is "on" or "off").
   std::map<std::string, std::string> params;
   std::string name;                    // label for test names, e.g. "mariadb_si"

@@ -32,6 +32,10 @@ struct Transaction {
   // after the other in index order: a transaction's first step is submitted after the previous one's last, and is
   // sent only once that one ended. -1 (the default, and every generated case): a connection of its own.
   int session = -1;
+  // The node of a cluster (Galera) its connection runs on, 0-based; -1: connection k runs on node k mod the number of
+  // nodes (spread over the nodes). Transactions sharing a connection share its node (the first one's that is set).
+  // Ignored by single-server targets.
+  int node = -1;
 
   // One statement run in autocommit mode: a transaction of its own that commits or aborts with the statement.
   bool is_autocommit_statement() const { return autocommit && statements.size() == 1; }
@@ -70,6 +74,10 @@ struct TestCase {
   std::vector<std::vector<int>> sessions() const;
   // For each transaction, the index of its connection in sessions().
   std::vector<int> connection_of() const;
+  // For each connection of sessions(), the node it runs on in a cluster of `nodes` nodes (Transaction::node).
+  std::vector<int> placement(int nodes) const;
+  // Whether some transaction names its node.
+  bool has_placement() const;
   // Whether some connection runs more than one transaction, or some transaction is an autocommit statement: the
   // shapes hand-written isolation tests have and generated cases do not (oracles that cannot judge them say so).
   bool has_shared_sessions() const;

@@ -593,7 +593,7 @@ std::string contention_of(const adya::ObservedHistory& o, const History& h) {
     const ErrorClass e = h.transactions[t].abort_reason.cls;
     if (h.transactions[t].fate == TxnFate::Aborted &&
         (e == ErrorClass::SerializationFailure || e == ErrorClass::Deadlock || e == ErrorClass::LockTimeout ||
-         e == ErrorClass::SnapshotConflict))
+         e == ErrorClass::SnapshotConflict || e == ErrorClass::CertificationFailure))
       return "uncontended: ended by the engine";
   }
   if (!effect) return "uncontended: writes took no effect";

@@ -29,6 +29,13 @@ class TrocOracle final : public Oracle {
     // transaction goes on (and which locks that releases differs by engine).
     if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
       return savepoint + ", and Troc's row-version history does not model what a rollback to a savepoint undoes";
+    // Troc's lock rules are one lock table. On a cluster each node has its own, and a transaction never waits for one
+    // on another node (Galera certifies it at COMMIT instead): only cases on one node are modelled.
+    for (std::size_t t = 1; t < c.transactions.size(); ++t)
+      if (c.transactions[t].node >= 0 && c.transactions[0].node >= 0 && c.transactions[t].node != c.transactions[0].node)
+        return fmt::format("T0 and T{} run on different nodes of a cluster (nodes {} and {}), and Troc's lock rules "
+                           "model one server's locks",
+                           t, c.transactions[0].node + 1, c.transactions[t].node + 1);
     const auto& locking = engine.capabilities().locking_plain_reads;
     for (std::size_t t = 0; t < c.transactions.size(); ++t) {
       const Transaction& tx = c.transactions[t];

@@ -204,6 +204,36 @@ TEST(Generators, MixedLevelsAreOptionalAndShrinkTowardTheSuiteLevel) {
   EXPECT_GT(mixed, 50) << "cases with a second level among 200";
 }
 
+// A cluster's cases (gen::Options::nodes): transaction i on node i mod nodes, the rest drawn as on one server, and
+// shrinking offers the case with one node's transactions moved to a lower node.
+TEST(Generators, ClusterPlacementSpreadsAndShrinksTowardFewerNodes) {
+  gen::Options one;
+  gen::Options three;
+  three.nodes = 3;
+  const auto plain = sample(one, 100);
+  const auto placed = sample(three, 100);
+  for (std::size_t k = 0; k < placed.size(); ++k) {
+    TestCase unplaced = placed[k];
+    for (std::size_t i = 0; i < unplaced.transactions.size(); ++i) {
+      EXPECT_EQ(placed[k].transactions[i].node, static_cast<int>(i % 3));
+      EXPECT_EQ(plain[k].transactions[i].node, -1);
+      unplaced.transactions[i].node = -1;
+    }
+    EXPECT_EQ(unplaced, plain[k]);
+    const std::set<int> nodes_before = [&] {
+      std::set<int> n;
+      for (const auto& t : placed[k].transactions) n.insert(t.node);
+      return n;
+    }();
+    const auto candidates = gen::shrink_test_case(placed[k]);
+    EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(), [&](const TestCase& x) {
+      std::set<int> n;
+      for (const auto& t : x.transactions) n.insert(t.node);
+      return x.transactions.size() == placed[k].transactions.size() && n.size() + 1 == nodes_before.size();
+    }));
+  }
+}
+
 // Contention mode (gen::Options::contention): every case stays valid and the statement mix stays what the weights say,
 // while statements of different transactions name the same table and the same values far more often. The static
 // share printed here is a proxy (same table, one writes, and a shared literal or a statement over the whole table);

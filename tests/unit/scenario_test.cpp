@@ -271,7 +271,8 @@ TEST(Scenario, ReadsLenientSpellings) {
 
 TEST(Scenario, TargetKinds) {
   EXPECT_EQ(known_target_kinds(),
-            (std::vector<std::string>{"sqlite", "sqlite_journal", "postgresql", "mariadb", "mariadb_si", "mysql"}));
+            (std::vector<std::string>{"sqlite", "sqlite_journal", "postgresql", "mariadb", "mariadb_si", "mysql", "galera",
+                                      "galera_si"}));
   EXPECT_EQ(parse_target_uri("sqlite:").kind, "sqlite");
   EXPECT_EQ(parse_target_uri("sqlite:?journal_mode=delete").kind, "sqlite_journal");
   EXPECT_EQ(parse_target_uri("sqlite:?journal_mode=wal").kind, "sqlite");
@@ -281,6 +282,8 @@ TEST(Scenario, TargetKinds) {
   EXPECT_EQ(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=1&name=x").kind, "mariadb_si");
   EXPECT_EQ(parse_target_uri("mariadb://u@h/db?innodb_snapshot_isolation=off").kind, "mariadb");
   EXPECT_EQ(parse_target_uri("mysql://u@h/db").kind, "mysql");
+  EXPECT_EQ(parse_target_uri("galera://u@h1:1,h2:2/db").kind, "galera");
+  EXPECT_EQ(parse_target_uri("galera://u@h1:1,h2:2/db?innodb_snapshot_isolation=ON").kind, "galera_si");
 }
 
 TEST(Scenario, LoadsFiles) {
@@ -309,13 +312,13 @@ TEST(Scenario, HeaderErrors) {
             "tests/scenarios/bad.txn:2: duplicate header field 'name' (first on line 1)");
   EXPECT_EQ(scenario_error("name: a\nowner: me\n" + kSetup + steps),
             "tests/scenarios/bad.txn:2: unknown header field 'owner' (known: name, source, link, applies, levels, "
-            "level <transaction>)");
+            "level <transaction>, node <session>)");
   EXPECT_EQ(scenario_error("levels: serializable, repeatable-reed\n" + kSetup + steps),
             "tests/scenarios/bad.txn:1: unknown isolation level 'repeatable-reed' (use read uncommitted, read "
             "committed, repeatable read, serializable)");
   EXPECT_EQ(scenario_error("\napplies: postgres, mariadb\n" + kSetup + steps),
             "tests/scenarios/bad.txn:2: unknown target kind 'postgres' (known: sqlite, sqlite_journal, postgresql, "
-            "mariadb, mariadb_si, mysql)");
+            "mariadb, mariadb_si, mysql, galera, galera_si)");
   EXPECT_EQ(scenario_error("level T3: read committed\n" + kSetup + steps),
             "tests/scenarios/bad.txn:1: level for T3, which names no session or transaction with steps (sessions: T0; the k-th transaction of session s is s[k])");
   EXPECT_EQ(scenario_error("level T0: read committed\nlevel T0: serializable\n" + kSetup + steps),
@@ -401,7 +404,7 @@ TEST(Scenario, ExpectErrors) {
   const std::string body = kSetup + "steps:\nT0: BEGIN;\nT0: COMMIT;\nexpect:\n";  // expectations start on line 8
   EXPECT_EQ(scenario_error(body + "wss * serializable ok\nadya postgres serializable ok\n"),
             "tests/scenarios/bad.txn:9: unknown target kind 'postgres' (known: sqlite, sqlite_journal, postgresql, "
-            "mariadb, mariadb_si, mysql)");
+            "mariadb, mariadb_si, mysql, galera, galera_si)");
   EXPECT_EQ(scenario_error(body + "adya mariadb repeatable-reed lost-update\n"),
             "tests/scenarios/bad.txn:8: unknown isolation level 'repeatable-reed' (use read uncommitted, read "
             "committed, repeatable read, serializable)");
@@ -540,6 +543,37 @@ TEST(ScenarioSessions, FromTestCaseRoundTrips) {
     if (t.session == 7) t.session = 0;
   EXPECT_EQ(back.test_case(IsolationLevel::Serializable), expected);
   EXPECT_EQ(write_scenario(back), text);
+}
+
+// A session's node on a cluster: read, written back once per session, and kept by a counterexample's scenario.
+TEST(ScenarioSessions, NodeLinesPlaceSessions) {
+  const std::string text = "node s2: 2\n" + kSetup +
+                           "steps:\ns1: BEGIN;\ns1: SELECT * FROM t;\ns2: BEGIN;\ns2: UPDATE t SET v = 1 WHERE k = 1;\n"
+                           "s1: COMMIT;\ns2: COMMIT;\ns2: SELECT * FROM t;\n";
+  const Scenario s = parse_scenario(text, "nodes.txn");
+  ASSERT_EQ(s.transactions.size(), 3u);
+  EXPECT_EQ(s.transactions[0].node, -1);
+  EXPECT_EQ(s.transactions[1].node, 1);  // 1-based in the file
+  EXPECT_EQ(s.transactions[2].node, 1);  // every transaction of s2
+  const TestCase c = s.replay_case(IsolationLevel::RepeatableRead);
+  EXPECT_EQ(c.placement(3), (std::vector<int>{0, 1}));  // s1 unplaced: connection 0 -> node 0
+  const std::string written = write_scenario(s);
+  EXPECT_NE(written.find("node s2: 2\n"), std::string::npos) << written;
+  EXPECT_EQ(written.find("node s1"), std::string::npos) << written;
+  expect_same_scenario(parse_scenario(written, "back.txn"), s);
+  EXPECT_EQ(write_scenario(scenario_from_test_case(c, "x")).find("node s2: 2\n") != std::string::npos, true);
+
+  // Without node lines a file was written for one server: every session on the first node. A generated case with no
+  // placement spreads its connections over the nodes.
+  const Scenario plain = parse_scenario(kSetup + "steps:\nT0: BEGIN;\nT0: COMMIT;\nT1: BEGIN;\nT1: COMMIT;\n", "p.txn");
+  EXPECT_EQ(plain.replay_case(IsolationLevel::Serializable).placement(3), (std::vector<int>{0, 0}));
+  EXPECT_EQ(plain.test_case(IsolationLevel::Serializable).placement(3), (std::vector<int>{0, 1}));
+  EXPECT_EQ(plain.test_case(IsolationLevel::Serializable).placement(1), (std::vector<int>{0, 0}));
+
+  EXPECT_EQ(scenario_error("node s1: 0\n" + kSetup + "steps:\ns1: BEGIN;\ns1: COMMIT;\n"),
+            "tests/scenarios/bad.txn:1: node for s1 must be a node number from 1, found '0'");
+  EXPECT_EQ(scenario_error("node s9: 2\n" + kSetup + "steps:\ns1: BEGIN;\ns1: COMMIT;\n"),
+            "tests/scenarios/bad.txn:1: node for s9, which names no session with steps (sessions: s1)");
 }
 
 TEST(ScenarioSessions, ValidateRejectsOverlappingTransactionsOnAConnection) {

@@ -42,7 +42,7 @@ TEST(TargetConfig, ParsesEachEngine) {
 TEST(TargetConfig, RejectsBadInputWithOneClearLine) {
   EXPECT_EQ(error_of("oracle://scott:tiger@host/db"),
             "txprop: target oracle://scott:***@host/db: unknown scheme 'oracle' (known: sqlite, postgresql, postgres, "
-            "mariadb, mysql)");
+            "mariadb, mysql, galera)");
   EXPECT_EQ(error_of("sqlite:?levels=rc"),
             "txprop: target sqlite:?levels=rc: isolation level READ COMMITTED is not supported by sqlite (supported: "
             "SERIALIZABLE)");
@@ -61,6 +61,27 @@ TEST(TargetConfig, RejectsBadInputWithOneClearLine) {
   EXPECT_EQ(error_of("postgres"), "txprop: target postgres: not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
   for (const std::string bad : {"", "x://", "mysql://u@h/db?name=a-b"})
     EXPECT_NE(error_of(bad), "") << bad;
+}
+
+// A Galera cluster: one host per node, typed wsrep_sync_wait; other engines take one host.
+TEST(TargetConfig, GaleraListsItsNodes) {
+  const TargetConfig g = parse_target_uri("galera://txtest:pw@127.0.0.1:3307,127.0.0.1:3308,h3/txtest?wsrep_sync_wait=1");
+  EXPECT_EQ(g.profile().name(), "galera");
+  EXPECT_EQ(g.hosts, (std::vector<std::pair<std::string, int>>{{"127.0.0.1", 3307}, {"127.0.0.1", 3308}, {"h3", 3306}}));
+  EXPECT_EQ(g.host, "127.0.0.1");
+  EXPECT_EQ(g.port, 3307);
+  EXPECT_EQ(g.param("wsrep_sync_wait"), "1");
+  EXPECT_EQ(g.profile().configuration(g), "innodb_snapshot_isolation=OFF wsrep_sync_wait=1");
+  EXPECT_EQ(g.masked_uri(), "galera://txtest:***@127.0.0.1:3307,127.0.0.1:3308,h3/txtest?wsrep_sync_wait=1");
+  EXPECT_EQ(parse_target_uri("mariadb://u@h:1/db").hosts, (std::vector<std::pair<std::string, int>>{{"h", 1}}));
+  EXPECT_EQ(error_of("galera://u:pw@h1:1,h2:2/db?wsrep_sync_wait=16"),
+            "txprop: target galera://u:***@h1:1,h2:2/db?wsrep_sync_wait=16: wsrep_sync_wait must be one of 0, 1, 2, 3, "
+            "4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 (per session: a bitmask 0-15 of the statements that wait for the "
+            "node to apply what the cluster committed before them (1 = reads and BEGIN))");
+  EXPECT_EQ(error_of("galera://u:pw@h1:1,:2/db"), "txprop: target galera://u:***@h1:1,:2/db: no host");
+  EXPECT_EQ(error_of("galera://u:pw@h1:1,h2:x/db"), "txprop: target galera://u:***@h1:1,h2:x/db: bad port (not a number from 1 to 65535)");
+  EXPECT_EQ(error_of("mariadb://u:pw@h1:1,h2:2/db"),
+            "txprop: target mariadb://u:***@h1:1,h2:2/db: mariadb takes one host, not a list");
 }
 
 TEST(TargetConfig, ListGivesDistinctNamesAndDefaultsToSqlite) {

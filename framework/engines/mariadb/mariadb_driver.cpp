@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -163,10 +164,44 @@ class MySession final : public Session {
 
 class MyDriver final : public Driver {
  public:
-  explicit MyDriver(const TargetConfig& config) : config_(config) {
-    database_ = unique_database_name();
-    // Registered before anything is created, so a signal during the setup leaves nothing. On SIGINT/SIGTERM this
-    // process's connections to its database are killed, then the database is dropped (if it was created).
+  // With `attach_to`, the driver works in that database, made by another driver of the same cluster (a Galera node
+  // other than the first), and neither creates, owns nor drops it.
+  MyDriver(const TargetConfig& config, const std::string& attach_to) : config_(config), attached_(!attach_to.empty()) {
+    if (attached_) {
+      database_ = attach_to;
+      await_database();
+      set_up_control(std::make_unique<MySession>(config_, config_.database, true));
+    } else {
+      database_ = unique_database_name();
+      create_database();
+    }
+    Outcome v = control_->execute("SELECT VERSION()");
+    version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
+    is_mariadb_ = version_.find("MariaDB") != std::string::npos;
+  }
+
+  // Waits (bounded by the control timeout) until this server has the database another server of its cluster just
+  // created: a replicated CREATE DATABASE reaches the other nodes a little later than the client's answer.
+  void await_database() {
+    MySession admin(config_, config_.database, true);
+    const auto deadline = std::chrono::steady_clock::now() + control_timeout();
+    const std::string query =
+        "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + database_ + "'";
+    for (;;) {
+      Outcome o = admin.execute(query);
+      if (o.ok() && !o.rows.empty()) return;
+      if (std::chrono::steady_clock::now() > deadline)
+        throw DriverError(fmt::format("txprop: target {}: database {} did not appear on {}:{} within {} ms",
+                                      config_.masked_uri(), database_, config_.host, config_.port,
+                                      control_timeout().count()));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  // Creates this process's database, owned by the control connection's lock. The clean-up is registered before
+  // anything is created, so a signal during the setup leaves nothing: on SIGINT/SIGTERM this process's connections
+  // to its database are killed, then the database is dropped (if it was created).
+  void create_database() {
     cleanup_id_ = register_cleanup([config = config_, database = database_] {
       MySession s(config, "", true);
       Outcome ids = s.execute("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '" + database +
@@ -196,9 +231,6 @@ class MyDriver final : public Driver {
       if (created) drop_database();
       throw;
     }
-    Outcome v = control_->execute("SELECT VERSION()");
-    version_ = v.ok() && !v.rows.empty() ? v.rows[0][0].as_text() : "?";
-    is_mariadb_ = version_.find("MariaDB") != std::string::npos;
   }
 
   // Makes `fresh` the control connection with its complete setup: this process's database (which must exist: it is
@@ -239,6 +271,7 @@ class MyDriver final : public Driver {
   }
 
   ~MyDriver() override {
+    if (attached_) return;
     unregister_cleanup(cleanup_id_);
     drop_database();
   }
@@ -395,6 +428,7 @@ class MyDriver final : public Driver {
   std::string database_;
   std::string version_;
   bool is_mariadb_ = true;
+  bool attached_ = false;
   std::unique_ptr<MySession> control_;
   std::vector<std::string> created_;
   int cleanup_id_ = 0;
@@ -402,9 +436,9 @@ class MyDriver final : public Driver {
 
 }  // namespace
 
-std::unique_ptr<Driver> open_mariadb_driver(const TargetConfig& config) {
+std::unique_ptr<Driver> open_mariadb_driver(const TargetConfig& config, const std::string& attach_to) {
   try {
-    return std::make_unique<MyDriver>(config);
+    return std::make_unique<MyDriver>(config, attach_to);
   } catch (const DriverError& e) {
     throw TargetError(e.what());
   }
