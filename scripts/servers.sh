@@ -2,6 +2,8 @@
 # Starts and stops throw-away PostgreSQL and MariaDB servers on loopback, in a temporary directory, without
 # systemd. Usage:
 #   scripts/servers.sh start [postgresql] [mariadb]   (both when none is named)
+#   scripts/servers.sh start postgresql@17 postgresql@16.9   also (or only) npm builds of other versions, fetched
+#                                                      and cached by scripts/pg_version.sh; named postgresql17, ...
 #   scripts/servers.sh stop
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
 # Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
@@ -12,6 +14,7 @@
 set -euo pipefail
 
 DIR=${TXPROP_SERVER_DIR:-/tmp/txprop-servers}
+HERE=$(cd "$(dirname "$0")" && pwd)
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -105,6 +108,7 @@ stop_all() {
     # Throw-away data: SIGKILL is instant where a clean shutdown takes seconds.
     kill -9 "$(cat "$DIR/mariadb/pid")" 2>/dev/null || true
   fi
+  for d in "$DIR"/pg-*; do [ -d "$d" ] && "$HERE/pg_version.sh" stop "$d"; done
   rm -rf "$DIR"
 }
 
@@ -116,6 +120,7 @@ print_env() {
     local m="mariadb://txtest:$(cat "$DIR/mariadb/password")@127.0.0.1:$(cat "$DIR/mariadb/port")/txtest"
     targets="$targets $m $m?innodb_snapshot_isolation=ON"
   fi
+  for d in "$DIR"/pg-*; do [ -d "$d" ] && targets="$targets $("$HERE/pg_version.sh" target "$d")"; done
   echo "export TXPROP_TARGETS=\"sqlite: sqlite:?journal_mode=delete ${targets# }\""
 }
 
@@ -128,11 +133,12 @@ case "$cmd" in
       case "$w" in
         postgresql) start_postgresql ;;
         mariadb) start_mariadb ;;
-        *) echo "servers.sh: unknown server '$w' (postgresql, mariadb)" >&2; exit 2 ;;
+        postgresql@*) "$HERE/pg_version.sh" start "${w#postgresql@}" "$DIR" ;;
+        *) echo "servers.sh: unknown server '$w' (postgresql, postgresql@VERSION, mariadb)" >&2; exit 2 ;;
       esac
     done
     print_env ;;
   stop) stop_all ;;
   env) print_env ;;
-  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] | stop | env" >&2; exit 2 ;;
+  *) echo "usage: scripts/servers.sh start [postgresql] [postgresql@VERSION] [mariadb] | stop | env" >&2; exit 2 ;;
 esac
