@@ -120,6 +120,9 @@ start() {
   if [ -f "$dir/port" ] && port_in_use "$(cat "$dir/port")"; then
     echo "pg_version.sh: PostgreSQL $(cat "$dir/version") already running on port $(cat "$dir/port")" >&2; return 0
   fi
+  if [ "$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$state"; then
+    die "the postgres user cannot enter $state (the server runs as postgres: chmod 755 it)"
+  fi
   rm -rf "$dir"; mkdir -p "$dir"; chmod 700 "$dir"
   echo "$native" >"$dir/native"; echo "postgresql$label" >"$dir/name"
   od -An -tx1 -N12 /dev/urandom | tr -d ' \n' >"$dir/password"; chmod 600 "$dir/password"
