@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Starts and stops throw-away PostgreSQL and MariaDB servers on loopback, in a temporary directory, without
 # systemd. Usage:
-#   scripts/servers.sh start [postgresql] [mariadb] [galera]   (PostgreSQL and MariaDB when none is named;
-#                                                    galera: a 3-node MariaDB Galera cluster, scripts/galera.sh)
+#   scripts/servers.sh start [postgresql] [mariadb] [galera] [postgresql@VERSION ...]   (PostgreSQL and MariaDB when
+#                                                    none is named; galera: a 3-node MariaDB Galera cluster,
+#                                                    scripts/galera.sh; postgresql@17, postgresql@16.9: npm builds of
+#                                                    other versions, fetched and cached by scripts/pg_version.sh, named
+#                                                    postgresql17, ...)
 #   scripts/servers.sh stop [galera]                  (galera: only the cluster)
 #   scripts/servers.sh env                             prints: export TXPROP_TARGETS="..."
 # Progress goes to stderr; stdout carries only the export line, so eval "$(scripts/servers.sh start)" works.
@@ -13,6 +16,7 @@
 set -euo pipefail
 
 DIR=${TXPROP_SERVER_DIR:-/tmp/txprop-servers}
+HERE=$(cd "$(dirname "$0")" && pwd)
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -109,6 +113,7 @@ stop_all() {
     kill -9 "$(cat "$DIR/mariadb/pid")" 2>/dev/null || true
   fi
   stop_galera
+  for d in "$DIR"/pg-*; do [ -d "$d" ] && "$HERE/pg_version.sh" stop "$d"; done
   rm -rf "$DIR"
 }
 
@@ -122,6 +127,7 @@ print_env() {
   fi
   local galera; galera=$(galera_target)
   [ -n "$galera" ] && targets="$targets $galera"
+  for d in "$DIR"/pg-*; do [ -d "$d" ] && targets="$targets $("$HERE/pg_version.sh" target "$d")"; done
   echo "export TXPROP_TARGETS=\"sqlite: sqlite:?journal_mode=delete ${targets# }\""
 }
 
@@ -135,11 +141,13 @@ case "$cmd" in
         postgresql) start_postgresql ;;
         mariadb) start_mariadb ;;
         galera) start_galera ;;
-        *) echo "servers.sh: unknown server '$w' (postgresql, mariadb, galera)" >&2; exit 2 ;;
+        postgresql@*) "$HERE/pg_version.sh" start "${w#postgresql@}" "$DIR" ;;
+        *) echo "servers.sh: unknown server '$w' (postgresql, postgresql@VERSION, mariadb, galera)" >&2; exit 2 ;;
       esac
     done
     print_env ;;
   stop) if [ "${1:-}" = galera ]; then stop_galera; else stop_all; fi ;;
   env) print_env ;;
-  *) echo "usage: scripts/servers.sh start [postgresql] [mariadb] [galera] | stop [galera] | env" >&2; exit 2 ;;
+  *) echo "usage: scripts/servers.sh start [postgresql] [postgresql@VERSION] [mariadb] [galera] | stop [galera] | env" >&2
+     exit 2 ;;
 esac

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The tests: install and build, start throw-away PostgreSQL and MariaDB servers on loopback, run every test
+# The tests: install and build, start throw-away PostgreSQL (Debian's and npm's newest 18.x) and MariaDB servers on
+# loopback, run every test
 # (unit, engine integration, property suites with a small case budget, scenario files, the harness's own checks)
 # against SQLite, PostgreSQL, MariaDB and MariaDB with innodb_snapshot_isolation=ON, then stop the servers; then the
 # same for a 3-node MariaDB Galera cluster (scripts/test_galera.sh).
@@ -9,7 +10,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 scripts/setup.sh
 trap '"$root/scripts/servers.sh" stop' EXIT
-eval "$(scripts/servers.sh start)"
+# Debian's PostgreSQL, MariaDB, and the newest PostgreSQL 18 build from the npm registry (scripts/pg_version.sh; cached
+# in $TXPROP_PG_CACHE). Assigned first so that a failed start (a registry that does not answer) stops the run here.
+targets_line=$(scripts/servers.sh start postgresql mariadb postgresql@18)
+eval "$targets_line"
 export TXPROP_TARGETS
 export TXPROP_CASES=${TXPROP_CASES:-30}
 out=$root/build/txprop-test

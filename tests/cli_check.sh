@@ -27,6 +27,11 @@ grep -q 'nothing replayed' "$out" || fail "replay does not say nothing was repla
 grep -q MISMATCH "$out" || fail "check does not say MISMATCH"
 "$txprop" check "$dir/mysql_only.txn" >"$out" 2>&1 && fail "check exited 0 with nothing checked"
 grep -q 'NOTHING CHECKED' "$out" || fail "check does not say nothing was checked"
+"$txprop" check "$dir/version_range.txn" >"$out" 2>&1 && fail "check exited 0 with the only target outside the versions"
+grep -q 'skipped: the scenario applies to versions 12.0-15.17 and the target does not report its version' "$out" ||
+  fail "check does not say why the scenario was skipped"
+"$txprop" replay "$dir/version_range.txn" >"$out" 2>&1 && fail "replay exited 0 on a target outside the versions"
+grep -q 'nothing replayed on sqlite:: the scenario applies to versions 12.0-15.17' "$out" || fail "replay does not say why"
 "$txprop" check >"$out" 2>&1 && fail "check with no file exited 0"
 grep -q 'no scenario file given' "$out" || fail "check with no file does not say so"
 # txprop summary: the main job's table and JUnit XML from the records; exit 1 on a failure or on no record.

@@ -228,7 +228,7 @@ int summary_command(const std::vector<std::string>& args) {
   double seconds = 0;
   int suites = 0, scenarios = 0, failures = 0, deviations = 0, skipped = 0;
   std::vector<std::string> targets;  // in order of appearance in the sorted records
-  std::map<std::string, std::string> uris;
+  std::map<std::string, std::string> uris, servers;  // target -> masked URI, server version
   struct Documented {
     long cases = 0;
     std::set<std::string> where;  // "Wss RC"
@@ -244,6 +244,7 @@ int summary_command(const std::vector<std::string>& args) {
     const std::string target = r.str("target");
     if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
     if (!r.str("uri").empty()) uris[target] = r.str("uri");
+    if (!r.str("server").empty()) servers[target] = r.str("server");
     w_target = std::max(w_target, target.size());
     if (r.str("type") == "scenario") w_file = std::max(w_file, r.str("scenario").size());
     else w_suite = std::max(w_suite, r.str("suite").size());
@@ -251,7 +252,9 @@ int summary_command(const std::vector<std::string>& args) {
   std::sort(targets.begin(), targets.end());
 
   std::cout << fmt::format("\n== {}: what was checked\n", title);
-  for (const auto& t : targets) std::cout << fmt::format("target {:<{}}  {}\n", t, w_target, uris.count(t) ? uris[t] : "?");
+  for (const auto& t : targets)
+    std::cout << fmt::format("target {:<{}}  {}{}\n", t, w_target, uris.count(t) ? uris[t] : "?",
+                             servers.count(t) ? " (" + servers[t] + ")" : "");
   std::cout << "\n";
   bool header = false;
   for (const Json& r : records) {
@@ -264,7 +267,7 @@ int summary_command(const std::vector<std::string>& args) {
       std::string levels = r.str("level");
       const long n = levels == "-" ? 0 : static_cast<long>(std::count(levels.begin(), levels.end(), ',') + 1);
       matrix[r.str("scenario")][target] = status == "passed"    ? fmt::format("ok ({})", n)
-                                          : status == "skipped" ? "no level"
+                                          : status == "skipped" ? (r.str("message").empty() ? "no level" : "skipped")
                                           : status == "failed"  ? "FAILED"
                                                                 : "ERROR";
       if (is_failure(status))
@@ -327,7 +330,7 @@ int summary_command(const std::vector<std::string>& args) {
         std::cout << fmt::format("  {:<{}}", row.count(t) ? row.at(t) : "-", std::max<std::size_t>(t.size(), 8));
       std::cout << "\n";
     }
-    std::cout << "(-: the file does not apply to the target)\n";
+    std::cout << "(-: the file does not apply to the target; skipped: not to its server version)\n";
   }
   if (!documented.empty()) {
     std::cout << "\ndocumented by the engine (counted and shown, not failures):\n";

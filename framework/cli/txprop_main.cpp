@@ -118,6 +118,10 @@ int replay(const std::vector<std::string>& args) {
   }
   const Oracle* chosen = property.empty() ? nullptr : &oracle(property);
   auto target = Target::open(config);
+  if (const std::string why = s.version_mismatch(target->config().server_version_num); !why.empty()) {
+    std::cerr << fmt::format("txprop replay: nothing replayed on {}: {}\n", config.masked_uri(), why);
+    return 1;
+  }
   const std::string kind = config.kind;
   std::vector<IsolationLevel> levels = level ? std::vector<IsolationLevel>{*level}
                                              : (s.levels.empty() ? config.levels : s.levels);
@@ -231,6 +235,10 @@ int check(const std::vector<std::string>& files) {
     for (const auto& config : targets) {
       if (!s.applies_to(config.kind)) continue;
       auto target = Target::open(config);
+      if (const std::string why = s.version_mismatch(target->config().server_version_num); !why.empty()) {
+        std::cout << fmt::format("{} on {}: skipped: {}\n", file, config.name, why);
+        continue;
+      }
       std::vector<IsolationLevel> levels;
       const std::string problems = replay_scenario(s, *target, &levels);
       if (levels.empty()) {

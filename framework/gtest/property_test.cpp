@@ -501,11 +501,13 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
 namespace {
 
 // The record of one suite run for TXPROP_SUMMARY_FILE (see run_summary.hpp).
+// `server`: the server's version where the target was reached ("PostgreSQL 17.10"), for tables across versions.
 run_summary::Record suite_record(const std::string& property, const SuiteParam& p, const std::string& status,
-                                 const PropertyResult* r, const std::string& message) {
+                                 const PropertyResult* r, const std::string& message, const std::string& server = "") {
   run_summary::Record rec;
   rec.add("type", "property").add("suite", property).add("target", p.config.name.empty() ? "?" : p.config.name);
   rec.add("uri", p.config.uri.empty() ? std::string() : p.config.masked_uri());
+  if (!server.empty()) rec.add("server", server);
   rec.add("level", p.config_error.empty() ? short_name(p.level) : std::string("-"));
   rec.add("status", status);
   if (r) {
@@ -572,23 +574,23 @@ void PropertyTest::check_property(const std::string& property, const std::functi
   if (r.failed && r.verdict && r.verdict->only_deviations()) {
     // The engine departs from the level the property checks, as its documentation says: shown, not failed.
     RecordProperty("documented_deviation", r.verdict->summary());
-    run_summary::write(suite_record(property, p, "deviation", &r, ""));
+    run_summary::write(suite_record(property, p, "deviation", &r, "", target->server_version()));
     std::cout << fmt::format("[txprop] {}/{}: documented deviation {} from the claimed level, shown here shrunk "
                              "({} cases before it):\n{}",
                              property, p.name(), r.verdict->summary(), r.cases, r.message);
     return;
   }
   if (r.failed) {
-    run_summary::write(suite_record(property, p, "failed", &r, r.verdict ? "" : first_line(r.message)));
+    run_summary::write(suite_record(property, p, "failed", &r, r.verdict ? "" : first_line(r.message), target->server_version()));
     GTEST_FAIL() << r.message << (r.message.empty() || r.message.back() == '\n' ? "" : "\n") << r.summary();
   }
   if (r.cases == 0) {
     const std::string line = fmt::format("txprop: {}/{} ran no case (cases = {}; TXPROP_CASES?)", property,
                                          p.name(), runner_->settings().cases);
-    run_summary::write(suite_record(property, p, "failed", &r, line));
+    run_summary::write(suite_record(property, p, "failed", &r, line, target->server_version()));
     GTEST_FAIL() << line;
   }
-  run_summary::write(suite_record(property, p, "passed", &r, ""));
+  run_summary::write(suite_record(property, p, "passed", &r, "", target->server_version()));
   const std::string summary = r.summary();
   const std::size_t eol = std::min(summary.find('\n'), summary.size());
   std::cout << fmt::format("[txprop] {}/{}: {} on {}, no violation{}\n", property, p.name(), summary.substr(0, eol),

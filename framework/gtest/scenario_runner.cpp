@@ -127,6 +127,10 @@ class ScenarioTest : public ::testing::Test {
       record("error", "", e.what());
       GTEST_FAIL() << e.what();
     }
+    if (const std::string why = s.version_mismatch(target->config().server_version_num); !why.empty()) {
+      record("skipped", "", why);
+      GTEST_SKIP() << path_ << " on " << config_.name << ": " << why;
+    }
     std::vector<IsolationLevel> levels;
     const std::string problems = replay_scenario(s, *target, &levels);
     std::string names;

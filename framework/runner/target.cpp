@@ -39,6 +39,8 @@ std::unique_ptr<Target> Target::open(const TargetConfig& config, RunOptions opti
   std::unique_ptr<Target> t(new Target(config, options));
   t->driver_ = drivers::open_driver(config);
   t->server_version_ = t->driver_->server_version();
+  // Every question the profile is asked about this target from now on is asked with the version it runs.
+  t->config_.server_version_num = t->driver_->server_version_num();
   return t;
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -188,8 +189,9 @@ class Reader {
         if (!is_identifier(txn))
           fail(l.number, fmt::format("expected 'node <session>: <node number from 1>', e.g. 'node s2: 2', found '{}'", t));
         field = "node " + txn;
-      } else if (key != "name" && key != "source" && key != "link" && key != "applies" && key != "levels") {
-        fail(l.number, fmt::format("unknown header field '{}' (known: name, source, link, applies, levels, "
+      } else if (key != "name" && key != "source" && key != "link" && key != "applies" && key != "levels" &&
+                 key != "versions") {
+        fail(l.number, fmt::format("unknown header field '{}' (known: name, source, link, applies, levels, versions, "
                                    "level <transaction>, node <session>)",
                                    key));
       }
@@ -213,6 +215,9 @@ class Reader {
             std::stoi(digits) < 1)
           fail(l.number, fmt::format("node for {} must be a node number from 1, found '{}'", txn, value));
         nodes_.push_back({l.number, txn, std::stoi(digits) - 1});
+      } else if (key == "versions") {
+        s_.versions_text = value;
+        for (const auto& item : split(value, ",")) s_.versions.push_back(version_range(l.number, item));
       } else {
         fixed_levels_.push_back({l.number, txn, level(l.number, value)});
       }
@@ -224,6 +229,27 @@ class Reader {
     fail(line, fmt::format("unknown isolation level '{}' (use read uncommitted, read committed, repeatable read, "
                            "serializable)",
                            text));
+  }
+
+  // 'A-B', 'A-', '-B', 'MAJOR.MINOR' or 'MAJOR' (scenario.hpp).
+  VersionRange version_range(int line, std::string_view text) const {
+    const std::string item(trim(text));
+    auto version = [&](const std::string& v, bool upper) {
+      static const std::regex form(R"(([0-9]{1,3})(?:\.([0-9]{1,4}))?)");
+      std::smatch m;
+      if (!std::regex_match(v, m, form))
+        fail(line, fmt::format("bad version '{}' in '{}' (write MAJOR.MINOR, e.g. versions: 12.0-15.17, 16)", v, item));
+      const int major = std::stoi(m[1].str()) * 10000;
+      return m[2].matched ? major + std::stoi(m[2].str()) : upper ? major + 9999 : major;
+    };
+    const auto dash = item.find('-');
+    if (dash == std::string::npos) return {version(item, false), version(item, true)};
+    const std::string a = std::string(trim(std::string_view(item).substr(0, dash)));
+    const std::string b = std::string(trim(std::string_view(item).substr(dash + 1)));
+    if (a.empty() && b.empty()) fail(line, "bad version range '-' (write e.g. 12.0-15.17)");
+    const VersionRange r{a.empty() ? 0 : version(a, false), b.empty() ? std::numeric_limits<int>::max() : version(b, true)};
+    if (r.from > r.to) fail(line, fmt::format("version range '{}' starts after it ends", item));
+    return r;
   }
 
   void check_target_kind(int line, const std::string& kind) const {
@@ -540,6 +566,16 @@ TestCase Scenario::replay_case(IsolationLevel level) const {
   return c;
 }
 
+std::string Scenario::version_mismatch(int server_version_num) const {
+  if (versions.empty()) return {};
+  if (server_version_num <= 0)
+    return fmt::format("the scenario applies to versions {} and the target does not report its version", versions_text);
+  for (const VersionRange& r : versions)
+    if (r.contains(server_version_num)) return {};
+  return fmt::format("the scenario applies to versions {}, the server is {}.{}", versions_text,
+                     server_version_num / 10000, server_version_num % 10000);
+}
+
 bool Scenario::applies_to(const std::string& kind) const {
   return applies.empty() || std::find(applies.begin(), applies.end(), kind) != applies.end();
 }
@@ -599,6 +635,7 @@ std::string write_scenario(const Scenario& s) {
     for (auto l : s.levels) levels.push_back(level_text(l));
     out += "levels: " + join(levels, ", ") + "\n";
   }
+  if (!s.versions_text.empty()) out += "versions: " + s.versions_text + "\n";
   // A level shared by every transaction of a session is written once for the session.
   std::map<std::string, std::vector<int>> by_session;
   for (std::size_t t = 0; t < s.transactions.size(); ++t) by_session[session_of(t)].push_back(static_cast<int>(t));

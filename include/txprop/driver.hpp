@@ -57,6 +57,8 @@ class Driver {
   virtual ~Driver() = default;
   virtual Dialect dialect() const = 0;
   virtual std::string server_version() = 0;
+  // The version as a number for profiles to compare (TargetConfig::server_version_num); 0 if the driver cannot tell.
+  virtual int server_version_num() { return 0; }
   // A new session on the test database, with txprop's per-session settings applied.
   virtual std::unique_ptr<Session> open_session() = 0;
   // The nodes a session can be placed on: a cluster's (Galera), 1 for a single server.

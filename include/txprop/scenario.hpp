@@ -8,6 +8,8 @@
 //   link: https://jepsen.io/analyses/mysql-8.0.34
 //   applies: mariadb, mariadb_si, postgresql, sqlite      target kinds (see below); default: all
 //   levels: repeatable read, serializable                 levels to run at; default: every level of the target
+//   versions: 12.0-15.17, 16.0-16.8                       server versions it applies to (MAJOR.MINOR, as
+//                                                         PostgreSQL numbers them); default: every version
 //   level T1: read committed                              optional: T1 always runs at this level (a session: all
 //                                                         its transactions; s1[2]: the second transaction of s1)
 //   node T1: 2                                            optional: on a cluster (galera), session T1 runs on node 2
@@ -30,6 +32,11 @@
 //   adya  mariadb     repeatable read  lost-update
 //   adya  mariadb_si  repeatable read  ok
 //   wss   *           serializable     ok
+//
+// Versions: a comma-separated list of ranges, each 'A-B' (both included), 'A-' (A and later), '-B' (B and earlier),
+// 'MAJOR.MINOR' (that release) or 'MAJOR' (every minor release of it). A target whose server version
+// (TargetConfig::server_version_num) is outside every range, or unknown (0: engines whose driver does not report it),
+// is skipped with a line saying so. A range whose start is after its end is a file:line error.
 //
 // Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
 // mysql, galera, galera_si (a Galera cluster, snapshot isolation off or on). Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
@@ -93,6 +100,12 @@ struct Expectation {
   int line = 0;
 };
 
+// Server versions as PostgreSQL's server_version_num numbers them: MAJOR * 10000 + MINOR (15.17 is 150017).
+struct VersionRange {
+  int from = 0, to = 0;  // both included
+  bool contains(int version) const { return version >= from && version <= to; }
+};
+
 struct Scenario {
   std::string path;  // where it was read from (for messages)
   std::string name;
@@ -100,6 +113,8 @@ struct Scenario {
   std::string link;
   std::vector<std::string> applies;            // target kinds; empty: every target
   std::vector<IsolationLevel> levels;          // empty: every level the target supports
+  std::vector<VersionRange> versions;          // empty: every server version
+  std::string versions_text;                   // the versions: line as written, for messages and write_scenario
   std::map<int, IsolationLevel> fixed_levels;  // per transaction index
   Schema schema;
   // The sessions (connections) as written (T0, T1, ... or s1, s2, ...), in the order they first appear.
@@ -118,6 +133,8 @@ struct Scenario {
   // every session on the first node of a cluster.
   TestCase replay_case(IsolationLevel level) const;
   bool applies_to(const std::string& target_kind) const;
+  // Why the scenario does not apply to a server of this version (server_version_num; 0 if unknown), or "" if it does.
+  std::string version_mismatch(int server_version_num) const;
   // The expectations for this property, target kind and level.
   std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,
                                             IsolationLevel level) const;

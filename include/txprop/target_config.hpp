@@ -40,6 +40,9 @@ struct TargetConfig {
   // What scenario files call this kind of target (the profile decides: "mariadb_si", "sqlite_journal", ...).
   std::string kind;
   std::vector<IsolationLevel> levels;  // the levels to test (the engine's supported ones by default)
+  // The server's version as a number (PostgreSQL's server_version_num: 170010 for 17.10), learnt by Target::open when
+  // it connects; 0 before that, or where the driver cannot tell. Profiles key version-dependent facts on it.
+  int server_version_num = 0;
 
   const EngineProfile& profile() const { return *engine; }
   // The URI with the password (and every parameter value that may be secret) replaced by ***: masked_uri(uri).

@@ -311,7 +311,7 @@ TEST(Scenario, HeaderErrors) {
   EXPECT_EQ(scenario_error("name: a\nname: b\n" + kSetup + steps),
             "tests/scenarios/bad.txn:2: duplicate header field 'name' (first on line 1)");
   EXPECT_EQ(scenario_error("name: a\nowner: me\n" + kSetup + steps),
-            "tests/scenarios/bad.txn:2: unknown header field 'owner' (known: name, source, link, applies, levels, "
+            "tests/scenarios/bad.txn:2: unknown header field 'owner' (known: name, source, link, applies, levels, versions, "
             "level <transaction>, node <session>)");
   EXPECT_EQ(scenario_error("levels: serializable, repeatable-reed\n" + kSetup + steps),
             "tests/scenarios/bad.txn:1: unknown isolation level 'repeatable-reed' (use read uncommitted, read "

@@ -227,6 +227,17 @@ class PgDriver final : public Driver {
     return o.ok() && !o.rows.empty() ? "PostgreSQL " + o.rows[0][0].as_text() : "PostgreSQL";
   }
 
+  // server_version_num is MAJOR * 10000 + MINOR from PostgreSQL 10 on (e.g. 170010), https://www.postgresql.org/docs/17/runtime-config-preset.html
+  int server_version_num() override {
+    Outcome o = control("SHOW server_version_num");
+    if (!o.ok() || o.rows.empty()) return 0;
+    try {
+      return std::stoi(o.rows[0][0].as_text());
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
+
   std::unique_ptr<Session> open_session() override {
     auto s = connect();
     std::string setup = "SET client_min_messages = error; SET search_path TO " +

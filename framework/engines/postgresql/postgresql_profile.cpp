@@ -1,5 +1,5 @@
-// PostgreSQL: what it is, what it can do, and what its manual says about each isolation level. Checked on
-// PostgreSQL 15.18.
+// PostgreSQL: what it is, what it can do, and what its manual says about each isolation level, citing the manual of
+// the version the target runs. Checked on PostgreSQL 15.18, and on 12 to 18 by scripts/version_matrix.sh.
 #include "postgresql_driver.hpp"
 #include "txprop/engine.hpp"
 
@@ -7,14 +7,36 @@ namespace txprop {
 
 namespace {
 
-constexpr const char* kReadCommitted = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-READ-COMMITTED";
-constexpr const char* kRepeatableRead = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-REPEATABLE-READ";
-// Table 13.1: nonrepeatable reads (G-single) at Read Committed; serialization anomalies (G2) below Serializable.
-constexpr const char* kTable =
-    "PostgreSQL 15 manual Table 13.1 (Transaction Isolation Levels): Read Committed allows nonrepeatable reads, "
-    "phantom reads and serialization anomalies; Repeatable Read allows serialization anomalies, "
-    "https://www.postgresql.org/docs/15/transaction-iso.html";
-constexpr const char* kSerializable = "https://www.postgresql.org/docs/15/transaction-iso.html#XACT-SERIALIZABLE";
+// The manual of the version the target runs: every source below quotes docs/<major>/, so a finding on PostgreSQL 12
+// cites the 12 manual. Before the profile knows the version (server_version_num is 0: a profile asked before
+// connecting, or `txprop check` of a saved history) it cites docs/current/. The passages quoted below were checked in
+// the 15 manual; chapter 13 (Concurrency Control) has the same section numbers (13.2.1 Read Committed, 13.2.2
+// Repeatable Read, 13.2.3 Serializable, Table 13.1, 13.3.2 Row-Level Locks) in the manuals of 11, 12, 13 and 16 too
+// (13.2 Transaction Isolation seen in each); the other majors are assumed to number them the same.
+class Manual {
+ public:
+  explicit Manual(const TargetConfig& c)
+      : major_(c.server_version_num >= 100000 ? std::to_string(c.server_version_num / 10000) : "") {}
+  // "PostgreSQL 17 manual 13.2.1"
+  std::string name(const std::string& section) const {
+    return (major_.empty() ? std::string("PostgreSQL manual ") : "PostgreSQL " + major_ + " manual ") + section;
+  }
+  std::string url(const std::string& page) const {
+    return "https://www.postgresql.org/docs/" + (major_.empty() ? std::string("current") : major_) + "/" + page;
+  }
+  std::string read_committed() const { return url("transaction-iso.html#XACT-READ-COMMITTED"); }
+  std::string repeatable_read() const { return url("transaction-iso.html#XACT-REPEATABLE-READ"); }
+  std::string serializable() const { return url("transaction-iso.html#XACT-SERIALIZABLE"); }
+  // Table 13.1: nonrepeatable reads (G-single) at Read Committed; serialization anomalies (G2) below Serializable.
+  std::string table() const {
+    return name("Table 13.1 (Transaction Isolation Levels)") +
+           ": Read Committed allows nonrepeatable reads, phantom reads and serialization anomalies; Repeatable Read "
+           "allows serialization anomalies, " + url("transaction-iso.html");
+  }
+
+ private:
+  std::string major_;
+};
 
 class PostgresqlProfile final : public EngineProfile {
  public:
@@ -53,54 +75,57 @@ class PostgresqlProfile final : public EngineProfile {
     return c;
   }
 
-  DocumentedBehaviour documented(IsolationLevel level, const TargetConfig&) const override {
+  DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const override {
+    const Manual m(config);
+    const std::string kReadCommitted = m.read_committed(), kRepeatableRead = m.repeatable_read(),
+                      kSerializable = m.serializable(), kTable = m.table();
     DocumentedBehaviour d;
     switch (level) {
       case IsolationLevel::ReadUncommitted:
       case IsolationLevel::ReadCommitted:
         d.promise = "PL-2";
         d.prevented = {"G0", "G1a", "G1b", "G1c"};
-        d.source = std::string("PostgreSQL 15 manual 13.2.1: Read Committed sees only data committed before each "
+        d.source = m.name("13.2.1") + std::string(": Read Committed sees only data committed before each "
                                "statement began, ") + kReadCommitted;
         d.write_serializable = false;
         d.serializability_source =
-            std::string("PostgreSQL 15 manual 13.2.1: in Read Committed an UPDATE/DELETE re-checks its WHERE only on "
+            m.name("13.2.1") + std::string(": in Read Committed an UPDATE/DELETE re-checks its WHERE only on "
                         "the rows of its snapshot that were concurrently updated (\"it is possible for an updating "
                         "command to see an inconsistent snapshot\"), ") + kReadCommitted;
         d.allowed = {{"G-single", kTable}, {"G2-item", kTable}, {"G2", kTable}};
         // A statement that runs right after a SELECT of the same transaction, with no commit in between, starts
         // from the same committed versions; a row locked by another transaction makes the write wait (which the SDG
         // oracle's blocking scheduling re-plans).
-        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.1: each command of a Read Committed "
+        d.assumption_a3_source = m.name("13.2.1") + std::string(": each command of a Read Committed "
                                              "transaction sees the data committed before it began, ") + kReadCommitted;
         return d;
       case IsolationLevel::RepeatableRead:
         d.promise = "PL-SI";
         d.prevented = {"G0", "G1a", "G1b", "G1c", "G-SIa", "G-SIb"};
-        d.source = std::string("PostgreSQL 15 manual 13.2.2: Repeatable Read is snapshot isolation; a concurrent "
+        d.source = m.name("13.2.2") + std::string(": Repeatable Read is snapshot isolation; a concurrent "
                                "update of a row it updates aborts it, but serialization anomalies such as write skew "
                                "are possible, ") + kRepeatableRead;
         d.write_serializable = false;
         d.serializability_source =
-            std::string("PostgreSQL 15 manual 13.2.2: Repeatable Read is snapshot isolation; only row-level write "
+            m.name("13.2.2") + std::string(": Repeatable Read is snapshot isolation; only row-level write "
                         "conflicts abort (40001), predicate-based conflicts (write skew) are allowed, ") +
             kRepeatableRead;
         d.allowed = {{"write-skew", d.source}, {"G2-item", kTable}, {"G2", kTable}};
-        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.2: a Repeatable Read transaction that "
+        d.assumption_a3_source = m.name("13.2.2") + std::string(": a Repeatable Read transaction that "
                                              "would update a row changed after its snapshot fails with a "
                                              "serialization error (40001), ") + kRepeatableRead;
         return d;
       case IsolationLevel::Serializable:
         d.promise = "PL-3";
         d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
-        d.source = std::string("PostgreSQL 15 manual 13.2.3: Serializable, ") + kSerializable;
+        d.source = m.name("13.2.3") + std::string(": Serializable, ") + kSerializable;
         d.reads_serializable = true;
         d.any_serial_order = true;
         d.serializability_source =
-            std::string("PostgreSQL 15 manual 13.2.3: Serializable guarantees the effect of running the committed "
+            m.name("13.2.3") + std::string(": Serializable guarantees the effect of running the committed "
                         "transactions one at a time in some order, not necessarily the commit order, ") +
             kSerializable;
-        d.assumption_a3_source = std::string("PostgreSQL 15 manual 13.2.3: Serializable includes Repeatable Read's "
+        d.assumption_a3_source = m.name("13.2.3") + std::string(": Serializable includes Repeatable Read's "
                                              "rule that updating a row changed after the snapshot fails (40001), ") +
                                  kSerializable;
         return d;
@@ -114,19 +139,21 @@ class PostgresqlProfile final : public EngineProfile {
   // SERIALIZABLE read one snapshot taken by the first statement after BEGIN; a write or locking read of a row changed
   // by a transaction that committed after the snapshot fails (40001, first updater wins). Row locks only (FOR UPDATE
   // / FOR NO KEY UPDATE / FOR SHARE), no gap or predicate locks (SSI's SIREAD locks never block).
-  VisibilityRules visibility(IsolationLevel level, const TargetConfig&) const override {
+  VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const override {
+    const Manual m(config);
+    const std::string kReadCommitted = m.read_committed(), kRepeatableRead = m.repeatable_read();
     VisibilityRules v;
     v.modelled = true;
-    const std::string locks = "PostgreSQL 15 manual 13.3.2 Row-Level Locks (FOR UPDATE, FOR NO KEY UPDATE and FOR "
-                              "SHARE conflict as Table 13.3 says; no gap locks), "
-                              "https://www.postgresql.org/docs/15/explicit-locking.html#LOCKING-ROWS";
+    const std::string locks = m.name("13.3.2 Row-Level Locks") +
+                              " (FOR UPDATE, FOR NO KEY UPDATE and FOR SHARE conflict as Table 13.3 says; no gap "
+                              "locks), " + m.url("explicit-locking.html#LOCKING-ROWS");
     const bool read_committed = level == IsolationLevel::ReadCommitted || level == IsolationLevel::ReadUncommitted;
     const ViewRule view = read_committed ? ViewRule::StatementSnapshot : ViewRule::Snapshot;
     const std::string visibility =
-        read_committed ? std::string("PostgreSQL 15 manual 13.2.1: a query sees data committed before it began; "
+        read_committed ? m.name("13.2.1") + std::string(": a query sees data committed before it began; "
                                      "UPDATE/DELETE/SELECT FOR UPDATE wait for a concurrent updater and then re-evaluate "
                                      "their WHERE on the updated version of the row, ") + kReadCommitted
-                       : std::string("PostgreSQL 15 manual 13.2.2: a query sees a snapshot as of the start of the first "
+                       : m.name("13.2.2") + std::string(": a query sees a snapshot as of the start of the first "
                                      "non-transaction-control statement of the transaction, ") + kRepeatableRead;
     v.select = {view, LockStrength::None, false, visibility};
     v.select_share = {view, LockStrength::Shared, false, visibility + "; " + locks};
@@ -135,19 +162,19 @@ class PostgresqlProfile final : public EngineProfile {
     // The unique check of an INSERT sees the latest committed (and in-progress) versions, not the snapshot.
     v.insert = {ViewRule::LatestCommitted, LockStrength::Exclusive, false,
                 visibility + "; a unique-index insert checks the latest versions and waits for a concurrent writer of "
-                             "the same value, https://www.postgresql.org/docs/15/index-unique-checks.html"};
+                             "the same value, " + m.url("index-unique-checks.html")};
     // Its subquery is an ordinary query of the statement: it reads the statement's snapshot.
     v.insert.subquery_view = view;
     v.insert.subquery_source = visibility;
     v.snapshot_point = SnapshotPoint::FirstStatement;
-    v.snapshot_source = std::string("PostgreSQL 15 manual 13.2.2: the snapshot is taken at \"the start of the first "
+    v.snapshot_source = m.name("13.2.2") + std::string(": the snapshot is taken at \"the start of the first "
                                     "non-transaction-control statement in the transaction\", ") + kRepeatableRead;
     v.lock_source = locks;
     if (!read_committed) {
       v.snapshot_write_conflict = true;
       v.conflict_on_locking_reads = true;
       v.conflict_error = ErrorClass::SerializationFailure;
-      v.conflict_source = std::string("PostgreSQL 15 manual 13.2.2: an UPDATE, DELETE or SELECT FOR UPDATE/SHARE of a "
+      v.conflict_source = m.name("13.2.2") + std::string(": an UPDATE, DELETE or SELECT FOR UPDATE/SHARE of a "
                                       "row changed by a transaction that committed after the snapshot fails with "
                                       "\"could not serialize access due to concurrent update\", ") + kRepeatableRead;
     }
