@@ -165,12 +165,16 @@ class MySession final : public Session {
 class MyDriver final : public Driver {
  public:
   // With `attach_to`, the driver works in that database, made by another driver of the same cluster (a Galera node
-  // other than the first), and neither creates, owns nor drops it.
+  // other than the first), and neither creates nor drops it. It holds the ownership lock on its own node too: lock
+  // names are per node in a cluster (GET_LOCK is not replicated), and another run that reclaims through this node must
+  // find the database owned there as well.
   MyDriver(const TargetConfig& config, const std::string& attach_to) : config_(config), attached_(!attach_to.empty()) {
     if (attached_) {
       database_ = attach_to;
       await_database();
-      set_up_control(std::make_unique<MySession>(config_, config_.database, true));
+      auto control = std::make_unique<MySession>(config_, config_.database, true);
+      take_ownership(*control, 0);
+      set_up_control(std::move(control));
     } else {
       database_ = unique_database_name();
       create_database();
