@@ -13,6 +13,7 @@
 
 #include "txprop/adya_checker.hpp"
 #include "txprop/adya_instrumentation.hpp"
+#include "txprop/comparison.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/target.hpp"
@@ -216,6 +217,18 @@ TEST(PinnedRules, TrocExpectsAnInsertIntoAGapLockedRangeToWait) {
   EXPECT_TRUE(waited.ok()) << waited.explain() << waited.note;
   const Verdict did_not_wait = judge_on_mariadb_rules(gap_lock_history(false));
   EXPECT_TRUE(test::has_kind(did_not_wait, "inconsistent-blocking")) << did_not_wait.explain() << did_not_wait.note;
+}
+
+// ------------------------------------------------------------------------------------------------ outcome comparison
+
+// WSS and atomicity compare outcomes with compare_outcomes: two errors of different classes differ (a deadlock is not a
+// unique violation), two of the same class do not, whatever the message (tests/mutation: compare-no-error-class).
+TEST(PinnedRules, OutcomesWithErrorsOfDifferentClassesDiffer) {
+  const Outcome deadlock = Outcome::failure(ErrorClass::Deadlock, "40P01", "deadlock detected");
+  const Outcome duplicate = Outcome::failure(ErrorClass::ConstraintViolation, "23505", "duplicate key");
+  const Outcome other_duplicate = Outcome::failure(ErrorClass::ConstraintViolation, "23505", "duplicate key value (k)=(1)");
+  EXPECT_FALSE(compare_outcomes(deadlock, duplicate).empty());
+  EXPECT_TRUE(compare_outcomes(duplicate, other_duplicate).empty());
 }
 
 // -------------------------------------------------------------------------------------------------------- runner

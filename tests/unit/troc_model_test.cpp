@@ -312,12 +312,13 @@ Fig3 figure3(bool t1_waits, const std::vector<Row>& final_rows, IsolationLevel t
   return f;
 }
 
-Verdict judge_on_sqlite(const History& h) {
+// Judges `h` with the rules of `uri`'s profile, every statement's view evaluated on embedded SQLite.
+Verdict judge_on_sqlite(const History& h, const char* uri = kMariadb) {
   static std::unique_ptr<Target> scratch = Target::open(parse_target_uri("sqlite:"));
   scratch->driver().reset(h.test_case.schema);
-  const TargetConfig maria = parse_target_uri(kMariadb);
+  const TargetConfig config = parse_target_uri(uri);
   auto evaluator = engine_evaluator(*scratch);
-  return judge(h, maria.profile(), maria, *evaluator);
+  return judge(h, config.profile(), config, *evaluator);
 }
 
 Row ab(Value a, Value b, std::int64_t rid, std::string wl) { return Row{a, b, Value(rid), Value(wl)}; }
@@ -365,6 +366,62 @@ TEST(TrocJudge, SkippedRowStandingByTheWaitingTransactionsLevel) {
     }
     EXPECT_TRUE(incorrect_state) << v.explain() << v.note;
   }
+}
+
+// PostgreSQL REPEATABLE READ, first-updater-wins (manual 13.2.2): T0 reads (its snapshot), T1 updates the row and
+// commits, then T0 updates it. T1 committed after T0's snapshot, so T0's UPDATE must fail with a serialization
+// failure; completing is a missing abort (tests/mutation: troc-fuw-flipped). Had T1 committed before T0's first
+// statement, T0's UPDATE would be fine. PostgreSQL applies the same rule to a locking read ("FOR UPDATE ... in a
+// REPEATABLE READ transaction ... a serialization failure", manual 13.2.2; tests/mutation: troc-fuw-locking-reads):
+// with `locking_read`, T0's second statement is SELECT ... FOR UPDATE.
+History lost_update_under_first_updater_wins(bool t1_before_snapshot, bool locking_read = false) {
+  Table t;
+  t.name = "t";
+  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false}};
+  t.rows = {{1, 1}};
+  TestCase c;
+  c.schema.tables = {t};
+  const Statement second =
+      locking_read ? Statement::select("t", std::nullopt, LockMode::Update) : Statement::update("t", {{"b", Expr::lit(3)}});
+  c.transactions = {Transaction{IsolationLevel::RepeatableRead, {Statement::select("t"), second}, TxnEnd::Commit},
+                    Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"b", Expr::lit(2)}})},
+                                TxnEnd::Commit}};
+  c.order = t1_before_snapshot ? std::vector<int>{1, 1, 1, 0, 0, 0, 0} : std::vector<int>{0, 0, 1, 1, 1, 0, 0};
+  History h;
+  h.test_case = troc::prepare(c);
+  h.outcomes = {std::vector<Outcome>(4), std::vector<Outcome>(3)};
+  h.was_blocked = {std::vector<bool>(4, false), std::vector<bool>(3, false)};
+  h.submitted_at = {std::vector<int>(4, 0), std::vector<int>(3, 0)};
+  std::vector<int> next(2, 0);
+  for (int x : c.order) {
+    const auto i = static_cast<std::size_t>(x);
+    h.submitted_at[i][static_cast<std::size_t>(next[i])] = static_cast<int>(h.events.size());
+    h.events.push_back({Event::Kind::Completed, {x, next[i]++}});
+  }
+  h.transactions = {TxnResult{TxnFate::Committed, {}, {}, 6},
+                    TxnResult{TxnFate::Committed, {}, {}, t1_before_snapshot ? 2 : 4}};
+  Outcome& read = h.outcomes[0][1];
+  read.columns = {"a", "b", "txp_rid", "txp_wl"};
+  read.rows = {t1_before_snapshot ? ab(1, 2, 1, "0,2") : ab(1, 1, 1, "0")};
+  if (locking_read) {
+    h.outcomes[0][2].columns = read.columns;
+    h.outcomes[0][2].rows = {ab(1, 2, 1, "0,2")};
+  }
+  h.final_state["t"] = {locking_read ? ab(1, 2, 1, "0,2") : ab(1, 3, 1, "0,2,1")};
+  return h;
+}
+
+TEST(TrocJudge, FirstUpdaterWinsAgainstACommitAfterTheSnapshot) {
+  const Verdict after = judge_on_sqlite(lost_update_under_first_updater_wins(false), kPostgresql);
+  bool missing_abort = false;
+  for (const Finding& f : after.findings) missing_abort = missing_abort || f.kind == "missing-abort";
+  EXPECT_TRUE(missing_abort) << after.explain() << after.note;
+  const Verdict before = judge_on_sqlite(lost_update_under_first_updater_wins(true), kPostgresql);
+  EXPECT_TRUE(before.ok()) << before.explain() << before.note;
+  const Verdict locking = judge_on_sqlite(lost_update_under_first_updater_wins(false, true), kPostgresql);
+  bool locking_missing_abort = false;
+  for (const Finding& f : locking.findings) locking_missing_abort = locking_missing_abort || f.kind == "missing-abort";
+  EXPECT_TRUE(locking_missing_abort) << locking.explain() << locking.note;
 }
 
 // T1's UPDATE matches row 2, which T0 holds X-locked: completing without a wait is inconsistent blocking.
