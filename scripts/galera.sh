@@ -64,12 +64,34 @@ galera_wait_node() {
   return 1
 }
 
+# A random free port below the kernel's ephemeral range (ip_local_port_range, 32768 by default), and none of those
+# already given to this cluster: the twelve ports are chosen before the nodes start, and a port of the ephemeral range
+# can meanwhile become the source port of a connection (a joiner's, rsync's, a client's), which made a node fail with
+# "Address already in use" in 2 of 3 starts on a busy machine.
+galera_free_port() {
+  local low; low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  [ "$low" -gt 21000 ] 2>/dev/null || low=32768
+  local p
+  while :; do
+    p=$((20000 + $(od -An -tu4 -N4 /dev/urandom | tr -d ' ') % (low - 20000)))
+    port_in_use "$p" && continue
+    grep -qw "$p" "$(galera_dir)"/node*/ports 2>/dev/null && continue
+    break
+  done
+  echo "$p"
+}
+
 start_galera() {
-  start_galera_nodes && return 0
-  # The nodes that did start are ended; their logs stay for reading until the next start or stop.
-  local n
-  for n in $(seq 1 $GALERA_NODES); do
-    galera_kill_node "$n"
+  local attempt n
+  for attempt in 1 2 3; do
+    start_galera_nodes && return 0
+    # The nodes that did start are ended; their logs stay for reading until the next start or stop.
+    for n in $(seq 1 $GALERA_NODES); do
+      galera_kill_node "$n"
+    done
+    # Another process may still take a port between its choice and the node's bind: only that is tried again.
+    grep -qs "Address already in use" "$(galera_dir)"/node*/server.log || return 1
+    echo "galera.sh: a port was taken before its node could bind it; starting again with new ports" >&2
   done
   return 1
 }
@@ -87,8 +109,8 @@ start_galera_nodes() {
   local n gcomm="" ports
   for n in $(seq 1 $GALERA_NODES); do
     mkdir -p "$g/node$n/data"
-    ports="$(free_port) $(free_port) $(free_port) $(free_port)"
-    echo "$ports" >"$g/node$n/ports"
+    ports=""
+    for _ in 1 2 3 4; do ports="$ports${ports:+ }$(galera_free_port)"; echo "$ports" >"$g/node$n/ports"; done
     gcomm="$gcomm${gcomm:+,}127.0.0.1:$(echo "$ports" | cut -d' ' -f2)"
   done
   [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$g"
