@@ -63,6 +63,19 @@ TEST(PinnedRules, DroppingAStatementRemovesItsOwnStepFromTheOrder) {
   EXPECT_TRUE(found) << "no candidate drops exactly T0's first statement from the order";
 }
 
+// Mutant shrink-order-not-simpler: an order move offered though it removes no context switch. Moving T0's third step
+// of 0 1 1 1 0 0 0 next to its first gives 0 0 1 1 1 0 0, as many switches as before: every order the shrinker offers
+// must have fewer, or shrinking can go round in circles.
+TEST(PinnedRules, EveryOrderCandidateHasFewerContextSwitches) {
+  TestCase c = interleaved_two_by_two();
+  c.transactions[1].statements.pop_back();
+  c.order = {0, 1, 1, 1, 0, 0, 0};
+  ASSERT_EQ(c.validate(), "");
+  for (const TestCase& s : gen::shrink_test_case(c))
+    if (s.transactions == c.transactions && s.schema == c.schema && s.order != c.order)
+      EXPECT_LT(gen::context_switches(s.order), gen::context_switches(c.order)) << ::testing::PrintToString(s.order);
+}
+
 // ----------------------------------------------------------------------------------------------------- Adya checker
 
 // Mutant gsia-boundary: G-SIa taking a transaction that ends exactly at the position where the other starts as
@@ -246,8 +259,9 @@ struct Locks {
 
 class LockingSession final : public drivers::Session {
  public:
-  LockingSession(Locks& locks, int id) : locks_(locks), id_(id) {}
+  LockingSession(Locks& locks, int id, bool commit_fails = false) : locks_(locks), id_(id), commit_fails_(commit_fails) {}
   Outcome execute(const std::string& sql) override {
+    if (sql == "COMMIT" && commit_fails_) return Outcome::failure(ErrorClass::LockTimeout, "HY000", "lock wait timeout");
     std::unique_lock lock(locks_.m);
     if (sql == "COMMIT" || sql == "ROLLBACK") {
       std::erase_if(locks_.holder, [&](const auto& h) { return h.second == id_; });
@@ -268,11 +282,13 @@ class LockingSession final : public drivers::Session {
  private:
   Locks& locks_;
   int id_;
+  bool commit_fails_;
 };
 
 class LockingDriver final : public drivers::Driver {
  public:
-  explicit LockingDriver(Locks& locks) : locks_(locks) {}
+  explicit LockingDriver(Locks& locks, ErrorEffect effect = ErrorEffect::TransactionAborted)
+      : locks_(locks), effect_(effect) {}
   Dialect dialect() const override { return Dialect::PostgreSql; }
   std::string server_version() override { return "stand-in"; }
   std::unique_ptr<drivers::Session> open_session() override { return nullptr; }
@@ -284,12 +300,13 @@ class LockingDriver final : public drivers::Driver {
     return out;
   }
   void cancel(const drivers::Session&) override {}
-  ErrorEffect effect(const Error&) const override { return ErrorEffect::TransactionAborted; }
+  ErrorEffect effect(const Error&) const override { return effect_; }
   void reset(const Schema&) override {}
   DatabaseState read_state(const Schema&) override { return {}; }
 
  private:
   Locks& locks_;
+  ErrorEffect effect_;
 };
 
 // Mutant scheduler-latest-first: dispatch_queued sending the queued step submitted latest first. T0 deletes from a and
@@ -336,6 +353,47 @@ TEST(PinnedRules, QueuedStepsRunInSubmittedOrder) {
     if (released && e.step.index >= 2) after_release.push_back(e.step);
   }
   EXPECT_EQ(after_release, (std::vector<StepRef>{{1, 2}, {2, 2}, {1, 3}, {2, 3}}));
+}
+
+// Mutant runner-failed-commit-not-abort: a COMMIT that fails with an error whose effect is the statement's only (MySQL
+// 1205) leaving its transaction as if it had not ended. A COMMIT that failed did not commit: the transaction is
+// aborted, whatever the error does to other statements.
+TEST(PinnedRules, AFailedCommitAbortsItsTransaction) {
+  Locks locks;
+  LockingDriver driver(locks, ErrorEffect::StatementOnly);
+  runner::CompletionSignal signal;
+  runner::SessionWorker worker(std::make_unique<LockingSession>(locks, 0, true), signal, false);
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}};
+  TestCase c;
+  c.schema.tables = {t};
+  c.transactions = {Transaction{IsolationLevel::ReadCommitted, {Statement::select("t")}, TxnEnd::Commit}};
+  c.order = {0, 0, 0};
+  RunOptions options;
+  RunMetrics metrics;
+  const History h = runner::schedule(c, driver, {&worker}, signal, options, metrics);
+  ASSERT_FALSE(h.finding) << h.finding->detail;
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Aborted);
+  EXPECT_EQ(h.transactions[0].failed_step, (StepRef{0, 2}));
+}
+
+// ------------------------------------------------------------------------------------------------------- verdict
+
+// Mutant verdict-deviation-ignored: a failure made only of documented deviations from the claimed level (Adya's
+// claimed mode) is shrunk and shown but does not fail the test; one plain failure among them does.
+TEST(PinnedRules, OnlyDeviationsIsAFailureOfDocumentedDeviationsOnly) {
+  Verdict v = Verdict::pass("adyaclaimed");
+  Finding deviation;
+  deviation.kind = "lost-update";
+  deviation.deviation = true;
+  v.findings.push_back(deviation);
+  EXPECT_TRUE(v.fails());
+  EXPECT_TRUE(v.only_deviations());
+  Finding plain;
+  plain.kind = "G1c";
+  v.findings.push_back(plain);
+  EXPECT_FALSE(v.only_deviations());
 }
 
 }  // namespace
