@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The mutation check (issue 24): applies each mutant of tests/mutation/mutants.txt to a private copy of the tree,
-builds it, runs the server-free tier (ctest -L unit, and the SQLite property suites and scenarios), then, for a
+builds it, runs the server-free tier (ctest -L unit, and every test on embedded SQLite), then, for a
 mutant that survived it and where TXPROP_TARGETS names servers, the server tier; prints each mutant's fate, the
 score per tier and the survivors. Run by hand (it rebuilds once per mutant), not in CI:
 
-    scripts/mutation_test.py [--only id,id] [--server] [--build-dir DIR] [--jobs N]
+    scripts/mutation_test.py [--only id,id] [--server] [--jobs N] [--keep]
 
 The copy is `git archive HEAD` of this checkout (commit first what you want measured) in a temporary directory, so
 the working tree is never changed, whatever happens to the run.
@@ -21,7 +21,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = os.path.join(ROOT, "tests", "mutation", "mutants.txt")
 # The server-free tier: unit tests, and the property suites and scenarios on embedded SQLite.
-UNIT_TIER = [["ctest", "-L", "unit", "--stop-on-failure"], ["ctest", "-R", "sqlite", "--stop-on-failure"]]
+UNIT_TIER = [["ctest", "-L", "unit", "--stop-on-failure"], ["ctest", "-R", "[Ss]qlite", "--stop-on-failure"]]
 # What the tiers run: the test programs only (the benchmarks and the installed-consumer check are left out of a
 # mutant's build, which is most of its time).
 TEST_PROGRAMS = ["txprop_unit_tests", "txprop_integration_tests", "txprop_property_suites", "txprop_scenarios",
