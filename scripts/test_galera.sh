@@ -20,6 +20,11 @@ started=$(date +%s)
 # BEGIN ... COMMIT; see framework/engines/galera/galera_profile.cpp).
 export TXPROP_TARGETS="$galera?wsrep_sync_wait=3 $galera?innodb_snapshot_isolation=ON&wsrep_sync_wait=3"
 export TXPROP_CASES=${TXPROP_GALERA_CASES:-10}
+# A fixed seed unless one is given: generated cases now meet a real bug of the cluster at random (a multi-table UPDATE
+# that fails with a duplicate key replicates the changes its statement rollback undid, and the nodes diverge:
+# tests/scenarios/engine_bugs/galera_failed_multi_table_update_diverges_nodes.txn), which fails the suite that draws
+# it. CI keeps the same cases on every run; campaigns (scripts/campaign.sh) draw fresh ones.
+export TXPROP_SEED=${TXPROP_SEED:-1}
 out=$root/build/txprop-test
 mkdir -p "$out"
 export TXPROP_SUMMARY_FILE=$out/galera-records.jsonl
