@@ -1,5 +1,5 @@
 # A three-node MariaDB Galera cluster on loopback, for scripts/servers.sh (which sources this file and calls
-# start_galera / stop_galera / galera_target; it provides free_port, new_password and $DIR).
+# start_galera / stop_galera / galera_target; it provides $DIR, and free_port and new_password from lib.sh).
 #
 # Every start makes fresh data directories: after all nodes stopped at once every grastate.dat says
 # safe_to_bootstrap: 0, so old ones cannot be reused (../shared/notes/galera.md). Each node gets four random free ports:
@@ -64,23 +64,6 @@ galera_wait_node() {
   return 1
 }
 
-# A random free port below the kernel's ephemeral range (ip_local_port_range, 32768 by default), and none of those
-# already given to this cluster: the twelve ports are chosen before the nodes start, and a port of the ephemeral range
-# can meanwhile become the source port of a connection (a joiner's, rsync's, a client's), which made a node fail with
-# "Address already in use" in 2 of 3 starts on a busy machine.
-galera_free_port() {
-  local low; low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  [ "$low" -gt 21000 ] 2>/dev/null || low=32768
-  local p
-  while :; do
-    p=$((20000 + $(od -An -tu4 -N4 /dev/urandom | tr -d ' ') % (low - 20000)))
-    port_in_use "$p" && continue
-    grep -qw "$p" "$(galera_dir)"/node*/ports 2>/dev/null && continue
-    break
-  done
-  echo "$p"
-}
-
 start_galera() {
   local attempt n
   for attempt in 1 2 3; do
@@ -110,7 +93,9 @@ start_galera_nodes() {
   for n in $(seq 1 $GALERA_NODES); do
     mkdir -p "$g/node$n/data"
     ports=""
-    for _ in 1 2 3 4; do ports="$ports${ports:+ }$(galera_free_port)"; echo "$ports" >"$g/node$n/ports"; done
+    # Twelve ports are chosen before any node binds one: none twice (scripts/lib.sh).
+    for _ in 1 2 3 4; do ports="$ports${ports:+ }$(free_port $(cat "$g"/node*/ports 2>/dev/null) $ports)"; done
+    echo "$ports" >"$g/node$n/ports"
     gcomm="$gcomm${gcomm:+,}127.0.0.1:$(echo "$ports" | cut -d' ' -f2)"
   done
   [ "$(id -u)" = 0 ] && chown -R mysql:mysql "$g"

@@ -22,19 +22,8 @@ else CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/txprop/postgresql; fi
 NPM_OPTS=(--fetch-retries=1 --fetch-timeout=60000 --loglevel=error)
 
 die() { echo "pg_version.sh: $*" >&2; exit 1; }
-as_user() {  # run as $1 when root, else as ourselves
-  local user=$1; shift
-  if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
-}
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {  # a random free port in 20000..59999
-  local p
-  while :; do
-    p=$((20000 + $(od -An -tu4 -N4 /dev/urandom | tr -d ' ') % 40000))
-    port_in_use "$p" || break
-  done
-  echo "$p"
-}
+# shellcheck source=lib.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 # SPEC must be MAJOR, MAJOR.MINOR or MAJOR.MINOR.PATCH (the npm versions are MAJOR.MINOR.PATCH-beta.N: a repackaged
 # build of the same release gets a new beta number, so the newest beta of the newest match is taken).

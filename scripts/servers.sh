@@ -19,22 +19,10 @@ DIR=${TXPROP_SERVER_DIR:-/tmp/txprop-servers}
 HERE=$(cd "$(dirname "$0")" && pwd)
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {  # a random free port in 20000..59999
-  local p
-  while :; do
-    p=$((20000 + $(od -An -tu4 -N4 /dev/urandom | tr -d ' ') % 40000))
-    port_in_use "$p" || break
-  done
-  echo "$p"
-}
-new_password() { od -An -tx1 -N12 /dev/urandom | tr -d ' \n'; }
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
 # shellcheck source=galera.sh
-source "$(dirname "$0")/galera.sh"
-as_user() {  # run as $1 when root, else as ourselves
-  local user=$1; shift
-  if [ "$(id -u)" = 0 ]; then runuser -u "$user" -- "$@"; else "$@"; fi
-}
+source "$HERE/galera.sh"
 
 start_postgresql() {
   [ -n "$PG_BIN" ] || { echo "servers.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }

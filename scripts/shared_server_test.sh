@@ -34,13 +34,8 @@ export TMPDIR="$work/tmp"  # SQLite files of these runs (set after the servers s
 mkdir -p "$TMPDIR"
 export TXPROP_REPORT_DIR="$work/reports" TXPROP_SUMMARY_FILE=
 
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-pg() { as_postgres "$PG_BIN/psql" -h "$TXPROP_SERVER_DIR/pg" -p "$(cat "$TXPROP_SERVER_DIR/pg/port")" -U postgres -qAt -c "$1" txtest; }
-my() { mariadb --no-defaults --socket="$TXPROP_SERVER_DIR/mariadb/s.sock" -uroot -N -e "$1"; }
-targets() { "$root/scripts/servers.sh" env | sed 's/^export TXPROP_TARGETS=//; s/"//g'; }
-PG=$(targets | tr ' ' '\n' | grep '^postgresql:')
-MY=$(targets | tr ' ' '\n' | grep '^mariadb:' | head -n 1)
+# shellcheck source=server_access.sh
+source "$root/scripts/server_access.sh"
 TARGETS="sqlite:?levels=ser $PG?levels=ser,rc $MY?levels=ser"
 failures=0
 check() {  # check <description> <condition already evaluated: 0 ok>
