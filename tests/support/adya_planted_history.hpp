@@ -10,6 +10,7 @@
 #include "txprop/adya_checker.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/history.hpp"
+#include "tests/support/planted.hpp"
 
 namespace txprop::test {
 
@@ -31,22 +32,8 @@ struct PlantedHistory {
   History h;
   PlantedHistory(const TestCase& c, const adya::InstrumentationOptions& options) {
     EXPECT_EQ(c.validate(), "");
-    h.test_case = adya::instrument(c, options);
-    const TestCase& ic = h.test_case;
-    std::vector<std::size_t> next(ic.transactions.size(), 0);
-    for (std::size_t t = 0; t < ic.transactions.size(); ++t) {
-      h.outcomes.emplace_back(ic.transactions[t].step_count());
-      h.was_blocked.emplace_back(ic.transactions[t].step_count(), false);
-      h.submitted_at.emplace_back(ic.transactions[t].step_count(), 0);
-      h.transactions.push_back(TxnResult{TxnFate::Committed, std::nullopt, {}, 0});
-    }
-    for (int t : ic.order) {
-      const auto ti = static_cast<std::size_t>(t);
-      const std::size_t step = next[ti]++;
-      h.submitted_at[ti][step] = static_cast<int>(h.events.size());
-      h.events.push_back(Event{Event::Kind::Completed, StepRef{t, static_cast<int>(step)}});
-      if (step + 1 == ic.transactions[ti].step_count()) h.transactions[ti].end_event = static_cast<int>(h.events.size()) - 1;
-    }
+    h = completed_in_order(adya::instrument(c, options));
+    for (TxnResult& t : h.transactions) t.fate = TxnFate::Committed;
   }
   Outcome& at(std::size_t t, std::size_t i) { return h.outcomes[t][i]; }
   void observed(std::size_t table, std::vector<Row> rows) {

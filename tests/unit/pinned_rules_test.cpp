@@ -22,6 +22,7 @@
 #include "properties/troc/troc.hpp"
 #include "runner/scheduler.hpp"
 #include "tests/support/adya_planted_history.hpp"
+#include "tests/support/planted.hpp"
 
 namespace txprop {
 namespace {
@@ -181,12 +182,8 @@ TEST(PinnedRules, APredicateReadThatWaitedDrawsNoPredicateEdges) {
 // T0 (MariaDB REPEATABLE READ) deletes WHERE a > 5, matching no row: InnoDB's next-key locks still cover the gap
 // (MariaDB KB "InnoDB Lock Modes", gap locks at REPEATABLE READ), so T1's INSERT of (6, 6) must wait for T0's COMMIT.
 History gap_lock_history(bool insert_waits) {
-  Table t;
-  t.name = "t";
-  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false}};
-  t.rows = {{1, 1}};
   TestCase c;
-  c.schema.tables = {t};
+  c.schema.tables = {test::table_ab({{1, 1}})};
   c.transactions = {
       Transaction{IsolationLevel::RepeatableRead,
                   {Statement::delete_("t", Expr::binary(BinaryOp::Gt, Expr::col("a"), Expr::lit(5)))}, TxnEnd::Commit},

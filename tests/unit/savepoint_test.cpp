@@ -9,16 +9,13 @@
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/sql_parser.hpp"
+#include "tests/support/planted.hpp"
 
 using namespace txprop;
 
 namespace {
 
-Transaction txn(std::initializer_list<const char*> statements) {
-  Transaction t;
-  for (const char* s : statements) t.statements.push_back(parse_statement(s));
-  return t;
-}
+using test::txn;
 
 TestCase one(const Transaction& t) {
   TestCase c;

@@ -20,6 +20,7 @@
 #include "txprop/target_config.hpp"
 #include "txprop/wss.hpp"
 #include "tests/support/adya_planted_history.hpp"
+#include "tests/support/planted.hpp"
 
 using namespace txprop;
 
@@ -62,28 +63,7 @@ Schema one_row() {
 }
 Expr k_is_1() { return Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(1)); }
 
-// A history where every step completes in the submitted order and each transaction ends as `c` says (a planted
-// history: the outcomes are written in by the test).
-History completed_in_order(const TestCase& c) {
-  History h;
-  h.test_case = c;
-  std::vector<std::size_t> next(c.transactions.size(), 0);
-  for (const Transaction& t : c.transactions) {
-    h.outcomes.emplace_back(t.step_count());
-    h.was_blocked.emplace_back(t.step_count(), false);
-    h.submitted_at.emplace_back(t.step_count(), 0);
-    h.transactions.push_back(
-        TxnResult{t.end == TxnEnd::Commit ? TxnFate::Committed : TxnFate::RolledBack, std::nullopt, {}, -1});
-  }
-  for (int t : c.order) {
-    const auto ti = static_cast<std::size_t>(t);
-    const std::size_t step = next[ti]++;
-    h.submitted_at[ti][step] = static_cast<int>(h.events.size());
-    h.events.push_back(Event{Event::Kind::Completed, StepRef{t, static_cast<int>(step)}});
-    if (step + 1 == c.transactions[ti].step_count()) h.transactions[ti].end_event = static_cast<int>(h.events.size()) - 1;
-  }
-  return h;
-}
+using test::completed_in_order;
 
 // ------------------------------------------------------------------------------------------------------------ Adya
 

@@ -8,6 +8,7 @@
 #include "txprop/driver.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
+#include "tests/support/planted.hpp"
 
 using namespace txprop;
 using namespace txprop::troc;
@@ -375,31 +376,15 @@ TEST(TrocJudge, SkippedRowStandingByTheWaitingTransactionsLevel) {
 // REPEATABLE READ transaction ... a serialization failure", manual 13.2.2; tests/mutation: troc-fuw-locking-reads):
 // with `locking_read`, T0's second statement is SELECT ... FOR UPDATE.
 History lost_update_under_first_updater_wins(bool t1_before_snapshot, bool locking_read = false) {
-  Table t;
-  t.name = "t";
-  t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Integer, false}};
-  t.rows = {{1, 1}};
   TestCase c;
-  c.schema.tables = {t};
+  c.schema.tables = {test::table_ab({{1, 1}})};
   const Statement second =
       locking_read ? Statement::select("t", std::nullopt, LockMode::Update) : Statement::update("t", {{"b", Expr::lit(3)}});
   c.transactions = {Transaction{IsolationLevel::RepeatableRead, {Statement::select("t"), second}, TxnEnd::Commit},
                     Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"b", Expr::lit(2)}})},
                                 TxnEnd::Commit}};
   c.order = t1_before_snapshot ? std::vector<int>{1, 1, 1, 0, 0, 0, 0} : std::vector<int>{0, 0, 1, 1, 1, 0, 0};
-  History h;
-  h.test_case = troc::prepare(c);
-  h.outcomes = {std::vector<Outcome>(4), std::vector<Outcome>(3)};
-  h.was_blocked = {std::vector<bool>(4, false), std::vector<bool>(3, false)};
-  h.submitted_at = {std::vector<int>(4, 0), std::vector<int>(3, 0)};
-  std::vector<int> next(2, 0);
-  for (int x : c.order) {
-    const auto i = static_cast<std::size_t>(x);
-    h.submitted_at[i][static_cast<std::size_t>(next[i])] = static_cast<int>(h.events.size());
-    h.events.push_back({Event::Kind::Completed, {x, next[i]++}});
-  }
-  h.transactions = {TxnResult{TxnFate::Committed, {}, {}, 6},
-                    TxnResult{TxnFate::Committed, {}, {}, t1_before_snapshot ? 2 : 4}};
+  History h = test::completed_in_order(troc::prepare(c));
   Outcome& read = h.outcomes[0][1];
   read.columns = {"a", "b", "txp_rid", "txp_wl"};
   read.rows = {t1_before_snapshot ? ab(1, 2, 1, "0,2") : ab(1, 1, 1, "0")};

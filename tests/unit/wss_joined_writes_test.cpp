@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "txprop/sql_parser.hpp"
+#include "tests/support/planted.hpp"
 #include "txprop/target.hpp"
 #include "txprop/wss.hpp"
 
@@ -13,11 +14,7 @@ using namespace txprop;
 
 namespace {
 
-Transaction txn(std::initializer_list<const char*> statements) {
-  Transaction t;
-  for (const char* s : statements) t.statements.push_back(parse_statement(s));
-  return t;
-}
+using test::txn;
 
 }  // namespace
 
