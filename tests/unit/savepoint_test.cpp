@@ -4,11 +4,13 @@
 // nothing, and the oracles that cannot model them refusing with a reason.
 #include <gtest/gtest.h>
 
+#include "txprop/atomicity.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/sql_parser.hpp"
+#include "txprop/target.hpp"
 #include "tests/support/planted.hpp"
 
 using namespace txprop;
@@ -100,4 +102,29 @@ TEST(Savepoint, OraclesThatCannotModelThemRefuse) {
     EXPECT_EQ(why.rfind("T0.1 is SAVEPOINT a, and ", 0), 0u) << name << ": " << why;
   }
   for (const char* name : {"wss", "atomicity"}) EXPECT_EQ(oracle(name).cannot_judge(c, *find_engine("postgresql")), "") << name;
+}
+
+// Atomicity on embedded SQLite: T0 writes and reads behind a savepoint, rolls back to it and commits; T1 then reads.
+// What ROLLBACK TO undid is left out of the replay like an aborted transaction, and its statements' outcomes are not
+// compared with the placeholders that replace them (tests/mutation: savepoint-placeholder-compared): the history the
+// engine gives passes. The same history with T1 reading the undone write (a dirty read through a savepoint rolled
+// back, planted) is caught: without the undone statements, T1 reads the row as it was.
+TEST(Savepoint, AtomicityLeavesOutWhatRollbackToUndid) {
+  TestCase c = one(txn({"SAVEPOINT a", "UPDATE t SET v = 2", "SELECT k, v FROM t", "ROLLBACK TO SAVEPOINT a"}));
+  c.transactions.push_back(txn({"SELECT k, v FROM t"}));
+  c.order = TestCase::serial_order(c.transactions);
+  ASSERT_EQ(c.validate(), "");
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  const History h = target->run(c);
+  ASSERT_FALSE(h.finding) << h.finding->detail;
+  ASSERT_EQ(h.outcomes[0][3].rows, (std::vector<Row>{{1, 2}}));  // the undone write, read behind the savepoint
+  const Verdict correct = check_atomicity(*target, h);
+  EXPECT_TRUE(correct.ok()) << correct.explain();
+  EXPECT_NE(correct.note.find("T0.2 (undone by ROLLBACK TO SAVEPOINT)"), std::string::npos) << correct.note;
+
+  History dirty = h;
+  ASSERT_EQ(dirty.outcomes[1][1].rows, (std::vector<Row>{{1, 10}}));
+  dirty.outcomes[1][1].rows = {{1, 2}};
+  const Verdict caught = check_atomicity(*target, dirty);
+  EXPECT_FALSE(caught.ok()) << caught.note;
 }

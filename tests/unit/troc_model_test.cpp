@@ -409,13 +409,16 @@ TEST(TrocJudge, FirstUpdaterWinsAgainstACommitAfterTheSnapshot) {
   EXPECT_TRUE(locking_missing_abort) << locking.explain() << locking.note;
 }
 
-// T1's UPDATE matches row 2, which T0 holds X-locked: completing without a wait is inconsistent blocking.
+// T1's UPDATE matches row 2, which T0 holds X-locked: completing without a wait is inconsistent blocking. The
+// statement that should have waited decides the finding's standing at its own level, not the lock holder
+// (tests/mutation: troc-deciding-involved).
 TEST(TrocJudge, Figure3WithoutTheWaitIsInconsistentBlocking) {
   const Fig3 f = figure3(false, {ab(10, 2, 2, "0,2,1"), ab(10, 1, 1, "0,1"), ab(10, 3, 3, "0,1")});
   const Verdict v = judge_on_sqlite(f.h);
   ASSERT_FALSE(v.findings.empty()) << v.note;
   EXPECT_EQ(v.findings[0].kind, "inconsistent-blocking");
   EXPECT_EQ(v.findings[0].transactions, (std::vector<int>{1, 0}));
+  EXPECT_EQ(v.findings[0].deciding, (std::vector<int>{1}));
 }
 
 // Subqueries, snapshot points and waits, judged on hand-made histories of two tables t(k, v) and u(x) (row ids: t's row
