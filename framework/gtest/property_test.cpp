@@ -230,24 +230,7 @@ History PropertyRunner::run(const TestCase& c) {
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
   const History& h = last_history_;
-  Verdict v;
-  v.property = "run";
-  if (h.finding) {
-    Finding f;
-    f.kind = h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang";
-    f.explanation = fmt::format("{} at {}: {}\n", f.kind, to_string(h.finding->step), h.finding->detail);
-    v.findings.push_back(std::move(f));
-  }
-  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
-    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
-      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement) {
-        Finding f;
-        f.kind = "invalid-statement";
-        f.explanation = fmt::format(
-            "the engine rejected T{}.{} as invalid, a generator (or scenario) defect: {}\n  {}\n", t, i,
-            render(h.test_case.transactions[t].step(i), target_.dialect()), h.outcomes[t][i].error.message);
-        v.findings.push_back(std::move(f));
-      }
+  Verdict v = run_verdict(h, target_.dialect());
   if (judge(v, h)) RC_FAIL(v.explain());
   return last_history_;
 }
