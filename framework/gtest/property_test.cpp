@@ -158,7 +158,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
-  apply_engine_capabilities(s.generator, param.config.profile().capabilities());
+  apply_engine_capabilities(s.generator, param.config.profile().capabilities(param.config));
   s.generator.isolation = param.level;
   // A cluster's cases place each transaction on a node (one node per host of the URI).
   if (param.config.profile().multi_host()) s.generator.nodes = static_cast<int>(param.config.hosts.size());
@@ -550,7 +550,10 @@ void PropertyTest::check_property(const std::string& property, const std::functi
                                   e.what());
     }
   }
-  runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, p));
+  // The settings see the target as opened (its server version), so the generator makes only what that server has.
+  SuiteParam opened = p;
+  opened.config = target->config();
+  runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, opened));
   const PropertyResult r = runner_->check(body);
   if (!r.target_lost.empty()) lost_targets()[GetParam().config.uri] = r.target_lost;
   RecordProperty("cases", std::to_string(r.cases));
