@@ -67,7 +67,8 @@ bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracl
   return e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
 }
 
-std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run) {
+std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run,
+                            std::string* seen) {
   const std::string kind = target.config().kind;
   std::vector<IsolationLevel> levels = s.levels.empty() ? target.config().levels : s.levels;
   std::erase_if(levels, [&](IsolationLevel l) {
@@ -103,6 +104,7 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
         continue;
       }
       const Verdict v = oracle->check(target, c);
+      if (seen) *seen += fmt::format("{}{} {} {}", seen->empty() ? "" : "; ", short_name(level), property, v.summary());
       for (const Expectation& e : expectations)
         if (!expectation_met(e, v, *oracle)) problems += unmet(s, e, v, level, target.config());
     }
@@ -146,10 +148,11 @@ class ScenarioTest : public ::testing::Test {
       GTEST_SKIP() << path_ << " on " << config_.name << ": " << why;
     }
     std::vector<IsolationLevel> levels;
-    const std::string problems = replay_scenario(s, *target, &levels);
+    std::string seen;  // what each expected property found, for the record of a passed file (the version matrix)
+    const std::string problems = replay_scenario(s, *target, &levels, &seen);
     std::string names;
     for (auto l : levels) names += (names.empty() ? "" : ", ") + short_name(l);
-    record(levels.empty() ? "skipped" : problems.empty() ? "passed" : "failed", names, problems);
+    record(levels.empty() ? "skipped" : problems.empty() ? "passed" : "failed", names, problems.empty() ? seen : problems);
     if (levels.empty()) GTEST_SKIP() << path_ << ": no level of the scenario is tested on " << config_.name;
     EXPECT_EQ(problems, "") << path_;
     RecordProperty("levels", names);

@@ -21,8 +21,10 @@ bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracl
 
 // One scenario on one target, at every level it names that the target supports: each matching expectation is
 // checked. Returns an empty string when everything matched, else what did not (with the verdicts and histories).
-// `levels_run` receives the levels it ran at.
-std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run = nullptr);
+// `levels_run` receives the levels it ran at; `seen`, what each property with an expectation found, e.g.
+// "ser wss result-mismatch; ser atomicity ok" (for tables of which versions show a known bug).
+std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run = nullptr,
+                            std::string* seen = nullptr);
 
 // Registers one GoogleTest case per (scenario file in `directories`, configured target it applies to), named
 // Scenario.<file>/<target>; a malformed file becomes a failing case that names the file and line. With
