@@ -17,6 +17,7 @@ std::unique_ptr<Oracle> adya_documented_oracle();
 std::unique_ptr<Oracle> adya_claimed_oracle();
 std::unique_ptr<Oracle> troc_oracle();
 std::unique_ptr<Oracle> sdg_oracle();
+std::unique_ptr<Oracle> run_oracle();
 
 TestCase Oracle::prepare(const TestCase& c, const EngineProfile&) const { return c; }
 TestCase Oracle::strip(const TestCase& prepared) const { return prepared; }
@@ -90,6 +91,7 @@ Registry& registry() {
     r.add(adya_claimed_oracle());
     r.add(troc_oracle());
     r.add(sdg_oracle());
+    r.add(run_oracle());
     return true;
   }();
   (void)built_in;

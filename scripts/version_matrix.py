@@ -104,8 +104,10 @@ def main():
             md.append(f"| {label(t)} | {LEVELS.get(lv, lv)} | " + " | ".join(parts) + " |")
     if scen:
         md += ["", "## Scenario files (file x version)\n",
-               "passed (levels run), FAILED (the expectation that failed), skipped (the file's `versions:` line "
-               "excludes this server), no level, - (the file does not apply to this engine).\n",
+               "passed (levels run): what the expected properties found (e.g. `ser wss result-mismatch` where a known "
+               "bug is expected, `ser wss ok` where the file expects it fixed), FAILED (the expectation that failed), "
+               "skipped (the file's `versions:` line excludes this server), no level, - (the file does not apply to "
+               "this engine).\n",
                "| scenario file | " + " | ".join(targets) + " |", "|---|" + "---|" * len(targets)]
         for f in sorted(scen):
             row = []
@@ -114,7 +116,9 @@ def main():
                 if not r:
                     row.append("-")
                 elif r["status"] == "passed":
-                    row.append(f"passed ({short_levels(r.get('level', ''))})")
+                    # What the expected properties found, where a file says (a known bug: its finding or ok).
+                    seen = f": {r['message']}" if r.get("message") else ""
+                    row.append(f"passed ({short_levels(r.get('level', ''))}){seen}")
                 elif r["status"] == "skipped":
                     row.append("skipped" if r.get("message") else "no level")
                 else:
@@ -151,7 +155,8 @@ def main():
         for t in targets:
             r = scen[f].get(t)
             st = r["status"] if r else "-"
-            text = {"passed": f"passed ({short_levels(r.get('level', ''))})" if r else "", "skipped": "skipped"}.get(st, st)
+            seen = f": {r['message']}" if r and r.get("message") else ""
+            text = {"passed": f"passed ({short_levels(r.get('level', ''))}){seen}" if r else "", "skipped": "skipped"}.get(st, st)
             cls = {"passed": "ok", "skipped": "none", "-": "none"}.get(st, "failed")
             tds.append(f'<td><span class="{cls}">{h(text)}</span></td>')
         scen_rows += f"<tr><th>{h(f)}</th>{''.join(tds)}</tr>"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The version matrix (issue 19): property suites and scenario files across PostgreSQL versions and levels.
 #   scripts/version_matrix.sh [-c cases] [-s suites] [-l levels] [-f scenarios] [-o out] VERSION...
-# VERSION: `debian` (Debian's server, target name postgresql) or a version for scripts/pg_version.sh (12, 17.10: the
-# npm registry's build, target name postgresql12, postgresql17_10). Defaults: -c 100 cases per suite, target and
+# VERSION: `debian` (Debian's server, target name postgresql), a version for scripts/pg_version.sh (12, 17.10: the
+# npm registry's build, target name postgresql12, postgresql17_10), or the URI of a PostgreSQL server already running,
+# with a name= parameter (a minor release neither carries, e.g. Debian's newer package unpacked by hand). Defaults: -c 100 cases per suite, target and
 # level; -s "Wss AdyaDocumented AdyaClaimed Atomicity Sdg Troc"; -l rc,rr,ser; -f '*' (a gtest pattern over the
 # scenario files' test names, e.g. 'pg_*'; -f '' runs none; -s '' runs no suite); -o version-matrix.
 # Each version is fetched (timed, cached or cold), started in a private server folder, and run alone (one version at a
@@ -23,7 +24,7 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || usage
 build=${TXPROP_BUILD_DIR:-build}
-for b in "$build/tests/txprop_property_suites" "$build/tests/txprop_scenarios"; do
+for b in "$build/tests/txprop_property_suites" "$build/tests/txprop_scenarios" "$build/tests/txprop_engine_bugs"; do
   [ -x "$b" ] || { echo "version_matrix: build $b first" >&2; exit 2; }
 done
 mkdir -p "$out/logs" "$out/reports"
@@ -40,7 +41,12 @@ start=$(date +%s)
 
 for v in "$@"; do
   t0=$(date +%s.%N)
-  if [ "$v" = debian ]; then
+  if [[ $v == postgresql://* ]]; then
+    # A server already running (e.g. a minor release neither Debian nor npm carries), named by its name= parameter.
+    name=$(echo "$v" | grep -oE '[?&]name=[A-Za-z0-9_]+' | cut -d= -f2) fetch=0 cached=null npm=""
+    [ -n "$name" ] || { echo "version_matrix: give $(TXPROP_TARGETS="$v" build/txprop targets) a name= parameter" >&2; exit 2; }
+    uri=$v
+  elif [ "$v" = debian ]; then
     scripts/servers.sh start postgresql >/dev/null
     name=postgresql fetch=0 cached=null npm=""  # nothing to fetch
     uri=$(scripts/servers.sh env | grep -o "postgresql://[^ \"]*" | grep -v '?name=' | head -n 1)
@@ -68,9 +74,13 @@ for v in "$@"; do
       >"$out/logs/$name-suites.log" 2>&1 || true
   fi
   if [ -n "$scenarios" ]; then
-    TXPROP_TARGETS="$uri${sep}levels=$levels" TXPROP_SUMMARY_FILE="$out/runs.jsonl" \
-      TXPROP_REPORT_DIR="$out/reports/$name" "$build/tests/txprop_scenarios" --gtest_filter="Scenario.$scenarios" \
-      >"$out/logs/$name-scenarios.log" 2>&1 || true
+    # tests/scenarios/ and the engine bugs of tests/scenarios/engine_bugs/ (each expecting its bug on the versions that
+    # have it and ok on the fixed ones: the table shows where it reproduces).
+    for program in txprop_scenarios txprop_engine_bugs; do
+      TXPROP_TARGETS="$uri${sep}levels=$levels" TXPROP_SUMMARY_FILE="$out/runs.jsonl" \
+        TXPROP_REPORT_DIR="$out/reports/$name" "$build/tests/$program" --gtest_filter="Scenario.$scenarios" \
+        >>"$out/logs/$name-scenarios.log" 2>&1 || true
+    done
   fi
   record "{\"type\":\"version-end\",\"target\":\"$name\",\"wall_seconds\":$(( $(date +%s) - r0 ))}"
   echo "version_matrix: $name: suites and scenarios in $(( $(date +%s) - r0 )) s" >&2

@@ -144,7 +144,7 @@ int replay(const std::vector<std::string>& args) {
     if (chosen) judges[property];
     else
       for (const Expectation& e : s.expectations)
-        if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == l)) judges[e.property].push_back(e);
+        if (e.applies(kind, l, target->config().server_version_num)) judges[e.property].push_back(e);
     for (int r = 0; r < repeat; ++r) {
       if (judges.empty()) {
         // No property to judge with: the run itself must finish cleanly.
@@ -182,11 +182,7 @@ int replay(const std::vector<std::string>& args) {
         std::string expected;
         for (const Expectation& e : expectations) {
           // As in scenario tests: a kind or class, "not X" only of a history the oracle judged.
-          const bool found = std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) {
-            const auto classes = p->classes_of(f.kind);
-            return std::find(classes.begin(), classes.end(), e.verdict) != classes.end();
-          });
-          const bool met = e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
+          const bool met = expectation_met(e, v, *p);
           expected += fmt::format("-- expected {}{} {} ({}:{}): {}\n", name, e.negated ? " not" : "", e.verdict, file,
                                   e.line, met ? "met" : "NOT MET");
           bad = bad || !met;

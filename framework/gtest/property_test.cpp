@@ -158,7 +158,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
-  apply_engine_capabilities(s.generator, param.config.profile().capabilities());
+  apply_engine_capabilities(s.generator, param.config.profile().capabilities(param.config));
   s.generator.isolation = param.level;
   // A cluster's cases place each transaction on a node (one node per host of the URI).
   if (param.config.profile().multi_host()) s.generator.nodes = static_cast<int>(param.config.hosts.size());
@@ -230,24 +230,7 @@ History PropertyRunner::run(const TestCase& c) {
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
   const History& h = last_history_;
-  Verdict v;
-  v.property = "run";
-  if (h.finding) {
-    Finding f;
-    f.kind = h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang";
-    f.explanation = fmt::format("{} at {}: {}\n", f.kind, to_string(h.finding->step), h.finding->detail);
-    v.findings.push_back(std::move(f));
-  }
-  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
-    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
-      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement) {
-        Finding f;
-        f.kind = "invalid-statement";
-        f.explanation = fmt::format(
-            "the engine rejected T{}.{} as invalid, a generator (or scenario) defect: {}\n  {}\n", t, i,
-            render(h.test_case.transactions[t].step(i), target_.dialect()), h.outcomes[t][i].error.message);
-        v.findings.push_back(std::move(f));
-      }
+  Verdict v = run_verdict(h, target_.dialect());
   if (judge(v, h)) RC_FAIL(v.explain());
   return last_history_;
 }
@@ -567,7 +550,10 @@ void PropertyTest::check_property(const std::string& property, const std::functi
                                   e.what());
     }
   }
-  runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, p));
+  // The settings see the target as opened (its server version), so the generator makes only what that server has.
+  SuiteParam opened = p;
+  opened.config = target->config();
+  runner_ = std::make_unique<PropertyRunner>(property, *target, p, settings_for(property, opened));
   const PropertyResult r = runner_->check(body);
   if (!r.target_lost.empty()) lost_targets()[GetParam().config.uri] = r.target_lost;
   RecordProperty("cases", std::to_string(r.cases));

@@ -5,13 +5,15 @@
 #include "txprop/property.hpp"  // closes the shared targets when the tests end
 #include "txprop/scenario_runner.hpp"
 
-// Defined by the source txprop_add_scenario_tests generates: a NULL-terminated list of directories.
+// Defined by the source txprop_add_scenario_tests generates: a NULL-terminated list of directories, and whether a
+// file that applies to no configured target is one skipped case (REPORT_UNCONFIGURED).
 extern const char* const txprop_scenario_directories[];
+extern const bool txprop_scenario_report_unconfigured;
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   std::vector<std::string> dirs;
   for (const char* const* d = txprop_scenario_directories; *d; ++d) dirs.emplace_back(*d);
-  txprop::register_scenario_tests(dirs);
+  txprop::register_scenario_tests(dirs, txprop_scenario_report_unconfigured);
   return RUN_ALL_TESTS();
 }

@@ -77,7 +77,12 @@ std::string scenario_text(const Counterexample& c) {
   }();
   for (const Finding& f : c.verdict.findings)
     if (!f.documented && f.kind != "assertion") {  // not a plain RC_ASSERT, which no oracle reports
-      s.expectations.push_back(Expectation{property, c.target.kind, c.level, f.kind, 0});
+      Expectation e;
+      e.property = property;
+      e.target = c.target.kind;
+      e.level = c.level;
+      e.verdict = f.kind;
+      s.expectations.push_back(std::move(e));
       break;
     }
   return write_scenario(s);

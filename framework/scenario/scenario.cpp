@@ -510,8 +510,7 @@ class Reader {
       Expectation e;
       e.line = l.number;
       e.property = words[0];
-      e.target = words[1];
-      if (e.target != "*") check_target_kind(l.number, e.target);
+      read_expectation_target(l.number, words[1], e);
       e.negated = words.size() >= 5 && words[words.size() - 2] == "not";
       const std::string level_words =
           join(std::vector<std::string>(words.begin() + 2, words.end() - (e.negated ? 2 : 1)), " ");
@@ -521,6 +520,18 @@ class Reader {
       check_expectation(l.number, e);
       s_.expectations.push_back(std::move(e));
     }
+  }
+
+  // "<kind or *>" or "<kind or *>@<versions>" (the versions: header's form, without spaces).
+  void read_expectation_target(int line, const std::string& word, Expectation& e) const {
+    const auto at = word.find('@');
+    e.target = word.substr(0, at);
+    if (e.target != "*") check_target_kind(line, e.target);
+    if (at == std::string::npos) return;
+    e.versions_text = word.substr(at + 1);
+    if (e.versions_text.empty())
+      fail(line, fmt::format("'{}' names no versions after '@' (write e.g. postgresql@12.0-15.17,16)", word));
+    for (const auto& item : split(e.versions_text, ",")) e.versions.push_back(version_range(line, item));
   }
 
   struct FixedLevel {
@@ -580,12 +591,18 @@ bool Scenario::applies_to(const std::string& kind) const {
   return applies.empty() || std::find(applies.begin(), applies.end(), kind) != applies.end();
 }
 
+bool Expectation::applies(const std::string& kind, IsolationLevel at, int server_version_num) const {
+  if ((target != "*" && target != kind) || (level && *level != at)) return false;
+  if (versions.empty()) return true;
+  return server_version_num > 0 && std::any_of(versions.begin(), versions.end(),
+                                         [&](const VersionRange& r) { return r.contains(server_version_num); });
+}
+
 std::vector<Expectation> Scenario::expectations_for(const std::string& property, const std::string& kind,
-                                                    IsolationLevel level) const {
+                                                    IsolationLevel level, int server_version_num) const {
   std::vector<Expectation> out;
   for (const auto& e : expectations)
-    if (e.property == property && (e.target == "*" || e.target == kind) && (!e.level || *e.level == level))
-      out.push_back(e);
+    if (e.property == property && e.applies(kind, level, server_version_num)) out.push_back(e);
   return out;
 }
 
@@ -673,7 +690,8 @@ std::string write_scenario(const Scenario& s) {
 
   out += "\nexpect:\n";
   for (const auto& e : s.expectations)
-    out += fmt::format("{} {} {} {}{}\n", e.property, e.target, e.level ? level_text(*e.level) : "*", e.negated ? "not " : "", e.verdict);
+    out += fmt::format("{} {}{} {} {}{}\n", e.property, e.target, e.versions_text.empty() ? "" : "@" + e.versions_text,
+                       e.level ? level_text(*e.level) : "*", e.negated ? "not " : "", e.verdict);
   return out;
 }
 

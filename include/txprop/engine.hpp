@@ -70,6 +70,10 @@ struct EngineCapabilities {
   // MariaDB's ON DUPLICATE KEY UPDATE has none). The generator makes only these.
   std::vector<Upsert> upserts;
   bool upsert_update_where = false;
+  // Forms a server has from some version on (EngineProfile::capabilities(config)); the SQL model does not make them
+  // yet: MERGE, and unique indexes whose NULLs are not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT).
+  bool merge = false;
+  bool unique_nulls_not_distinct = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };
@@ -223,6 +227,12 @@ class EngineProfile {
   virtual std::string configuration(const TargetConfig& config) const;
 
   virtual EngineCapabilities capabilities() const = 0;
+  // The capabilities of the server a target runs (config.server_version_num, learnt when the target opens; 0 if
+  // unknown), so that the generator never makes a form an older server lacks. Default: the same for every version.
+  virtual EngineCapabilities capabilities(const TargetConfig& config) const {
+    (void)config;
+    return capabilities();
+  }
   virtual DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const = 0;
   // Troc's visibility and lock rules for a transaction at `level` (not modelled by default).
   virtual VisibilityRules visibility(IsolationLevel level, const TargetConfig& config) const;

@@ -72,6 +72,9 @@ std::vector<const Oracle*> registered_oracles();
 
 // Kinds any run may give, whatever the oracle: the run crashed, hung, or the engine rejected a statement as invalid.
 const std::vector<std::string>& run_finding_kinds();
+// Those findings of one history as a verdict named "run" (ok when the run finished cleanly): what the oracle "run"
+// judges (properties/run/), which scenario files expect for an engine bug whose run ends in a run finding.
+Verdict run_verdict(const History& h, Dialect dialect);
 // Whether some registered oracle (or the run itself) may report `kind`.
 bool is_known_finding_kind(std::string_view kind);
 

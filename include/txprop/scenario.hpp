@@ -45,6 +45,16 @@
 // or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). An oracle that cannot judge
 // a scenario's shape (sdg: autocommit statements; troc: an autocommit SELECT where the level's plain reads lock) fails
 // each of its expectations with a line saying so; a verdict without a verdict meets no expectation, "not X" included.
+// The property "run" judges the run itself, for engine bugs whose run ends in a run finding rather than an
+// isolation finding: its verdicts are ok (the run finished cleanly) or a run finding kind (crash: a lost connection,
+// a server gone, or cluster nodes that diverge; hang; invalid-statement), e.g. 'run galera serializable crash'.
+// A target kind may carry versions, '<kind>@<versions>' in the form of the versions: header (no spaces), so that one
+// file states where a bug exists and where it was fixed:
+//   wss  postgresql@12.0-13.2  read committed  final-state-mismatch
+//   wss  postgresql@13.3-      read committed  ok
+// Such an expectation applies only to servers of those versions (not to a server that does not report its version).
+// An expectation of a finding that the run does not show fails as "no longer reproduces", naming the server's
+// version, so that an engine that fixed the bug is reported rather than passing silently.
 // SQL is txprop's portable dialect (what counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b)
 // for concatenation; arithmetic + - * / %.
 //
@@ -91,19 +101,26 @@ namespace txprop {
 // A malformed scenario file. what() is "<path>:<line>: <what is wrong>" (the SQL parser's error type).
 using ScenarioError = SyntaxError;
 
+// Server versions as PostgreSQL's server_version_num numbers them: MAJOR * 10000 + MINOR (15.17 is 150017).
+struct VersionRange {
+  int from = 0, to = 0;  // both included
+  bool contains(int version) const { return version >= from && version <= to; }
+};
+
 struct Expectation {
-  std::string property;                // "wss", "adya", "atomicity", ...
+  std::string property;                // "wss", "adya", "atomicity", ..., or "run" (the run's own findings)
   std::string target;                  // a target kind, or "*"
   std::optional<IsolationLevel> level; // nullopt: every level
   std::string verdict;                 // "ok" or a finding kind or class (G-single is met by lost-update)
   bool negated = false;                // "not <kind>": no finding of that kind or class
   int line = 0;
-};
+  // "<kind>@<versions>": only on servers of these versions (empty: every version); as written, for messages.
+  std::vector<VersionRange> versions;
+  std::string versions_text;
 
-// Server versions as PostgreSQL's server_version_num numbers them: MAJOR * 10000 + MINOR (15.17 is 150017).
-struct VersionRange {
-  int from = 0, to = 0;  // both included
-  bool contains(int version) const { return version >= from && version <= to; }
+  // Whether it applies to a target of this kind and server version (server_version_num; 0 if unknown: then an
+  // expectation with versions does not apply) at this level.
+  bool applies(const std::string& target_kind, IsolationLevel level, int server_version_num) const;
 };
 
 struct Scenario {
@@ -135,9 +152,10 @@ struct Scenario {
   bool applies_to(const std::string& target_kind) const;
   // Why the scenario does not apply to a server of this version (server_version_num; 0 if unknown), or "" if it does.
   std::string version_mismatch(int server_version_num) const;
-  // The expectations for this property, target kind and level.
+  // The expectations for this property, target kind, level and server version (0: unknown; see
+  // Expectation::applies).
   std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,
-                                            IsolationLevel level) const;
+                                            IsolationLevel level, int server_version_num = 0) const;
 };
 
 // The names a scenario may use that the format itself does not know: target kinds (from the engine registry), and

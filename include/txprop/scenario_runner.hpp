@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "txprop/engine.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/target.hpp"
 #include "txprop/verdict.hpp"
@@ -14,13 +15,21 @@ namespace txprop {
 // What scenario files may name: the registered target kinds, properties and their finding kinds.
 ScenarioVocabulary registered_vocabulary();
 
+// Whether the verdict of `oracle` meets the expectation: "ok" is a verdict without findings; a kind or class is met
+// by a finding in it; "not X" by a judged verdict without one.
+bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracle);
+
 // One scenario on one target, at every level it names that the target supports: each matching expectation is
 // checked. Returns an empty string when everything matched, else what did not (with the verdicts and histories).
-// `levels_run` receives the levels it ran at.
-std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run = nullptr);
+// `levels_run` receives the levels it ran at; `seen`, what each property with an expectation found, e.g.
+// "ser wss result-mismatch; ser atomicity ok" (for tables of which versions show a known bug).
+std::string replay_scenario(const Scenario& s, Target& target, std::vector<IsolationLevel>* levels_run = nullptr,
+                            std::string* seen = nullptr);
 
 // Registers one GoogleTest case per (scenario file in `directories`, configured target it applies to), named
-// Scenario.<file>/<target>; a malformed file becomes a failing case that names the file and line.
-void register_scenario_tests(const std::vector<std::string>& directories);
+// Scenario.<file>/<target>; a malformed file becomes a failing case that names the file and line. With
+// `report_unconfigured`, a file that applies to no configured target becomes one skipped case,
+// Scenario.<file>/not_configured, saying which target kinds it needs (the engine bugs of tests/scenarios/engine_bugs/).
+void register_scenario_tests(const std::vector<std::string>& directories, bool report_unconfigured = false);
 
 }  // namespace txprop

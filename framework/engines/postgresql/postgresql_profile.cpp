@@ -75,6 +75,18 @@ class PostgresqlProfile final : public EngineProfile {
     return c;
   }
 
+  // Per server version (TargetConfig::server_version_num): what a newer major added. Unknown (0) counts as the
+  // oldest, so a form is made only for a server known to have it. PostgreSQL 15 release notes (E.x.3.1.3, Utility /
+  // Data Manipulation): "Add SQL MERGE command", https://www.postgresql.org/docs/15/sql-merge.html; and "Allow unique
+  // constraints and indexes to treat NULL values as not distinct", https://www.postgresql.org/docs/15/sql-createindex.html
+  // (NULLS [ NOT ] DISTINCT, not in the 14 manual's CREATE INDEX).
+  using EngineProfile::capabilities;
+  EngineCapabilities capabilities(const TargetConfig& config) const override {
+    EngineCapabilities c = capabilities();
+    c.merge = c.unique_nulls_not_distinct = config.server_version_num >= 150000;
+    return c;
+  }
+
   DocumentedBehaviour documented(IsolationLevel level, const TargetConfig& config) const override {
     const Manual m(config);
     const std::string kReadCommitted = m.read_committed(), kRepeatableRead = m.repeatable_read(),
