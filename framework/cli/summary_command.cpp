@@ -1,9 +1,11 @@
-// txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]
+// txprop summary <records.jsonl>... [--junit <file.xml>] [--title TEXT]
 //
 // Reads the records the test programs append to TXPROP_SUMMARY_FILE (framework/gtest/run_summary.hpp) and prints
 // what was checked: per suite, target and level the cases, seconds, findings the engine documents, failures with
 // their report folder, cases without a verdict; then one total line. --junit also writes the same as JUnit XML.
-// Exits 1 when a record failed or when there is no record at all.
+// Several files (the shards of one campaign, framework/gtest/shards.hpp) are read as one: a suite's records from its
+// shards are merged into one row (summary_shards.hpp), and a shard without a record is named.
+// Exits 1 when a record failed, when a shard is missing, or when there is no record at all.
 #include <algorithm>
 #include <cstdio>
 #include <tuple>
@@ -19,134 +21,14 @@
 
 #include <fmt/format.h>
 
+#include "summary_json.hpp"
+#include "summary_shards.hpp"
+
 namespace {
 
-// The subset of JSON the records use: objects, arrays, strings, numbers.
-struct Json {
-  std::variant<std::nullptr_t, bool, double, std::string, std::vector<Json>, std::vector<std::pair<std::string, Json>>> v;
+using txprop::summary::Json;
+using txprop::summary::Parser;
 
-  const Json* get(const std::string& key) const {
-    if (auto* o = std::get_if<std::vector<std::pair<std::string, Json>>>(&v))
-      for (const auto& [k, value] : *o)
-        if (k == key) return &value;
-    return nullptr;
-  }
-  std::string str(const std::string& key, const std::string& fallback = "") const {
-    const Json* j = get(key);
-    if (!j) return fallback;
-    if (auto* s = std::get_if<std::string>(&j->v)) return *s;
-    if (auto* d = std::get_if<double>(&j->v)) return fmt::format("{}", *d);
-    return fallback;
-  }
-  double num(const std::string& key) const {
-    const Json* j = get(key);
-    if (!j) return 0;
-    if (auto* d = std::get_if<double>(&j->v)) return *d;
-    return 0;
-  }
-  std::vector<Json> list(const std::string& key) const {
-    const Json* j = get(key);
-    if (!j) return {};
-    if (auto* a = std::get_if<std::vector<Json>>(&j->v)) return *a;
-    return {};
-  }
-};
-
-class Parser {
- public:
-  explicit Parser(const std::string& text) : s_(text) {}
-  Json parse() {
-    Json j = value();
-    ws();
-    if (i_ != s_.size()) fail("trailing text");
-    return j;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) { throw std::runtime_error(fmt::format("{} at column {}", what, i_ + 1)); }
-  void ws() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool eat(char c) {
-    ws();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  Json value() {
-    ws();
-    if (i_ >= s_.size()) fail("unexpected end");
-    const char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      std::vector<std::pair<std::string, Json>> o;
-      if (eat('}')) return Json{o};
-      do {
-        ws();
-        std::string k = string();
-        if (!eat(':')) fail("expected ':'");
-        o.emplace_back(std::move(k), value());
-      } while (eat(','));
-      if (!eat('}')) fail("expected '}'");
-      return Json{o};
-    }
-    if (c == '[') {
-      ++i_;
-      std::vector<Json> a;
-      if (eat(']')) return Json{a};
-      do a.push_back(value());
-      while (eat(','));
-      if (!eat(']')) fail("expected ']'");
-      return Json{a};
-    }
-    if (c == '"') return Json{string()};
-    if (s_.compare(i_, 4, "true") == 0) return i_ += 4, Json{true};
-    if (s_.compare(i_, 5, "false") == 0) return i_ += 5, Json{false};
-    if (s_.compare(i_, 4, "null") == 0) return i_ += 4, Json{nullptr};
-    std::size_t used = 0;
-    const double d = std::stod(s_.substr(i_), &used);
-    i_ += used;
-    return Json{d};
-  }
-  std::string string() {
-    if (i_ >= s_.size() || s_[i_] != '"') fail("expected a string");
-    ++i_;
-    std::string out;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      char c = s_[i_++];
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (i_ >= s_.size()) fail("bad escape");
-      c = s_[i_++];
-      switch (c) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'u': {
-          const unsigned code = static_cast<unsigned>(std::stoul(s_.substr(i_, 4), nullptr, 16));
-          i_ += 4;
-          if (code < 0x80) out += static_cast<char>(code);
-          else if (code < 0x800) out += {static_cast<char>(0xC0 | (code >> 6)), static_cast<char>(0x80 | (code & 0x3F))};
-          else out += {static_cast<char>(0xE0 | (code >> 12)), static_cast<char>(0x80 | ((code >> 6) & 0x3F)),
-                       static_cast<char>(0x80 | (code & 0x3F))};
-          break;
-        }
-        default: out += c;
-      }
-    }
-    if (i_ >= s_.size()) fail("unterminated string");
-    ++i_;
-    return out;
-  }
-  const std::string& s_;
-  std::size_t i_ = 0;
-};
 
 std::string xml(const std::string& s) {
   std::string out;
@@ -185,32 +67,41 @@ std::string level_abbrev(const std::string& level) {
 }  // namespace
 
 int summary_command(const std::vector<std::string>& args) {
-  std::string file, junit, title = "txprop";
+  std::vector<std::string> files;
+  std::string junit, title = "txprop";
   for (std::size_t i = 0; i < args.size(); ++i) {
     if ((args[i] == "--junit" || args[i] == "--title") && i + 1 < args.size()) {
       (args[i] == "--junit" ? junit : title) = args[i + 1];
       ++i;
-    } else if (file.empty()) {
-      file = args[i];
-    } else {
+    } else if (args[i].starts_with("--")) {
       throw std::invalid_argument("unexpected argument '" + args[i] + "'");
+    } else {
+      files.push_back(args[i]);
     }
   }
-  if (file.empty()) throw std::invalid_argument("usage: txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]");
-  std::ifstream in(file);
+  if (files.empty())
+    throw std::invalid_argument("usage: txprop summary <records.jsonl>... [--junit <file.xml>] [--title TEXT]");
+  const std::string file = files.size() == 1 ? files.front() : fmt::format("{} files", files.size());
   std::vector<Json> records;
-  std::string line;
-  int line_no = 0, unreadable = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty()) continue;
-    try {
-      records.push_back(Parser(line).parse());
-    } catch (const std::exception& e) {
-      std::cerr << fmt::format("txprop summary: {}:{}: unreadable record ({})\n", file, line_no, e.what());
-      ++unreadable;
+  int unreadable = 0;
+  for (const std::string& name : files) {
+    std::ifstream in(name);
+    if (!in) throw std::invalid_argument("cannot read " + name);
+    std::string line;
+    int line_no = 0;
+    while (std::getline(in, line)) {
+      ++line_no;
+      if (line.empty()) continue;
+      try {
+        records.push_back(Parser(line).parse());
+      } catch (const std::exception& e) {
+        std::cerr << fmt::format("txprop summary: {}:{}: unreadable record ({})\n", name, line_no, e.what());
+        ++unreadable;
+      }
     }
   }
+  txprop::summary::ShardMerge merged = txprop::summary::merge_shards(std::move(records));
+  records = std::move(merged.records);
 
   // Properties first (by suite, target, level), then scenario files.
   std::stable_sort(records.begin(), records.end(), [](const Json& a, const Json& b) {
@@ -296,6 +187,7 @@ int summary_command(const std::vector<std::string>& args) {
     }
     if (auto d = documented_short(r); !d.empty()) result += "; documented: " + d;
     if (without) result += fmt::format("; {} without a verdict", without);
+    if (!r.str("shards").empty()) result += "; shards " + r.str("shards");
     std::cout << fmt::format("{:<{}}  {:<{}}  {:<5} {:>7} {:>8.1f}  {}\n", r.str("suite"), w_suite, target, w_target,
                              level, n, r.num("seconds"), result);
     for (const Json& d : r.list("documented")) {
@@ -361,6 +253,7 @@ int summary_command(const std::vector<std::string>& args) {
       suites, cases, scenarios, skipped, targets.size(), seconds, failures, deviations, documented.size(),
       documented_cases, inconclusive, nothing ? " -- NOTHING WAS CHECKED" : "");
   if (unreadable) std::cout << fmt::format("{} unreadable record(s) in {}\n", unreadable, file);
+  for (const auto& l : merged.missing) std::cout << "MISSING SHARD: " << l << "\n";
 
   if (!junit.empty()) {
     std::ofstream out(junit);
@@ -389,6 +282,8 @@ int summary_command(const std::vector<std::string>& args) {
         };
         prop("status", r->str("status"));
         prop("uri", r->str("uri"));
+        prop("shards", r->str("shards"));
+        prop("seeds", r->str("seeds"));
         if (r->get("cases")) prop("cases", fmt::format("{}", static_cast<long>(r->num("cases"))));
         if (r->get("inconclusive")) prop("without_verdict", fmt::format("{}", static_cast<long>(r->num("inconclusive"))));
         for (const Json& d : r->list("documented")) {
@@ -409,10 +304,18 @@ int summary_command(const std::vector<std::string>& args) {
       }
       out << "  </testsuite>\n";
     }
+    if (!merged.missing.empty()) {  // a CI reading only the JUnit file sees the missing shard as a failure
+      out << fmt::format("  <testsuite name=\"shards\" tests=\"{}\" failures=\"{}\">\n", merged.missing.size(),
+                         merged.missing.size());
+      for (const auto& l : merged.missing)
+        out << fmt::format("    <testcase classname=\"shards\" name=\"{}\">\n      <failure message=\"missing shard\"/>\n"
+                           "    </testcase>\n", xml(l));
+      out << "  </testsuite>\n";
+    }
     out << "</testsuites>\n";
     if (!out) throw std::runtime_error("txprop summary: cannot write " + junit);
     std::cout << "JUnit XML: " << junit << "\n";
   }
   if (nothing) std::cerr << "txprop summary: no record in " << file << ": nothing was checked\n";
-  return failures || nothing || unreadable ? 1 : 0;
+  return failures || nothing || unreadable || !merged.missing.empty() ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include "report/counterexample_report.hpp"
 #include "rapidcheck_glue.hpp"
 #include "run_summary.hpp"
+#include "shards.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/env_settings.hpp"
 #include "txprop/sql.hpp"
@@ -164,6 +165,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (param.config.profile().multi_host()) s.generator.nodes = static_cast<int>(param.config.hosts.size());
   // TXPROP_MIX_LEVELS=1: the other transactions of each case draw their levels from the target's.
   if (auto n = env_integer("TXPROP_MIX_LEVELS", 0, 1); n && *n == 1) s.generator.mixed_levels = param.config.levels;
+  shards::apply(s.cases, s.seed, rc::detail::configuration().testParams.seed);
   return s;
 }
 
@@ -174,6 +176,7 @@ std::vector<SuiteParam> property_suites(const std::string& property) {
   std::string settings_error;
   try {
     validate_environment();
+    shards::take_over();  // before GoogleTest reads the sharding variables (shards.hpp)
   } catch (const SettingError& e) {
     settings_error = e.what();
   }
@@ -383,6 +386,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   params.maxSuccess = settings_.cases;
   params.maxSize = settings_.max_size;
   if (settings_.seed) params.seed = *settings_.seed;
+  result_.seed = params.seed;
 
   Clock::time_point shrink_start;
   const gen::Options options = settings_.generator;
@@ -493,6 +497,7 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
   if (!server.empty()) rec.add("server", server);
   rec.add("level", p.config_error.empty() ? short_name(p.level) : std::string("-"));
   rec.add("status", status);
+  shards::add_to_record(rec, r ? r->seed : 0);
   if (r) {
     rec.add("cases", r->cases).add("seconds", r->seconds).add("inconclusive", r->inconclusive);
     rec.add("shrink_steps", r->shrink_steps).add("shrink_attempts", r->shrink_attempts);

@@ -59,6 +59,7 @@ void validate_environment() {
   env_unsigned("TXPROP_SEED");
   env_integer("TXPROP_MIX_LEVELS", 0, 1);
   env_integer("TXPROP_CONTENTION", 0, 1);
+  env_integer("TXPROP_KEEP_TABLES", 0, 1);
 }
 
 }  // namespace txprop

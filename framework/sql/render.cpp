@@ -384,20 +384,23 @@ std::vector<std::string> render_setup(const Schema& schema, Dialect d) {
     for (const Index& i : t.indexes)
       out.push_back(fmt::format("CREATE {}INDEX {} ON {} ({})", i.unique ? "UNIQUE " : "",
                                 quote_identifier(i.name, d), quote_identifier(t.name, d), column_list(i.columns, d)));
-    if (!t.rows.empty()) {
-      Statement insert;
-      insert.kind = StatementKind::Insert;
-      insert.table = t.name;
-      insert.columns = t.column_names();
-      for (const Row& row : t.rows) {
-        std::vector<Expr> values;
-        for (const Value& v : row) values.push_back(Expr::lit(v));
-        insert.values.push_back(std::move(values));
-      }
-      out.push_back(render(insert, d));
-    }
+    if (!t.rows.empty()) out.push_back(render_insert_rows(t, d));
   }
   return out;
+}
+
+std::string render_insert_rows(const Table& t, Dialect d) {
+  if (t.rows.empty()) return {};
+  Statement insert;
+  insert.kind = StatementKind::Insert;
+  insert.table = t.name;
+  insert.columns = t.column_names();
+  for (const Row& row : t.rows) {
+    std::vector<Expr> values;
+    for (const Value& v : row) values.push_back(Expr::lit(v));
+    insert.values.push_back(std::move(values));
+  }
+  return render(insert, d);
 }
 
 std::string render_set_isolation(IsolationLevel level, Dialect d) {

@@ -64,6 +64,7 @@ struct PropertyResult {
   int cases = 0;                          // generated cases run (not counting shrink attempts)
   double seconds = 0;                     // whole run, shrinking included
   double seconds_to_first_finding = -1;   // -1: nothing found
+  std::uint64_t seed = 0;                 // the seed RapidCheck ran with (a shard's own: framework/gtest/shards.hpp)
   int shrink_steps = 0, shrink_attempts = 0;
   bool shrink_budget_spent = false;
   std::optional<History> history;         // the minimal failing case's history (holds the test case)

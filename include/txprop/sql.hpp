@@ -23,6 +23,8 @@ std::string render(const Statement& s, Dialect d);
 std::string render_create_table(const Table& t, Dialect d);
 // CREATE TABLE, CREATE INDEX and INSERT statements that build the schema with its rows, in order.
 std::vector<std::string> render_setup(const Schema& schema, Dialect d);
+// The one INSERT of a table's initial rows (empty when it has none): render_setup's last statement for the table.
+std::string render_insert_rows(const Table& t, Dialect d);
 // What a session runs before BEGIN to give its next transaction this level (empty where the engine has none).
 std::string render_set_isolation(IsolationLevel level, Dialect d);
 

@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <string>
 
 #include "txprop/driver.hpp"
 #include "txprop/sql.hpp"
@@ -24,6 +26,24 @@ inline double raw_cost(drivers::Driver& driver, drivers::Session& session, const
   driver.read_state(c.schema);
   return seconds_since(start);
 }
+
+// Calls bench(keep) twice, with TXPROP_KEEP_TABLES=0 (every reset recreates the tables) and =1 (a reset to the
+// shape the database already holds keeps the tables: framework/engines/reset_plan.hpp), so one run prints both.
+// A target opened inside bench(keep) reads the setting. Unless the caller set TXPROP_KEEP_TABLES: then only that.
+template <typename Bench>
+void for_each_reset_mode(Bench&& bench) {
+  if (const char* set = std::getenv("TXPROP_KEEP_TABLES"); set && *set) {
+    bench(std::string(set) != "0");
+    return;
+  }
+  for (const bool keep : {false, true}) {
+    ::setenv("TXPROP_KEEP_TABLES", keep ? "1" : "0", 1);
+    bench(keep);
+  }
+  ::unsetenv("TXPROP_KEEP_TABLES");
+}
+
+inline const char* reset_mode_name(bool keep) { return keep ? "keep tables" : "recreate"; }
 
 // Runs `bench` for every configured target (TXPROP_TARGETS); a target that cannot be used ends the program with
 // its one-line error. The exit code for main().

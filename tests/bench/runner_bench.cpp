@@ -3,6 +3,7 @@
 //      blocked (median and p95), against 100 ms for TxCheck's polling and 2 s for Troc/WriteCheck's timeout;
 //  (b) the runner's cost per generated test case divided by the raw cost of the same SQL statements, including
 //      the reset and the final-state read, executed with the same driver in one session.
+// (b) runs with every reset recreating the tables and with kept tables (bench_support.hpp, for_each_reset_mode).
 // Usage: txprop_runner_bench [cases=300]
 #include <algorithm>
 #include <chrono>
@@ -48,19 +49,25 @@ TestCase blocked_update_case(IsolationLevel level) {
   return c;
 }
 
-void run_bench(const TargetConfig& config, int cases) {
-  std::unique_ptr<Target> target = Target::open(config);
-  if (const char* us = std::getenv("TXPROP_FIRST_PROBE_US")) target->options().first_probe_after = std::chrono::microseconds(std::atoi(us));
-  const IsolationLevel level = config.levels.back();
-  fmt::print("== {} ({}) at {}\n", config.name, target->server_version(), sql_name(level));
-
-  // (a) detection latency
-  target->metrics() = {};
-  for (int i = 0; i < 200; ++i) target->run(blocked_update_case(config.profile().name() == "sqlite" ? level : IsolationLevel::ReadCommitted));
-  const auto& lat = target->metrics().detection_latency_us;
+void detection_latency(Target& target, const TargetConfig& config, IsolationLevel level) {
+  target.metrics() = {};
+  for (int i = 0; i < 200; ++i)
+    target.run(blocked_update_case(config.profile().name() == "sqlite" ? level : IsolationLevel::ReadCommitted));
+  const auto& lat = target.metrics().detection_latency_us;
   fmt::print("  (a) blocking detection over {} blocked statements: median {:.2f} ms, p95 {:.2f} ms "
              "(TxCheck polls every 100 ms; Troc/WriteCheck wait 2000 ms)\n",
              lat.size(), percentile(lat, 0.5) / 1000, percentile(lat, 0.95) / 1000);
+}
+
+void run_bench(const TargetConfig& config, int cases, bool keep) {
+  std::unique_ptr<Target> target = Target::open(config);
+  if (const char* us = std::getenv("TXPROP_FIRST_PROBE_US")) target->options().first_probe_after = std::chrono::microseconds(std::atoi(us));
+  const IsolationLevel level = config.levels.back();
+  fmt::print("== {} ({}) at {}, reset: {}\n", config.name, target->server_version(), sql_name(level),
+             reset_mode_name(keep));
+
+  // (a) detection latency, once per target (the reset mode does not change it)
+  if (!keep) detection_latency(*target, config, level);
 
   // (b) cost ratio on generated cases
   gen::Options o;
@@ -97,9 +104,9 @@ void run_bench(const TargetConfig& config, int cases) {
              cases, blocked_cases, 1000 * runner_total / cases, 1000 * raw_total / cases, runner_total / raw_total,
              percentile(ratios, 0.5), percentile(ratios, 0.95), runner_clean / raw_clean);
   const RunMetrics& m = target->metrics();
-  fmt::print("      runner time: reset {:.2f} ms, schedule {:.2f} ms, final state {:.2f} ms per case; {:.1f} statements, "
-             "{:.2f} probes and {:.2f} blocked statements per case\n",
-             1000 * m.reset_seconds / cases, 1000 * m.schedule_seconds / cases, 1000 * m.state_seconds / cases,
+  fmt::print("      runner time: reset {:.2f} ms ({:.0f}% of the runner's time), schedule {:.2f} ms, final state "
+             "{:.2f} ms per case; {:.1f} statements, {:.2f} probes and {:.2f} blocked statements per case\n",
+             1000 * m.reset_seconds / cases, 100 * m.reset_seconds / runner_total, 1000 * m.schedule_seconds / cases, 1000 * m.state_seconds / cases,
              1.0 * m.statements / cases, 1.0 * m.probes / cases, 1.0 * m.blocked / cases);
 }
 
@@ -107,5 +114,7 @@ void run_bench(const TargetConfig& config, int cases) {
 
 int main(int argc, char** argv) {
   const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
-  return for_each_configured_target([&](const TargetConfig& config) { run_bench(config, cases); });
+  return for_each_configured_target([&](const TargetConfig& config) {
+    for_each_reset_mode([&](bool keep) { run_bench(config, cases, keep); });
+  });
 }

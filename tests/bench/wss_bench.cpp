@@ -3,7 +3,8 @@
 // the ratio to the raw cost of the same work: every run WSS made for a case, each costed as the case's
 // statements plus a reset and a state read executed with the same driver in one session.
 // Anchors (one MariaDB 10.11 on this kind of machine): WriteCheck 0.55 schedules/s, TxCheck 0.46 cases/s,
-// Troc 0.35 schedules/s. Usage: txprop_wss_bench [cases=300]
+// Troc 0.35 schedules/s. Each target is measured with every reset recreating the tables and with kept tables
+// (bench_support.hpp, for_each_reset_mode). Usage: txprop_wss_bench [cases=300]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,7 @@ using namespace txprop::bench;
 namespace {
 
 
-void run_bench(const TargetConfig& config, int cases) {
+void run_bench(const TargetConfig& config, int cases, bool keep) {
   std::unique_ptr<Target> target = Target::open(config);
   const IsolationLevel level = config.levels.back();
   gen::Options o;
@@ -49,11 +50,12 @@ void run_bench(const TargetConfig& config, int cases) {
     documented += !v.findings.empty() && !v.fails();
     other_order += !v.tags.empty();
   }
-  fmt::print("== {} ({}) at {}: {} cases in {:.1f} s = {:.1f} cases/s ({:.0f}x WriteCheck's 0.55/s); {:.2f} runs "
-             "per case; ratio to raw cost {:.2f}; without a verdict {} ({:.1f}%); violations {}; documented {}; "
-             "non-commit serial order {}\n",
-             config.name, target->server_version(), sql_name(level), cases, wss_total, cases / wss_total,
-             cases / wss_total / 0.55, static_cast<double>(runs) / cases, wss_total / raw_total, inconclusive,
+  fmt::print("== {} ({}) at {}, reset: {}: {} cases in {:.1f} s = {:.1f} cases/s ({:.0f}x WriteCheck's 0.55/s); "
+             "reset {:.0f}% of the time; {:.2f} runs per case; ratio to raw cost {:.2f}; without a verdict {} ({:.1f}%); "
+             "violations {}; documented {}; non-commit serial order {}\n",
+             config.name, target->server_version(), sql_name(level), reset_mode_name(keep), cases, wss_total,
+             cases / wss_total, cases / wss_total / 0.55, 100 * target->metrics().reset_seconds / wss_total,
+             static_cast<double>(runs) / cases, wss_total / raw_total, inconclusive,
              100.0 * inconclusive / cases, violations, documented, other_order);
 }
 
@@ -61,5 +63,7 @@ void run_bench(const TargetConfig& config, int cases) {
 
 int main(int argc, char** argv) {
   const int cases = argc > 1 ? std::atoi(argv[1]) : 300;
-  return for_each_configured_target([&](const TargetConfig& config) { run_bench(config, cases); });
+  return for_each_configured_target([&](const TargetConfig& config) {
+    for_each_reset_mode([&](bool keep) { run_bench(config, cases, keep); });
+  });
 }

@@ -23,6 +23,7 @@
 
 #include "cleanup.hpp"
 #include "mariadb_driver.hpp"
+#include "reset_plan.hpp"
 #include "txprop/driver.hpp"
 
 namespace txprop::drivers {
@@ -383,10 +384,7 @@ class MyDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    const std::string script = reset_script(created_, schema, Dialect::MySql);
-    // Until the reset succeeds, both the old and the new tables may exist: the next reset drops them all.
-    for (const auto& t : schema.tables)
-      if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
+    const std::string script = reset_plan_.script(schema);
     const auto sent = std::chrono::steady_clock::now();
     Outcome o = control_->execute(script);
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
@@ -399,8 +397,7 @@ class MyDriver final : public Driver {
     if (!o.ok())
       throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
                                           "tables and rows: {}", config_.masked_uri(), summary(o)));
-    created_.clear();
-    for (const auto& t : schema.tables) created_.push_back(t.name);
+    reset_plan_.done(schema);
   }
 
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::MySql); }
@@ -434,7 +431,7 @@ class MyDriver final : public Driver {
   bool is_mariadb_ = true;
   bool attached_ = false;
   std::unique_ptr<MySession> control_;
-  std::vector<std::string> created_;
+  ResetPlan reset_plan_{Dialect::MySql, EmptyTable::Truncate};
   int cleanup_id_ = 0;
 };
 

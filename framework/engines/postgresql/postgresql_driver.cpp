@@ -15,6 +15,7 @@
 
 #include "cleanup.hpp"
 #include "postgresql_driver.hpp"
+#include "reset_plan.hpp"
 #include "txprop/driver.hpp"
 #include "watchdog.hpp"
 
@@ -299,10 +300,7 @@ class PgDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    const std::string script = reset_script(created_, schema, Dialect::PostgreSql);
-    // Until the reset succeeds, both the old and the new tables may exist: the next reset drops them all.
-    for (const auto& t : schema.tables)
-      if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
+    const std::string script = reset_plan_.script(schema);
     Outcome o = control(script);
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
       if (o.error.message.starts_with("no answer within"))
@@ -317,8 +315,7 @@ class PgDriver final : public Driver {
     if (!o.ok())
       throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
                                           "tables and rows: {}", config_.masked_uri(), summary(o)));
-    created_.clear();
-    for (const auto& t : schema.tables) created_.push_back(t.name);
+    reset_plan_.done(schema);
   }
 
   DatabaseState read_state(const Schema& schema) override {
@@ -420,7 +417,7 @@ class PgDriver final : public Driver {
   std::unique_ptr<PgSession> control_;
   int cleanup_id_ = 0;
   bool superuser_ = false;
-  std::vector<std::string> created_;
+  ResetPlan reset_plan_{Dialect::PostgreSql, EmptyTable::Truncate};
 };
 
 }  // namespace

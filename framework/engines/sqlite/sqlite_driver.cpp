@@ -18,6 +18,7 @@
 
 #include "cleanup.hpp"
 #include "sqlite_driver.hpp"
+#include "reset_plan.hpp"
 #include "txprop/driver.hpp"
 
 namespace txprop::drivers {
@@ -184,7 +185,7 @@ class SqliteDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    const std::string script = "BEGIN;\n" + reset_script(created_, schema, Dialect::Sqlite) + "COMMIT;";
+    const std::string script = "BEGIN;\n" + reset_plan_.script(schema) + "COMMIT;";
     char* err = nullptr;
     if (sqlite3_exec(control_->handle(), script.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
       const std::string msg = err ? err : "unknown error";
@@ -192,8 +193,7 @@ class SqliteDriver final : public Driver {
       sqlite3_exec(control_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
       throw StatementRejected("txprop: SQLite rejected the reset that creates the case's tables and rows: " + msg);
     }
-    created_.clear();
-    for (const auto& t : schema.tables) created_.push_back(t.name);
+    reset_plan_.done(schema);
   }
 
   DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::Sqlite); }
@@ -255,7 +255,7 @@ class SqliteDriver final : public Driver {
   std::string journal_mode_;
   std::string path_;
   std::unique_ptr<SqliteSession> control_;
-  std::vector<std::string> created_;
+  ResetPlan reset_plan_{Dialect::Sqlite, EmptyTable::Delete};
 };
 
 }  // namespace

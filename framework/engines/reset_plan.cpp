@@ -1,0 +1,74 @@
+#include "reset_plan.hpp"
+
+#include <algorithm>
+
+#include "txprop/driver.hpp"
+#include "txprop/env_settings.hpp"
+
+namespace txprop::drivers {
+
+namespace {
+
+// TXPROP_KEEP_TABLES=0 makes every reset recreate the tables (the path before tables were kept): for benchmarks
+// that compare both, and as a way out should an engine ever tell a kept table from a fresh one.
+bool keeping_allowed() {
+  try {
+    return env_integer("TXPROP_KEEP_TABLES", 0, 1).value_or(1) == 1;
+  } catch (const SettingError&) {
+    return false;  // reported by validate_environment(); the full reset is never wrong
+  }
+}
+
+}  // namespace
+
+std::string schema_shape(const Schema& schema, Dialect d) {
+  Schema shape = schema;
+  for (Table& t : shape.tables) t.rows.clear();
+  std::string out;
+  for (const auto& s : render_setup(shape, d)) out += s + ";\n";
+  return out;
+}
+
+ResetPlan::ResetPlan(Dialect dialect, EmptyTable empty)
+    : dialect_(dialect), empty_(empty), allowed_(keeping_allowed()) {}
+
+std::string ResetPlan::script(const Schema& schema) {
+  std::string shape = schema_shape(schema, dialect_);
+  kept_ = allowed_ && !shape_.empty() && shape == shape_;
+  std::string out = kept_ ? restore_script(schema) : recreate_script(schema);
+  // Until done(), both the old and the new tables may exist and their shape is unknown: the next reset drops all.
+  for (const auto& t : schema.tables)
+    if (std::find(created_.begin(), created_.end(), t.name) == created_.end()) created_.push_back(t.name);
+  shape_.clear();
+  return out;
+}
+
+void ResetPlan::done(const Schema& schema) {
+  created_.clear();
+  for (const auto& t : schema.tables) created_.push_back(t.name);
+  shape_ = schema.tables.empty() ? std::string() : schema_shape(schema, dialect_);
+}
+
+std::string ResetPlan::recreate_script(const Schema& schema) const {
+  return reset_script(created_, schema, dialect_);
+}
+
+std::string ResetPlan::restore_script(const Schema& schema) const {
+  std::string out;
+  if (empty_ == EmptyTable::Truncate && dialect_ == Dialect::PostgreSql) {
+    // One statement for all tables; RESTART IDENTITY resets any sequence a column owns
+    // (https://www.postgresql.org/docs/15/sql-truncate.html).
+    std::string names;
+    for (const Table& t : schema.tables) names += (names.empty() ? "" : ", ") + quote_identifier(t.name, dialect_);
+    out += "TRUNCATE TABLE " + names + " RESTART IDENTITY;\n";
+  } else {
+    // MariaDB's TRUNCATE takes one table and also resets AUTO_INCREMENT (https://mariadb.com/kb/en/truncate-table/).
+    const char* verb = empty_ == EmptyTable::Truncate ? "TRUNCATE TABLE " : "DELETE FROM ";
+    for (const Table& t : schema.tables) out += verb + quote_identifier(t.name, dialect_) + ";\n";
+  }
+  for (const Table& t : schema.tables)
+    if (!t.rows.empty()) out += render_insert_rows(t, dialect_) + ";\n";
+  return out;
+}
+
+}  // namespace txprop::drivers
