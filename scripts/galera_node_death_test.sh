@@ -32,7 +32,13 @@ now() { date +%s.%N; }
 TXPROP_TARGETS="$target&levels=rr,rc" TXPROP_CASES=100000 TXPROP_REPORT_DIR="$work/reports" \
   TXPROP_SUMMARY_FILE='' "$suites" --gtest_filter='AdyaDocumented.*' >"$work/run.log" 2>&1 &
 pid=$!
-sleep 4
+# Killed once cases run (the suite prints its progress every few seconds), not while the run still sets up.
+for _ in $(seq 1 300); do
+  grep -aq 'AdyaDocumented/.* cases' "$work/run.log" && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.2
+done
+sleep 1
 kill -KILL "$(cat "$node3")"; killed=$(now)
 while kill -0 $pid 2>/dev/null; do
   awk "BEGIN{exit !($(now) - $killed < 90)}" || { kill -KILL $pid; break; }
