@@ -27,8 +27,8 @@ namespace {
 // (wsrep_sync_wait bit 1, MariaDB's wsrep_sync_wait page), so T1's UPDATE always meets T0's applied write. With
 // innodb_snapshot_isolation=OFF it overwrites it and passes certification (T1's write set was certified after T0's):
 // the update T1 read for is lost, 10 of 10 with `txprop replay --repeat 10`; without T2 it was a race (7/20). With ON
-// T1's UPDATE gets 1020 (snapshot-conflict) every time. The SDG test has T1 update WHERE v = 10 instead (`{}`): the
-// row T1 read matches, the version its UPDATE meets does not.
+// T1's UPDATE gets 1020 (snapshot-conflict) every time. T1's SET clause is `{}`: v = 12 WHERE k = 1, except in the
+// SDG test, v = 12 WHERE v = 10 (the row T1 read matches, the version its UPDATE meets does not).
 constexpr const char* kLostUpdate = R"(
 name: cross-node lost update, node 2 synced before the second write
 node T0: 1
