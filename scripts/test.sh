@@ -25,7 +25,8 @@ export TXPROP_SUMMARY_FILE=$out/records.jsonl
 echo "test.sh: TXPROP_TARGETS=$(build/txprop targets) TXPROP_CASES=$TXPROP_CASES"  # masked by txprop
 start=$(date +%s)
 set +e
-(cd build && ctest --output-on-failure -j 2 --output-junit "$out/ctest-junit.xml" "$@")
+# Tests named galera need the cluster: they run in the Galera stage below (and fail here under CI, with no cluster).
+(cd build && ctest --output-on-failure -j 2 -E galera --output-junit "$out/ctest-junit.xml" "$@")
 status=$?
 set -e
 build/txprop summary "$out/records.jsonl" --junit "$out/junit.xml" --title "txprop tests" || true

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Galera stage of the tests (issue 18): starts the 3-node cluster (scripts/galera.sh), runs every test whose name
-# says galera (the property suites per level, the scenario files, the unit tests of the URI and placement) against
-# the cluster with innodb_snapshot_isolation OFF and ON, with a small case budget, and stops the cluster. Called by
+# says galera (the property suites per level, the scenario files, the planted violations per oracle and the stale read
+# in tests/targets/galera_*) against the cluster with innodb_snapshot_isolation OFF and ON, with a small case budget,
+# then kills node 3 mid-run (scripts/galera_node_death_test.sh), and stops the cluster. Called by
 # scripts/test.sh after the other tests; runs alone as well (after scripts/setup.sh). The cluster's start, the run
 # and the stop must add at most 4 minutes to CI: TXPROP_GALERA_CASES (default 10) bounds the cases per suite.
 # Extra arguments go to ctest. JUnit XML in build/txprop-test/galera-junit.xml.
@@ -42,6 +43,8 @@ set -e
     { echo "test_galera.sh: $f was not replayed on the cluster as expected (see its test above)" >&2; status=1; }
 done
 build/txprop summary "$TXPROP_SUMMARY_FILE" --junit "$out/galera-suites-junit.xml" --title "txprop Galera tests" || true
+# Last, as it kills node 3: a node that dies mid-run is a crash finding and the suites after it stop with one line.
+scripts/galera_node_death_test.sh build "$galera?wsrep_sync_wait=3" || status=1
 scripts/servers.sh stop galera
 trap - EXIT
 echo "test_galera.sh: cluster start $((started - start)) s, total $(( $(date +%s) - start )) s (start, run, stop)"

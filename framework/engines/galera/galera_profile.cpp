@@ -18,6 +18,22 @@
 // and the profile allows write skew there with that source; by hand the second committer of a cross-node write skew
 // was brute-force aborted (1213) 6 of 6 times (tests/scenarios/galera_cross_node_write_skew.txn), which the
 // documentation allows and does not promise.
+//
+// What campaigns with innodb_snapshot_isolation=ON and wsrep_sync_wait=3 met, and how each finding stands (AdyaDocumented
+// suite, 3 nodes on loopback, 2026-11-26; per level:
+//   TXPROP_TARGETS='<galera>?innodb_snapshot_isolation=ON&wsrep_sync_wait=3&levels=rr' TXPROP_CASES=5000
+//   build/tests/txprop_property_suites --gtest_filter='AdyaDocumented.*'   (one command line)):
+// - REPEATABLE READ, 5,000 cases (1,195 s): write skew in 19 cases, documented (Galera's "Isolation Levels" page); G-SIa
+//   (121), G-SIb (20), G2 (2) allowed at PL-2.99. No lost update, no G-single: nothing of MDEV-38977's kind here.
+// - READ COMMITTED, 5,000 cases (1,207 s): only what PL-2 allows (G-SIa 249, write skew 25, read skew 14, lost update 13,
+//   ...). READ UNCOMMITTED, 5,000 cases over 2 seeds (1,792 + 3,208): only what PL-1 allows (G1a documented by
+//   MariaDB's SET TRANSACTION page) besides the diverging nodes below, which ended the first run.
+// - SERIALIZABLE, 9,117 cases over 9 seeds: write skew documented (the same page), G-SIb allowed; and two engine bugs,
+//   each ending a run: nodes that diverge after a failed multi-table UPDATE (3 runs; also 1 run at READ UNCOMMITTED;
+//   tests/scenarios/engine_bugs/galera_failed_multi_table_update_diverges_nodes.txn), and node 2's applier waiting
+//   about 50 s for a local transaction in COMMIT (engine_bugs/galera_si_ser_applier_waits_for_committing_trx.txn). Two
+//   more hangs (one at READ UNCOMMITTED) came while that stall held node 2 of the shared cluster; alone, the READ
+//   UNCOMMITTED one replayed 100 of 100 times without a hang.
 #include "../mariadb/mariadb_profile.hpp"
 
 #include "galera_driver.hpp"
