@@ -157,4 +157,18 @@ std::string upsert_form(const Statement& s) {
   return {};
 }
 
+std::string lock_clause(const Statement& s) {
+  std::string out;
+  switch (s.lock) {
+    case LockMode::None: return {};
+    case LockMode::Share: out = "FOR SHARE"; break;
+    case LockMode::Update: out = "FOR UPDATE"; break;
+    case LockMode::KeyShare: out = "FOR KEY SHARE"; break;
+    case LockMode::NoKeyUpdate: out = "FOR NO KEY UPDATE"; break;
+  }
+  if (s.lock_wait == LockWait::NoWait) out += " NOWAIT";
+  if (s.lock_wait == LockWait::SkipLocked) out += " SKIP LOCKED";
+  return out;
+}
+
 }  // namespace txprop

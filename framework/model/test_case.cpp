@@ -126,6 +126,14 @@ std::string TestCase::first_savepoint() const {
   return {};
 }
 
+std::string TestCase::first_lock_option(bool nowait_or_skip) const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (const Statement& s = transactions[t].statements[i]; nowait_or_skip ? s.depends_on_locks() : s.has_lock_option())
+        return fmt::format("T{}.{} is SELECT ... {}", t, i + 1, lock_clause(s));
+  return {};
+}
+
 std::string TestCase::first_upsert() const {
   for (std::size_t t = 0; t < transactions.size(); ++t)
     for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
@@ -236,6 +244,10 @@ std::string check_statement(const Schema& schema, const Statement& s) {
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
   if (auto err = check_upsert(*table, s); !err.empty()) return err;
+  if (s.lock != LockMode::None && s.kind != StatementKind::Select)
+    return fmt::format("a {} has no locking clause (only a SELECT has)", to_string(s.kind));
+  if (s.lock == LockMode::None && s.lock_wait != LockWait::Wait)
+    return "NOWAIT and SKIP LOCKED follow a locking clause (FOR UPDATE, FOR SHARE, ...)";
   for (const auto& c : s.columns)
     if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
   for (const auto& c : s.returning)
@@ -450,6 +462,7 @@ std::set<std::string> rich_forms(const TestCase& c) {
       if (s.written_tables().size() > 1)
         forms.insert(s.kind == StatementKind::Delete ? "form: DELETE of two tables" : "form: UPDATE of two tables");
       if (s.is_upsert()) forms.insert("form: " + upsert_form(s));
+      if (s.has_lock_option()) forms.insert("form: " + lock_clause(s));
     }
   return forms;
 }

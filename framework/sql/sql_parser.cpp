@@ -371,14 +371,35 @@ class Parser {
     if (accept_keyword("FOR")) {
       if (accept_keyword("UPDATE")) s.lock = LockMode::Update;
       else if (accept_keyword("SHARE")) s.lock = LockMode::Share;
-      else fail_expected("UPDATE or SHARE after FOR");
+      else if (accept_keyword("NO")) {  // PostgreSQL: FOR NO KEY UPDATE
+        expect_keyword("KEY");
+        expect_keyword("UPDATE");
+        s.lock = LockMode::NoKeyUpdate;
+      } else if (accept_keyword("KEY")) {  // PostgreSQL: FOR KEY SHARE
+        expect_keyword("SHARE");
+        s.lock = LockMode::KeyShare;
+      } else {
+        fail_expected("UPDATE, SHARE, NO KEY UPDATE or KEY SHARE after FOR");
+      }
+      lock_wait(s);
     } else if (accept_keyword("LOCK")) {  // MySQL's spelling of FOR SHARE
       expect_keyword("IN");
       expect_keyword("SHARE");
       expect_keyword("MODE");
       s.lock = LockMode::Share;
+      lock_wait(s);
     }
     return s;
+  }
+
+  // [NOWAIT | SKIP LOCKED] after a locking clause (PostgreSQL, MariaDB 10.6+).
+  void lock_wait(Statement& s) {
+    if (accept_keyword("NOWAIT")) {
+      s.lock_wait = LockWait::NoWait;
+    } else if (accept_keyword("SKIP")) {
+      expect_keyword("LOCKED");
+      s.lock_wait = LockWait::SkipLocked;
+    }
   }
 
   // INSERT [IGNORE | OR IGNORE | OR REPLACE] INTO ..., or (after REPLACE) INTO ...; then an upsert clause.

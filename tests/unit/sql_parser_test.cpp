@@ -335,7 +335,7 @@ TEST(SqlParser, ErrorsNameFileLineAndExpectation) {
   EXPECT_EQ(statement_error("CREATE TABLE t (k INTEGER)"),
             "q.sql:1: CREATE TABLE and CREATE INDEX belong in the setup section");
   EXPECT_EQ(statement_error("SELECT * FROM t FOR DELETE"),
-            "q.sql:1: expected UPDATE or SHARE after FOR, found 'DELETE'");
+            "q.sql:1: expected UPDATE, SHARE, NO KEY UPDATE or KEY SHARE after FOR, found 'DELETE'");
 
   auto setup_error = [](const std::string& sql) -> std::string {
     try {
