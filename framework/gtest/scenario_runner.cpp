@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -18,14 +19,34 @@ namespace txprop {
 
 namespace {
 
-// The run itself must not crash, hang, or contain statements the engine rejects.
-std::string run_problems(const History& h) {
+// The run itself must not crash, hang, or contain statements the engine rejects (unless `expected` says it fails).
+std::string run_problems(const History& h, const std::vector<StepErrorExpectation>& expected = {}) {
   std::string out;
   if (h.finding) out += fmt::format("{}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang", h.finding->detail);
   for (std::size_t t = 0; t < h.outcomes.size(); ++t)
-    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
-      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
+    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i) {
+      const bool on_purpose = std::any_of(expected.begin(), expected.end(), [&](const StepErrorExpectation& e) {
+        return static_cast<std::size_t>(e.txn) == t && static_cast<std::size_t>(e.step) == i;
+      });
+      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement && !on_purpose)
         out += fmt::format("T{}.{} rejected as invalid: {}\n", t, i, h.outcomes[t][i].error.message);
+    }
+  return out;
+}
+
+// Each step expected to fail on purpose failed with that code (any case) or error class.
+std::string step_error_problems(const Scenario& s, const History& h, const std::vector<StepErrorExpectation>& expected,
+                                IsolationLevel level, const std::string& kind) {
+  std::string out;
+  for (const StepErrorExpectation& e : expected) {
+    const Outcome& o = h.outcomes.at(static_cast<std::size_t>(e.txn)).at(static_cast<std::size_t>(e.step));
+    const bool met = o.failed() && (to_string(o.error.cls) == e.error ||
+                                    std::equal(e.error.begin(), e.error.end(), o.error.code.begin(), o.error.code.end(),
+                                               [](char a, char b) { return std::toupper(a) == std::toupper(b); }));
+    if (!met)
+      out += fmt::format("{}:{}: expected error {} at {} at {} on {}, got {}\n", s.path, e.line, e.error, e.step_name,
+                         sql_name(level), kind, summary(o));
+  }
   return out;
 }
 
@@ -58,11 +79,15 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
     std::map<std::string, std::vector<Expectation>> by_property;
     for (const Expectation& e : s.expectations)
       if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) by_property[e.property].push_back(e);
-    if (by_property.empty()) {
-      // No expectation here: the scenario must at least replay cleanly.
-      if (auto p = run_problems(target.run(c)); !p.empty())
-        problems += fmt::format("at {}: {}", sql_name(level), p);
-      continue;
+    std::vector<StepErrorExpectation> errors;
+    for (const StepErrorExpectation& e : s.step_errors)
+      if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) errors.push_back(e);
+    if (by_property.empty() || !errors.empty()) {
+      // The scenario must at least replay cleanly, with the steps that fail on purpose failing as expected (on the
+      // case as written: an oracle's instrumentation renumbers steps).
+      const History h = target.run(c);
+      if (auto p = run_problems(h, errors); !p.empty()) problems += fmt::format("at {}: {}", sql_name(level), p);
+      if (!h.finding) problems += step_error_problems(s, h, errors, level, kind);
     }
     for (const auto& [property, expectations] : by_property) {
       const Oracle* oracle = find_oracle(property);
