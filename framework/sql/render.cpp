@@ -286,6 +286,13 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Savepoint:
     case StatementKind::RollbackToSavepoint:
     case StatementKind::ReleaseSavepoint: return to_string(s.kind) + " " + quote_identifier(s.savepoint, d);
+    case StatementKind::LockTable:
+      if (d != Dialect::PostgreSql && d != Dialect::Portable)
+        throw std::invalid_argument(fmt::format("{} has no {} spelling: MariaDB's LOCK TABLES commits the transaction "
+                                                "and SQLite has no table locks",
+                                                lock_clause(s), to_string(d)));
+      return fmt::format("LOCK TABLE {} IN {} MODE{}", quote_identifier(s.table, d), s.table_lock_mode,
+                         s.lock_wait == LockWait::NoWait ? " NOWAIT" : "");
     case StatementKind::Select: {
       std::string list = !s.columns.empty() ? column_list(s.columns, d)
                          : s.own_columns    ? quote_identifier(s.table, d) + ".*"

@@ -4,6 +4,7 @@
 // equal-strength comparison operands, and PostgreSQL rejects a = b = c too).
 #include "txprop/sql_parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -196,8 +197,9 @@ class Parser {
       accept_keyword("SAVEPOINT");
       return Statement::savepoint_statement(StatementKind::ReleaseSavepoint, identifier("a savepoint name"));
     }
+    if (accept_keyword("LOCK")) return lock_table();
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
-    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or ROLLBACK)");
+    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
   }
 
   std::variant<Table, CreateIndex, Statement> setup_statement() {
@@ -389,6 +391,34 @@ class Parser {
       s.lock = LockMode::Share;
       lock_wait(s);
     }
+    return s;
+  }
+
+  // PostgreSQL: LOCK [TABLE] [ONLY] name [IN lockmode MODE] [NOWAIT]; ACCESS EXCLUSIVE without a mode (manual, LOCK).
+  Statement lock_table() {
+    Statement s;
+    s.kind = StatementKind::LockTable;
+    accept_keyword("TABLE");
+    accept_keyword("ONLY");
+    s.table = identifier("a table name");
+    s.table_lock_mode = "ACCESS EXCLUSIVE";
+    if (accept_keyword("IN")) {
+      std::string mode;
+      while (!is_keyword("MODE") && peek().kind == Token::Kind::Word) {
+        if (!mode.empty()) mode += ' ';
+        for (char ch : peek().text) mode += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        ++pos_;
+      }
+      const auto& modes = table_lock_modes();
+      if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+        std::string known;
+        for (const std::string& m : modes) known += (known.empty() ? "" : ", ") + m;
+        fail(line(), fmt::format("unknown lock mode '{}' (one of: {})", mode, known));
+      }
+      expect_keyword("MODE");
+      s.table_lock_mode = mode;
+    }
+    if (accept_keyword("NOWAIT")) s.lock_wait = LockWait::NoWait;
     return s;
   }
 

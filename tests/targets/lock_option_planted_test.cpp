@@ -7,6 +7,8 @@
 //     compared); a planted final state in which one worker's mark is lost is a final-state-mismatch for WSS;
 //   - a NOWAIT / SKIP LOCKED read that met the row lock of a transaction that rolled back: the replay of the committed
 //     one alone gets the row, which is no aborted effect; a planted final state holding the rolled-back write is.
+//   - LOCK TABLE (PostgreSQL) ordering two increments of one counter: a planted lost increment (WSS) and a planted
+//     increment of the transaction that rolled back (atomicity) are caught.
 // What the engines do was checked by hand first on PostgreSQL 15.18 and MariaDB 10.11.19: a NOWAIT on a locked row
 // fails with 55P03 on PostgreSQL, which aborts the transaction, and with 1205 on MariaDB, which ends only the
 // statement. The queue's read is ORDER BY k LIMIT 1 (the primary key's order): with ORDER BY k, v InnoDB sorts the
@@ -98,6 +100,38 @@ void read_that_met_a_rolled_back_lock_judged_by_atomicity(Target& target, Isolat
   EXPECT_TRUE(caught.has("aborted-effect")) << caught.explain();
 }
 
+// LOCK TABLE (PostgreSQL): two transactions each take SHARE ROW EXCLUSIVE (self-conflicting) before adding to one
+// counter; the second waits for the first's COMMIT, and at every level its UPDATE then sees the first's increment
+// (REPEATABLE READ and SERIALIZABLE take the snapshot at the first statement after LOCK TABLE: PostgreSQL 15 manual,
+// 13.3.1). WSS catches a planted lost increment, atomicity a planted increment of the one that rolled back.
+void lock_table_judged(Target& target, IsolationLevel level) {
+  for (TxnEnd second : {TxnEnd::Commit, TxnEnd::Rollback}) {
+    TestCase c;
+    c.schema.tables = {queue_table()};
+    for (const char* add : {"UPDATE t SET v = v + 1 WHERE k = 1", "UPDATE t SET v = v + 2 WHERE k = 1"})
+      c.transactions.push_back(txn(level, {"LOCK TABLE t IN SHARE ROW EXCLUSIVE MODE", add}));
+    c.transactions[1].end = second;
+    c.order = {0, 1, 0, 1, 0, 1, 0, 1};  // BEGIN, BEGIN, T0 lock, T1 lock (waits), ...
+    ASSERT_EQ(c.validate(), "");
+    History h = target.run(c);
+    ASSERT_FALSE(h.finding) << h.finding->detail;
+    ASSERT_TRUE(h.any_blocked()) << "T1's LOCK TABLE waits for T0's: " << describe(h);
+    const bool both = second == TxnEnd::Commit;
+    ASSERT_EQ(h.final_state, state(both ? 3 : 1, 0)) << describe(h);
+    if (both) {
+      EXPECT_TRUE(check_wss(target, h, WssOptions{strict()}).ok()) << check_wss(target, h, WssOptions{strict()}).explain();
+      h.final_state = state(2, 0);  // planted: T0's increment lost
+      const Verdict caught = check_wss(target, h, WssOptions{strict()});
+      EXPECT_TRUE(caught.has("final-state-mismatch")) << caught.explain();
+    } else {
+      EXPECT_TRUE(check_atomicity(target, h).ok()) << check_atomicity(target, h).explain();
+      h.final_state = state(3, 0);  // planted: the rolled-back T1's increment is there
+      const Verdict caught = check_atomicity(target, h);
+      EXPECT_TRUE(caught.has("aborted-effect")) << caught.explain();
+    }
+  }
+}
+
 void judged(Target& target, IsolationLevel level) {
   skip_locked_queue_judged_by_wss(target, level);
   for (const char* read : {"SELECT * FROM t FOR UPDATE SKIP LOCKED", "SELECT * FROM t WHERE k = 1 FOR UPDATE NOWAIT",
@@ -114,6 +148,8 @@ TEST(LockOptionPlanted, Postgresql) {
   judged(*target, IsolationLevel::ReadCommitted);
   read_that_met_a_rolled_back_lock_judged_by_atomicity(*target, IsolationLevel::Serializable,
                                                        "SELECT * FROM t FOR KEY SHARE SKIP LOCKED");
+  for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable})
+    lock_table_judged(*target, level);
 }
 
 TEST(LockOptionPlanted, Mariadb) {

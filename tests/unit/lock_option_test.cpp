@@ -157,3 +157,40 @@ TEST(LockOption, RefusedByTheOraclesThatDoNotModelThem) {
   const TestCase plain = one_statement_case(parse_statement("SELECT * FROM t FOR UPDATE"));
   for (const char* name : {"adya", "troc", "sdg"}) EXPECT_EQ(oracle(name).cannot_judge(plain, *find_engine("postgresql")), "") << name;
 }
+
+// LOCK TABLE (PostgreSQL): parsed in its spellings, rendered for PostgreSQL only, only inside BEGIN ... COMMIT, and
+// refused by the oracles that do not model table locks.
+TEST(LockTable, ReadRenderedAndValidated) {
+  const Statement share = parse_statement("lock table t in share mode nowait");
+  EXPECT_EQ(share.kind, StatementKind::LockTable);
+  EXPECT_EQ(share.table_lock_mode, "SHARE");
+  EXPECT_EQ(share.lock_wait, LockWait::NoWait);
+  EXPECT_TRUE(share.depends_on_locks());
+  EXPECT_EQ(render(share, Dialect::PostgreSql), R"(LOCK TABLE "t" IN SHARE MODE NOWAIT)");
+  EXPECT_EQ(parse_statement(render(share, Dialect::Portable)), share);
+  EXPECT_THROW(render(share, Dialect::MySql), std::invalid_argument);
+  EXPECT_THROW(render(share, Dialect::Sqlite), std::invalid_argument);
+  // No mode: ACCESS EXCLUSIVE (PostgreSQL 15 manual, LOCK); TABLE and ONLY are optional words.
+  EXPECT_EQ(parse_statement("LOCK t").table_lock_mode, "ACCESS EXCLUSIVE");
+  EXPECT_EQ(parse_statement("LOCK TABLE ONLY t IN SHARE ROW EXCLUSIVE MODE").table_lock_mode, "SHARE ROW EXCLUSIVE");
+  EXPECT_FALSE(parse_statement("LOCK TABLE t IN ROW EXCLUSIVE MODE").depends_on_locks());
+  EXPECT_THROW(parse_statement("LOCK TABLE t IN ROW UPDATE MODE"), SyntaxError);
+  EXPECT_THROW(parse_statement("LOCK TABLE t IN SHARE"), SyntaxError);
+
+  TestCase c = one_statement_case(share);
+  EXPECT_EQ(c.validate(), "");
+  c.transactions[1].autocommit = true;
+  EXPECT_NE(c.validate().find("LOCK TABLE t IN SHARE MODE NOWAIT outside BEGIN ... COMMIT"), std::string::npos) << c.validate();
+  Statement unknown = share;
+  unknown.table = "u";
+  EXPECT_NE(one_statement_case(unknown).validate().find("unknown table u"), std::string::npos);
+
+  const TestCase locked = one_statement_case(parse_statement("LOCK TABLE t IN EXCLUSIVE MODE"));
+  for (const char* name : {"adya", "adyaclaimed", "troc", "sdg"})
+    EXPECT_EQ(oracle(name).cannot_judge(locked, *find_engine("postgresql")).rfind("T0.1 is LOCK TABLE t IN EXCLUSIVE MODE, and ", 0), 0u)
+        << name;
+  for (const char* name : {"wss", "atomicity"}) EXPECT_EQ(oracle(name).cannot_judge(locked, *find_engine("postgresql")), "") << name;
+  EXPECT_TRUE(find_engine("postgresql")->capabilities().lock_table);
+  EXPECT_FALSE(find_engine("mariadb")->capabilities().lock_table);
+  EXPECT_FALSE(find_engine("sqlite")->capabilities().lock_table);
+}
