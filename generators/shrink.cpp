@@ -183,6 +183,18 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
       if (st.lock != LockMode::None) {
         Statement copy = st;
         copy.lock = LockMode::None;
+        copy.lock_wait = LockWait::Wait;
+        with(copy);
+      }
+      // NOWAIT / SKIP LOCKED toward a locking read that waits, a weaker strength toward FOR UPDATE / FOR SHARE.
+      if (st.lock_wait != LockWait::Wait) {
+        Statement copy = st;
+        copy.lock_wait = LockWait::Wait;
+        with(copy);
+      }
+      if (st.lock == LockMode::NoKeyUpdate || st.lock == LockMode::KeyShare) {
+        Statement copy = st;
+        copy.lock = st.lock == LockMode::NoKeyUpdate ? LockMode::Update : LockMode::Share;
         with(copy);
       }
       // A join toward one table (a WHERE naming the joined table's columns then fails validation and is dropped too);

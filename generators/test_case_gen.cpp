@@ -137,8 +137,8 @@ class StatementMaker {
     Statement s;
     switch (d_.weighted(weights)) {
       case 0: s = Statement::select(t.name, anchor_predicate(a)); break;
-      case 1: s = Statement::select(t.name, anchor_predicate(a), LockMode::Update); break;
-      case 2: s = Statement::select(t.name, anchor_predicate(a), LockMode::Share); break;
+      case 1: s = locking_select(t.name, anchor_predicate(a), LockMode::Update); break;
+      case 2: s = locking_select(t.name, anchor_predicate(a), LockMode::Share); break;
       case 3: {
         // A row with the anchor's value, or, where that value is a key the row already holds, the anchor row's twin:
         // its other values under a key of its own.
@@ -196,8 +196,8 @@ class StatementMaker {
         if (o_.rich_statements && s.items.empty() && s.derived.empty() && d_.chance(o_.select_subquery_probability))
           if (auto sub = select_subquery(*t)) s.select_exprs.push_back(std::move(*sub));
         break;
-      case 1: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Update); break;
-      case 2: s = Statement::select(t->name, maybe_predicate(*t), LockMode::Share); break;
+      case 1: s = locking_select(t->name, maybe_predicate(*t), LockMode::Update); break;
+      case 2: s = locking_select(t->name, maybe_predicate(*t), LockMode::Share); break;
       case 3: s = insert(*t); break;
       case 4:
         if (o_.rich_statements && o_.joined_writes && o_.update_join && d_.chance(o_.write_join_probability))
@@ -222,6 +222,20 @@ class StatementMaker {
   }
 
  private:
+  // SELECT ... FOR UPDATE / FOR SHARE, and where the suite turned lock options on, sometimes the engine's weaker
+  // strength of the same kind (FOR NO KEY UPDATE, FOR KEY SHARE) and sometimes NOWAIT or SKIP LOCKED. Drawn only with
+  // lock options on, so that generation without them is what it was.
+  Statement locking_select(const std::string& table, std::optional<Expr> where, LockMode lock) {
+    Statement s = Statement::select(table, std::move(where), lock);
+    if (!o_.lock_options) return s;
+    const LockMode weaker = lock == LockMode::Update ? LockMode::NoKeyUpdate : LockMode::KeyShare;
+    if (std::find(o_.lock_strengths.begin(), o_.lock_strengths.end(), weaker) != o_.lock_strengths.end() &&
+        d_.chance(o_.lock_strength_probability))
+      s.lock = weaker;
+    if (!o_.lock_waits.empty() && d_.chance(o_.lock_wait_probability)) s.lock_wait = d_.pick(o_.lock_waits);
+    return s;
+  }
+
   // Contention mode: the tables and (column, value) pairs a statement named, for later statements to draw from. Each
   // value is kept under the table its column belongs to: a qualified column's, a joined table's SET's, never the
   // statement's table for what a subquery compares (its columns are another table's, maybe of another type: that

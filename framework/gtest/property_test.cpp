@@ -135,6 +135,8 @@ void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
   o.delete_joined_table = c.delete_joined_table;
   o.upsert_forms = c.upserts;
   o.upsert_update_where = c.upsert_update_where;
+  o.lock_strengths = c.lock_strengths;
+  o.lock_waits = c.lock_waits;
 }
 
 namespace {

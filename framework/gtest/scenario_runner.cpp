@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -18,9 +19,13 @@ namespace txprop {
 
 namespace {
 
-// The run itself must not crash, hang, or contain statements the engine rejects.
-std::string run_problems(const History& h, Dialect dialect) {
-  const Verdict v = run_verdict(h, dialect);
+// The run itself must not crash, hang, or contain statements the engine rejects (run_verdict), except the steps the
+// scenario expects to fail on purpose (step_error_problems checks those).
+std::string run_problems(const History& h, Dialect dialect, const std::vector<StepErrorExpectation>& on_purpose = {}) {
+  History judged = h;
+  for (const StepErrorExpectation& e : on_purpose)
+    judged.outcomes.at(static_cast<std::size_t>(e.txn)).at(static_cast<std::size_t>(e.step)) = Outcome{};
+  const Verdict v = run_verdict(judged, dialect);
   return v.ok() ? std::string() : v.explain();
 }
 
@@ -41,6 +46,22 @@ std::string unmet(const Scenario& s, const Expectation& e, const Verdict& v, Iso
                        "versions before it ({}@<first>-<last affected>) and expect ok from the fixed version on\n{}\n",
                        where, e.target, v.explain());
   return fmt::format("{}, got {}\n{}\n", where, v.summary(), v.explain());
+}
+
+// Each step expected to fail on purpose failed with that code (any case) or error class.
+std::string step_error_problems(const Scenario& s, const History& h, const std::vector<StepErrorExpectation>& expected,
+                                IsolationLevel level, const std::string& kind) {
+  std::string out;
+  for (const StepErrorExpectation& e : expected) {
+    const Outcome& o = h.outcomes.at(static_cast<std::size_t>(e.txn)).at(static_cast<std::size_t>(e.step));
+    const bool met = o.failed() && (to_string(o.error.cls) == e.error ||
+                                    std::equal(e.error.begin(), e.error.end(), o.error.code.begin(), o.error.code.end(),
+                                               [](char a, char b) { return std::toupper(a) == std::toupper(b); }));
+    if (!met)
+      out += fmt::format("{}:{}: expected error {} at {} at {} on {}, got {}\n", s.path, e.line, e.error, e.step_name,
+                         sql_name(level), kind, summary(o));
+  }
+  return out;
 }
 
 }  // namespace
@@ -83,11 +104,16 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
     std::map<std::string, std::vector<Expectation>> by_property;
     for (const Expectation& e : s.expectations)
       if (e.applies(kind, level, target.config().server_version_num)) by_property[e.property].push_back(e);
-    if (by_property.empty()) {
-      // No expectation here: the scenario must at least replay cleanly.
-      if (auto p = run_problems(target.run(c), target.dialect()); !p.empty())
+    std::vector<StepErrorExpectation> errors;
+    for (const StepErrorExpectation& e : s.step_errors)
+      if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) errors.push_back(e);
+    if (by_property.empty() || !errors.empty()) {
+      // The scenario must at least replay cleanly, with the steps that fail on purpose failing as expected (on the
+      // case as written: an oracle's instrumentation renumbers steps).
+      const History h = target.run(c);
+      if (auto p = run_problems(h, target.dialect(), errors); !p.empty())
         problems += fmt::format("at {}: {}", sql_name(level), p);
-      continue;
+      if (!h.finding) problems += step_error_problems(s, h, errors, level, kind);
     }
     for (const auto& [property, expectations] : by_property) {
       const Oracle* oracle = find_oracle(property);

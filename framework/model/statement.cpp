@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace txprop {
 
 Statement Statement::begin() {
@@ -141,6 +143,7 @@ std::string to_string(StatementKind kind) {
     case StatementKind::Savepoint: return "SAVEPOINT";
     case StatementKind::RollbackToSavepoint: return "ROLLBACK TO SAVEPOINT";
     case StatementKind::ReleaseSavepoint: return "RELEASE SAVEPOINT";
+    case StatementKind::LockTable: return "LOCK TABLE";
   }
   return "?";
 }
@@ -155,6 +158,28 @@ std::string upsert_form(const Statement& s) {
     case Upsert::Replace: return "REPLACE";
   }
   return {};
+}
+
+const std::vector<std::string>& table_lock_modes() {
+  static const std::vector<std::string> modes = {"ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE",
+                                                 "SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"};
+  return modes;
+}
+
+std::string lock_clause(const Statement& s) {
+  std::string out;
+  if (s.kind == StatementKind::LockTable)
+    return fmt::format("LOCK TABLE {} IN {} MODE{}", s.table, s.table_lock_mode, s.lock_wait == LockWait::NoWait ? " NOWAIT" : "");
+  switch (s.lock) {
+    case LockMode::None: return {};
+    case LockMode::Share: out = "FOR SHARE"; break;
+    case LockMode::Update: out = "FOR UPDATE"; break;
+    case LockMode::KeyShare: out = "FOR KEY SHARE"; break;
+    case LockMode::NoKeyUpdate: out = "FOR NO KEY UPDATE"; break;
+  }
+  if (s.lock_wait == LockWait::NoWait) out += " NOWAIT";
+  if (s.lock_wait == LockWait::SkipLocked) out += " SKIP LOCKED";
+  return out;
 }
 
 }  // namespace txprop

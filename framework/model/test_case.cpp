@@ -101,6 +101,8 @@ std::string Transaction::check_savepoints() const {
   std::vector<std::string> active;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const Statement& s = statements[i];
+    // PostgreSQL: "LOCK TABLE can only be used in transaction blocks" (manual, LOCK).
+    if (s.kind == StatementKind::LockTable && autocommit) return fmt::format("{} outside BEGIN ... COMMIT", lock_clause(s));
     if (!s.is_savepoint()) continue;
     if (autocommit) return fmt::format("{} {} outside BEGIN ... COMMIT", to_string(s.kind), s.savepoint);
     if (s.savepoint.empty()) return fmt::format("{} without a name", to_string(s.kind));
@@ -123,6 +125,14 @@ std::string TestCase::first_savepoint() const {
     for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
       if (const Statement& s = transactions[t].statements[i]; s.is_savepoint())
         return fmt::format("T{}.{} is {} {}", t, i + 1, to_string(s.kind), s.savepoint);
+  return {};
+}
+
+std::string TestCase::first_lock_option(bool nowait_or_skip) const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (const Statement& s = transactions[t].statements[i]; nowait_or_skip ? s.depends_on_locks() : s.has_lock_option())
+        return fmt::format("T{}.{} is {}{}", t, i + 1, s.kind == StatementKind::Select ? "SELECT ... " : "", lock_clause(s));
   return {};
 }
 
@@ -236,6 +246,16 @@ std::string check_statement(const Schema& schema, const Statement& s) {
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
   if (auto err = check_upsert(*table, s); !err.empty()) return err;
+  if (s.lock != LockMode::None && s.kind != StatementKind::Select)
+    return fmt::format("a {} has no locking clause (only a SELECT has)", to_string(s.kind));
+  if (s.kind == StatementKind::LockTable) {
+    const auto& modes = table_lock_modes();
+    if (std::find(modes.begin(), modes.end(), s.table_lock_mode) == modes.end())
+      return fmt::format("LOCK TABLE {} IN {} MODE: no such lock mode", s.table, s.table_lock_mode);
+    if (s.lock_wait == LockWait::SkipLocked) return "LOCK TABLE has NOWAIT, not SKIP LOCKED";
+  } else if (s.lock == LockMode::None && s.lock_wait != LockWait::Wait) {
+    return "NOWAIT and SKIP LOCKED follow a locking clause (FOR UPDATE, FOR SHARE, ...)";
+  }
   for (const auto& c : s.columns)
     if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
   for (const auto& c : s.returning)
@@ -450,6 +470,7 @@ std::set<std::string> rich_forms(const TestCase& c) {
       if (s.written_tables().size() > 1)
         forms.insert(s.kind == StatementKind::Delete ? "form: DELETE of two tables" : "form: UPDATE of two tables");
       if (s.is_upsert()) forms.insert("form: " + upsert_form(s));
+      if (s.has_lock_option()) forms.insert("form: " + lock_clause(s));
     }
   return forms;
 }

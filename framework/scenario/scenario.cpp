@@ -397,6 +397,7 @@ class Reader {
       }
       SessionState& state = sessions[static_cast<std::size_t>(session)];
       state.last_line = step.line;
+      record_step(step.name, statement, state.open);
       if (statement.kind == StatementKind::Begin) {
         if (state.open >= 0)
           fail(step.line, fmt::format("{} is already in a transaction (BEGIN on line {}); it needs COMMIT or "
@@ -498,11 +499,61 @@ class Reader {
     }
   }
 
+  // Where each step line of a session lands in the test case (for 'error ... at s2:3'), before the line is applied to
+  // the session's state: `open` is the transaction open on it then, -1 in autocommit mode.
+  void record_step(const std::string& session, const Statement& statement, int open) {
+    const int next = static_cast<int>(s_.transactions.size());  // the transaction a BEGIN or autocommit statement starts
+    StepRef at;
+    if (statement.kind == StatementKind::Begin) {
+      at = {next, 0};
+    } else if (open < 0) {
+      at = {next, 1};  // an autocommit statement: its transaction's only statement
+    } else {
+      // A statement or the COMMIT / ROLLBACK after those so far (step 0 is BEGIN).
+      at = {open, static_cast<int>(s_.transactions[static_cast<std::size_t>(open)].statements.size()) + 1};
+    }
+    session_steps_[session].push_back(at);
+  }
+
+  // error <target kind or *> <level or *> <code or class> at <session>:<n>
+  void read_step_error(const Line& l, const std::vector<std::string>& words) {
+    const auto at = std::find(words.begin(), words.end(), "at");
+    if (words.size() < 6 || at != words.end() - 2)
+      fail(l.number, "expected 'error <target kind or *> <level or *> <code or class> at <session>:<n>', e.g. "
+                     "'error postgresql * 55P03 at s2:3'");
+    StepErrorExpectation e;
+    e.line = l.number;
+    e.target = words[1];
+    if (e.target != "*") check_target_kind(l.number, e.target);
+    const std::string level_words = join(std::vector<std::string>(words.begin() + 2, at - 1), " ");
+    if (level_words != "*") e.level = level(l.number, level_words);
+    e.error = *(at - 1);
+    e.step_name = words.back();
+    const auto colon = e.step_name.rfind(':');
+    const std::string session = colon == std::string::npos ? "" : e.step_name.substr(0, colon);
+    const std::string digits = colon == std::string::npos ? "" : e.step_name.substr(colon + 1);
+    const auto it = session_steps_.find(session);
+    const bool number = !digits.empty() && digits.size() <= 4 &&
+                        std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (it == session_steps_.end() || !number || std::stoul(digits) < 1 || std::stoul(digits) > it->second.size())
+      fail(l.number, fmt::format("'{}' names no step: expected <session>:<n>, the n-th step line of a session "
+                                 "(sessions: {})",
+                                 e.step_name, join(s_.session_names, ", ")));
+    const StepRef ref = it->second[std::stoul(digits) - 1];
+    e.txn = ref.txn;
+    e.step = ref.index;
+    s_.step_errors.push_back(std::move(e));
+  }
+
   void read_expect() {
     for (const Line& l : expect_->lines) {
       std::string_view t = l.text.substr(0, std::min(l.text.find('#'), l.text.size()));
       const auto words = split(t, " \t");
       if (words.empty()) continue;
+      if (words[0] == "error") {
+        read_step_error(l, words);
+        continue;
+      }
       if (words.size() < 4)
         fail(l.number, fmt::format("expected '<property> <target kind or *> <level or *> <verdict>', e.g. "
                                    "'adya mariadb repeatable read lost-update', found '{}'",
@@ -553,6 +604,7 @@ class Reader {
   };
   std::vector<Node> nodes_;
   std::vector<int> transaction_session_;  // per transaction: its session's index in s_.session_names
+  std::map<std::string, std::vector<StepRef>> session_steps_;  // per session: where each of its step lines landed
   Scenario s_;
 };
 
@@ -692,6 +744,8 @@ std::string write_scenario(const Scenario& s) {
   for (const auto& e : s.expectations)
     out += fmt::format("{} {}{} {} {}{}\n", e.property, e.target, e.versions_text.empty() ? "" : "@" + e.versions_text,
                        e.level ? level_text(*e.level) : "*", e.negated ? "not " : "", e.verdict);
+  for (const auto& e : s.step_errors)
+    out += fmt::format("error {} {} {} at {}\n", e.target, e.level ? level_text(*e.level) : "*", e.error, e.step_name);
   return out;
 }
 

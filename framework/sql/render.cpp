@@ -216,6 +216,19 @@ std::string returning_list(const Statement& s, Dialect d) {
   throw std::invalid_argument(fmt::format("{} into {} has no {} spelling: {}", upsert_form(s), s.table, to_string(d), why));
 }
 
+// " FOR UPDATE [NOWAIT | SKIP LOCKED]" and the like, or "". MariaDB spells FOR SHARE `LOCK IN SHARE MODE` and takes
+// NOWAIT / SKIP LOCKED after either (10.6+, https://mariadb.com/kb/en/select/#lock-in-share-mode-and-for-update-clauses);
+// FOR KEY SHARE and FOR NO KEY UPDATE are PostgreSQL's own (manual 13.3.2).
+std::string locking_clause(const Statement& s, Dialect d) {
+  if (s.lock == LockMode::None) return {};
+  if (d == Dialect::MySql && (s.lock == LockMode::KeyShare || s.lock == LockMode::NoKeyUpdate))
+    throw std::invalid_argument(fmt::format("SELECT ... {} from {} has no {} spelling: the key-only lock strengths are "
+                                            "PostgreSQL's", lock_clause(s), s.table, to_string(d)));
+  std::string out = " " + lock_clause(s);
+  if (d == Dialect::MySql && s.lock == LockMode::Share) out.replace(0, 10, " LOCK IN SHARE MODE");
+  return out;
+}
+
 // INSERT INTO, or the verb of an upsert that is spelled in front: INSERT IGNORE / INSERT OR IGNORE, REPLACE INTO /
 // INSERT OR REPLACE INTO (SQLite's own spelling; it reads REPLACE INTO as the same).
 std::string insert_verb(const Statement& s, Dialect d) {
@@ -273,6 +286,13 @@ std::string render(const Statement& s, Dialect d) {
     case StatementKind::Savepoint:
     case StatementKind::RollbackToSavepoint:
     case StatementKind::ReleaseSavepoint: return to_string(s.kind) + " " + quote_identifier(s.savepoint, d);
+    case StatementKind::LockTable:
+      if (d != Dialect::PostgreSql && d != Dialect::Portable)
+        throw std::invalid_argument(fmt::format("{} has no {} spelling: MariaDB's LOCK TABLES commits the transaction "
+                                                "and SQLite has no table locks",
+                                                lock_clause(s), to_string(d)));
+      return fmt::format("LOCK TABLE {} IN {} MODE{}", quote_identifier(s.table, d), s.table_lock_mode,
+                         s.lock_wait == LockWait::NoWait ? " NOWAIT" : "");
     case StatementKind::Select: {
       std::string list = !s.columns.empty() ? column_list(s.columns, d)
                          : s.own_columns    ? quote_identifier(s.table, d) + ".*"
@@ -297,9 +317,7 @@ std::string render(const Statement& s, Dialect d) {
       for (std::size_t i = 0; i < s.order_by.size(); ++i)
         out += (i ? ", " : " ORDER BY ") + quote_identifier(s.order_by[i].column, d) + (s.order_by[i].descending ? " DESC" : "");
       if (s.limit) out += fmt::format(" LIMIT {}", *s.limit);
-      if (s.lock == LockMode::Update) out += " FOR UPDATE";
-      if (s.lock == LockMode::Share) out += d == Dialect::MySql ? " LOCK IN SHARE MODE" : " FOR SHARE";
-      return out;
+      return out + locking_clause(s, d);
     }
     case StatementKind::Insert: {
       std::string rows;

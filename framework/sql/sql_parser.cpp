@@ -4,6 +4,7 @@
 // equal-strength comparison operands, and PostgreSQL rejects a = b = c too).
 #include "txprop/sql_parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -196,8 +197,9 @@ class Parser {
       accept_keyword("SAVEPOINT");
       return Statement::savepoint_statement(StatementKind::ReleaseSavepoint, identifier("a savepoint name"));
     }
+    if (accept_keyword("LOCK")) return lock_table();
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
-    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or ROLLBACK)");
+    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
   }
 
   std::variant<Table, CreateIndex, Statement> setup_statement() {
@@ -371,14 +373,63 @@ class Parser {
     if (accept_keyword("FOR")) {
       if (accept_keyword("UPDATE")) s.lock = LockMode::Update;
       else if (accept_keyword("SHARE")) s.lock = LockMode::Share;
-      else fail_expected("UPDATE or SHARE after FOR");
+      else if (accept_keyword("NO")) {  // PostgreSQL: FOR NO KEY UPDATE
+        expect_keyword("KEY");
+        expect_keyword("UPDATE");
+        s.lock = LockMode::NoKeyUpdate;
+      } else if (accept_keyword("KEY")) {  // PostgreSQL: FOR KEY SHARE
+        expect_keyword("SHARE");
+        s.lock = LockMode::KeyShare;
+      } else {
+        fail_expected("UPDATE, SHARE, NO KEY UPDATE or KEY SHARE after FOR");
+      }
+      lock_wait(s);
     } else if (accept_keyword("LOCK")) {  // MySQL's spelling of FOR SHARE
       expect_keyword("IN");
       expect_keyword("SHARE");
       expect_keyword("MODE");
       s.lock = LockMode::Share;
+      lock_wait(s);
     }
     return s;
+  }
+
+  // PostgreSQL: LOCK [TABLE] [ONLY] name [IN lockmode MODE] [NOWAIT]; ACCESS EXCLUSIVE without a mode (manual, LOCK).
+  Statement lock_table() {
+    Statement s;
+    s.kind = StatementKind::LockTable;
+    accept_keyword("TABLE");
+    accept_keyword("ONLY");
+    s.table = identifier("a table name");
+    s.table_lock_mode = "ACCESS EXCLUSIVE";
+    if (accept_keyword("IN")) {
+      std::string mode;
+      while (!is_keyword("MODE") && peek().kind == Token::Kind::Word) {
+        if (!mode.empty()) mode += ' ';
+        for (char ch : peek().text) mode += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        ++pos_;
+      }
+      const auto& modes = table_lock_modes();
+      if (std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+        std::string known;
+        for (const std::string& m : modes) known += (known.empty() ? "" : ", ") + m;
+        fail(line(), fmt::format("unknown lock mode '{}' (one of: {})", mode, known));
+      }
+      expect_keyword("MODE");
+      s.table_lock_mode = mode;
+    }
+    if (accept_keyword("NOWAIT")) s.lock_wait = LockWait::NoWait;
+    return s;
+  }
+
+  // [NOWAIT | SKIP LOCKED] after a locking clause (PostgreSQL, MariaDB 10.6+).
+  void lock_wait(Statement& s) {
+    if (accept_keyword("NOWAIT")) {
+      s.lock_wait = LockWait::NoWait;
+    } else if (accept_keyword("SKIP")) {
+      expect_keyword("LOCKED");
+      s.lock_wait = LockWait::SkipLocked;
+    }
   }
 
   // INSERT [IGNORE | OR IGNORE | OR REPLACE] INTO ..., or (after REPLACE) INTO ...; then an upsert clause.

@@ -43,6 +43,11 @@ struct EngineCapabilities {
   bool update_returning = false;  // UPDATE ... RETURNING
   bool delete_returning = false;  // DELETE ... RETURNING
   bool locking_reads = false;     // SELECT ... FOR UPDATE / FOR SHARE (LOCK IN SHARE MODE)
+  // The locking clauses it has beyond FOR UPDATE / FOR SHARE (PostgreSQL's FOR KEY SHARE, FOR NO KEY UPDATE) and
+  // what its locking reads may do instead of waiting (NOWAIT, SKIP LOCKED). The generator makes only these.
+  std::vector<LockMode> lock_strengths;
+  std::vector<LockWait> lock_waits;
+  bool lock_table = false;  // LOCK TABLE t IN <mode> MODE [NOWAIT] inside a transaction (PostgreSQL)
   // Isolation levels at which a plain SELECT takes locks (InnoDB SERIALIZABLE turns it into LOCK IN SHARE MODE): an
   // extra read added by instrumentation would change the schedule there, so none is added.
   std::vector<IsolationLevel> locking_plain_reads;

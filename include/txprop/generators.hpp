@@ -85,6 +85,15 @@ struct Options {
   bool upsert_update_where = false;
   double upsert_probability = 0.35;
   double upsert_where_probability = 0.3;
+  // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
+  // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
+  // (the harness sets lock_strengths and lock_waits from the profile's capabilities; SQLite has no locking reads).
+  // Off by default: a suite whose oracle judges them turns it on (Wss, Atomicity).
+  bool lock_options = false;
+  std::vector<LockMode> lock_strengths;
+  std::vector<LockWait> lock_waits;
+  double lock_strength_probability = 0.4;
+  double lock_wait_probability = 0.4;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
   // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
   // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer

@@ -38,6 +38,9 @@
 // (TargetConfig::server_version_num) is outside every range, or unknown (0: engines whose driver does not report it),
 // is skipped with a line saying so. A range whose start is after its end is a file:line error.
 //
+// A step may fail on purpose: 'error <target kind or *> <level or *> <code or class> at <session>:<n>' in expect:
+// (StepErrorExpectation below).
+//
 // Target kinds: sqlite, sqlite_journal, postgresql, mariadb, mariadb_si (MariaDB with innodb_snapshot_isolation=ON),
 // mysql, galera, galera_si (a Galera cluster, snapshot isolation off or on). Expectation lines: property, target kind or *, level or *, then the expected verdict: ok (no finding at all,
 // not even one the level allows or the engine documents), a finding kind or class (the verdict must contain a finding
@@ -123,6 +126,20 @@ struct Expectation {
   bool applies(const std::string& target_kind, IsolationLevel level, int server_version_num) const;
 };
 
+// "error <target kind or *> <level or *> <code or class> at <session>:<n>" in the expect: section: the n-th step line
+// of that session in the steps: section (1-based, BEGIN and COMMIT counted) fails on purpose, with this error code
+// (a SQLSTATE such as 55P03, a MariaDB error number such as 1205) or class (lock-timeout, serialization-failure, ...:
+// the names the run prints), e.g. a NOWAIT on a locked row: 'error postgresql * 55P03 at s2:3'. The replay fails
+// when that step does not fail so; an invalid statement expected this way is not a run problem.
+struct StepErrorExpectation {
+  std::string target;                   // a target kind, or "*"
+  std::optional<IsolationLevel> level;  // nullopt: every level
+  std::string error;                    // a code or an error class name
+  std::string step_name;                // "s2:3" as written
+  int txn = 0, step = 0;                // the step in the test case (Transaction::step numbering)
+  int line = 0;
+};
+
 struct Scenario {
   std::string path;  // where it was read from (for messages)
   std::string name;
@@ -143,6 +160,7 @@ struct Scenario {
   std::vector<Transaction> transactions;
   std::vector<int> order;
   std::vector<Expectation> expectations;
+  std::vector<StepErrorExpectation> step_errors;
 
   // The test case at `level` (transactions with a fixed level keep theirs).
   TestCase test_case(IsolationLevel level) const;

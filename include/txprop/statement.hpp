@@ -13,8 +13,18 @@ namespace txprop {
 
 // Savepoint, RollbackToSavepoint and ReleaseSavepoint are statements inside a transaction (SAVEPOINT s, ROLLBACK TO
 // SAVEPOINT s, RELEASE SAVEPOINT s; the same text on every engine), named by Statement::savepoint.
-enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint };
-enum class LockMode { None, Share, Update };  // SELECT ... FOR SHARE / FOR UPDATE
+// LockTable is PostgreSQL's LOCK [TABLE] t [IN <mode> MODE] [NOWAIT] (manual, LOCK), inside BEGIN ... COMMIT: a table
+// lock held to the transaction's end (EngineCapabilities::lock_table). MariaDB's LOCK TABLES ends the transaction
+// and holds its locks past it, which does not fit one transaction per session; it is not modelled.
+enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint, LockTable };
+// SELECT ... FOR SHARE / FOR UPDATE, and PostgreSQL's weaker two (manual 13.3.2, "Row-Level Locks"): FOR KEY SHARE
+// conflicts only with FOR UPDATE (and a DELETE or an UPDATE of a key column), so it does not block an UPDATE of other
+// columns; FOR NO KEY UPDATE does not block FOR KEY SHARE. EngineCapabilities::lock_strengths says which an engine has.
+enum class LockMode { None, Share, Update, KeyShare, NoKeyUpdate };
+// What a locking read does with a row another transaction has locked: wait (the default), fail at once (NOWAIT:
+// PostgreSQL 55P03, MariaDB 1205) or leave the row out of its result (SKIP LOCKED). PostgreSQL 9.5+, MariaDB 10.6+
+// (EngineCapabilities::lock_waits). Either makes the result depend on other transactions' locks, which no replay has.
+enum class LockWait { Wait, NoWait, SkipLocked };
 
 // What an INSERT does with a row whose unique key is already in the table (an upsert). Each engine has some of these
 // (EngineCapabilities::upserts); the renderer throws for a form the dialect lacks, and the generator never makes one.
@@ -86,6 +96,9 @@ struct Statement {
   // SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: the savepoint's name.
   std::string savepoint;
   LockMode lock = LockMode::None;
+  LockWait lock_wait = LockWait::Wait;  // only with a lock, or on LOCK TABLE (NOWAIT)
+  // LOCK TABLE: the mode as PostgreSQL names it ("ACCESS SHARE" ... "ACCESS EXCLUSIVE"; table_lock_modes()).
+  std::string table_lock_mode;
   // SELECT with aggregates: the select list (when non-empty it replaces `columns`), GROUP BY, HAVING; and
   // ORDER BY ... LIMIT (a generated ORDER BY names every column, so that ties cannot change a result).
   std::vector<Join> joins;  // SELECT; UPDATE and DELETE: one INNER join (a multi-table write)
@@ -132,6 +145,16 @@ struct Statement {
     return kind == StatementKind::Savepoint || kind == StatementKind::RollbackToSavepoint || kind == StatementKind::ReleaseSavepoint;
   }
   bool is_upsert() const { return kind == StatementKind::Insert && upsert != Upsert::None; }
+  // A locking read with NOWAIT or SKIP LOCKED: its result (or its error) depends on which rows other transactions
+  // had locked when it ran, so a replay without them need not give it again.
+  bool depends_on_locks() const {
+    return (lock != LockMode::None || kind == StatementKind::LockTable) && lock_wait != LockWait::Wait;
+  }
+  // A locking clause beyond FOR UPDATE / FOR SHARE that waits: a weaker strength (FOR KEY SHARE, FOR NO KEY UPDATE),
+  // NOWAIT or SKIP LOCKED (issue 17 item 2).
+  bool has_lock_option() const {
+    return lock == LockMode::KeyShare || lock == LockMode::NoKeyUpdate || depends_on_locks() || kind == StatementKind::LockTable;
+  }
   // Tables this statement reads or writes, its own table first.
   std::vector<std::string> tables() const;
   // Tables this statement writes: its own table for INSERT and DELETE, for UPDATE also every table a SET names, for
@@ -153,5 +176,10 @@ std::string to_string(StatementKind kind);
 // The upsert's form as a person names it ("ON CONFLICT DO UPDATE ... WHERE", "INSERT IGNORE", "REPLACE"); "" for a
 // statement that is not an upsert. Used for form tags, shares and refusal reasons.
 std::string upsert_form(const Statement& s);
+// The locking clause as PostgreSQL spells it ("FOR NO KEY UPDATE SKIP LOCKED"; for LOCK TABLE the statement, "LOCK
+// TABLE t IN SHARE MODE NOWAIT"); "" for a statement without one.
+std::string lock_clause(const Statement& s);
+// PostgreSQL's eight table lock modes, weakest first (manual 13.3.1, "Table-Level Locks").
+const std::vector<std::string>& table_lock_modes();
 
 }  // namespace txprop

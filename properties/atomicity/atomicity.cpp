@@ -123,6 +123,10 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
 
   std::string diff;
   std::set<int> differing;  // transactions with a statement whose outcome changed
+  // A NOWAIT or SKIP LOCKED read whose outcome changed: it met locks of a left-out transaction, which that held until
+  // it ended (no effect of its writes). Alone that is no evidence; and the replay no longer took the locks the run
+  // took, so where a step waited, which statement waited for which may differ too.
+  std::string lock_dependent;
   for (std::size_t k = 0; k < kept.size(); ++k) {
     const int t = kept[k];
     const Transaction& tx = c.transactions[static_cast<std::size_t>(t)];
@@ -131,6 +135,11 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
       const Outcome& before = h.outcomes[static_cast<std::size_t>(t)][i];
       const Outcome& after = r.outcomes[k][i];
       if (compare_outcomes(before, after).empty()) continue;
+      if (i >= 1 && i <= tx.statements.size() && tx.statements[i - 1].depends_on_locks()) {
+        if (lock_dependent.empty())
+          lock_dependent = fmt::format("T{}.{} (SELECT ... {}) met other rows locked", t, i, lock_clause(tx.statements[i - 1]));
+        continue;
+      }
       differing.insert(t);
       diff += fmt::format("  T{}.{} {}\n    with the aborted transactions:    {}\n    without them:                     {}\n",
                           t, i, render(tx.step(i), Dialect::Portable), summary(before), summary(after));
@@ -139,7 +148,15 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   const std::string state = compare_states(h.final_state, r.final_state, "with the aborted transactions", "without them");
   if (diff.empty() && state.empty()) {
     v.note = "left out " + left_out;
+    if (!lock_dependent.empty()) v.note += "; " + lock_dependent + " (locks of the left-out transactions)";
     return v;
+  }
+  // Other locks decide something else only through a wait: with no step waiting in the run or in the replay, the
+  // other differences are still evidence.
+  if (!lock_dependent.empty() && (h.any_blocked() || r.any_blocked())) {
+    return v.without_verdict("the replay differs, but " + lock_dependent +
+                             " without the left-out transactions, so the replay took other locks than the run, and "
+                             "a step waited");
   }
   if (auto why = order.ambiguity.empty() ? concurrent_resumption(h) : order.ambiguity; !why.empty()) {
     return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");

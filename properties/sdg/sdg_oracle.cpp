@@ -27,6 +27,10 @@ class SdgOracle final : public Oracle {
     // Its replay of a topological order runs statements without their transactions: a savepoint has no meaning there.
     if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
       return savepoint + ", and TxCheck's dependency graph does not model what a rollback to a savepoint undoes";
+    // Its replay runs statements without the other transactions' locks: a NOWAIT or SKIP LOCKED read would give
+    // another result there; and Assumption A3's per-engine table does not cover PostgreSQL's key-only strengths.
+    if (std::string lock = c.first_lock_option(); !lock.empty())
+      return lock + ", and TxCheck's replay and Assumption A3 do not model that locking clause";
     if (c.has_autocommit_statements())
       return "it has autocommit statements (outside BEGIN ... COMMIT), and TxCheck's instrumentation reads must run "
              "in the statement's own transaction";

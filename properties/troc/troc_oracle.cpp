@@ -29,6 +29,11 @@ class TrocOracle final : public Oracle {
     // transaction goes on (and which locks that releases differs by engine).
     if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
       return savepoint + ", and Troc's row-version history does not model what a rollback to a savepoint undoes";
+    // Its lock table has one shared and one exclusive mode, and a locking read that cannot get a lock waits: it has no
+    // rule for PostgreSQL's key-only strengths (FOR KEY SHARE does not conflict with a non-key UPDATE), for a read
+    // that fails instead of waiting (NOWAIT) or for one that leaves locked rows out of its result (SKIP LOCKED).
+    if (std::string lock = c.first_lock_option(); !lock.empty())
+      return lock + ", and Troc's lock model has only shared and exclusive locks that are waited for";
     // Troc's lock rules are one lock table. On a cluster each node has its own, and a transaction never waits for one
     // on another node (Galera certifies it at COMMIT instead): only cases on one node are modelled.
     for (std::size_t t = 1; t < c.transactions.size(); ++t)

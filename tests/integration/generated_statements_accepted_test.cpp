@@ -1,10 +1,11 @@
 // The statements txprop generates must be ones each engine accepts: with the richer forms on (EXISTS/NOT EXISTS,
 // correlated or not, CASE, derived tables, scalar subqueries in SELECT lists, and the joined UPDATE/DELETE forms the
 // profile says the engine has: MariaDB's multi-table UPDATE/DELETE, PostgreSQL's UPDATE ... FROM / DELETE ... USING,
-// SQLite's UPDATE ... FROM), the share of generated statements an engine rejects as invalid (syntax, unknown name,
+// SQLite's UPDATE ... FROM; upserts and row-lock options where the engine has them), the share of generated statements an engine rejects as invalid (syntax, unknown name,
 // MariaDB error 1093, type errors; aggregates with GROUP BY/HAVING, ORDER BY ... LIMIT) stays under 1% per target. Prints the share per target.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -38,6 +39,7 @@ void check_engine(const std::string& engine, bool si) {
   o.rich_statements = true;
   o.derived_inner_forms = true;
   o.upserts = true;
+  o.lock_options = true;
   const EngineCapabilities capabilities = target.engine().capabilities();
   apply_engine_capabilities(o, capabilities);
   o.rollback_probability = 0;
@@ -49,6 +51,7 @@ void check_engine(const std::string& engine, bool si) {
   std::string first;
   std::map<Upsert, std::pair<int, int>> upserts;  // form -> (statements run, rejected as invalid)
   std::map<std::string, int> upsert_names;        // with the WHERE of DO UPDATE apart
+  std::map<std::string, std::pair<int, int>> lock_options;  // locking clause -> (statements run, rejected as invalid)
   for (int i = 0; i < 300; ++i) {
     TestCase c = g(random.split(), 60).value();
     c.order = TestCase::serial_order(c.transactions);  // one at a time: no waits, every statement runs
@@ -79,6 +82,10 @@ void check_engine(const std::string& engine, bool si) {
           upserts[st.upsert].second += invalid;
           ++upsert_names[upsert_form(st)];
         }
+        if (st.has_lock_option()) {
+          ++lock_options[lock_clause(st)].first;
+          lock_options[lock_clause(st)].second += invalid;
+        }
         if (invalid) {
           ++rejected;
           if (first.empty()) first = sql + "\n  " + summary(out);
@@ -104,6 +111,21 @@ void check_engine(const std::string& engine, bool si) {
                              config->name, upsert_form_name(form), n, bad, 100.0 * bad / std::max(1, n));
     EXPECT_LT(100.0 * bad / std::max(1, n), 1.0) << upsert_form_name(form);
   }
+  // Row-lock options (issue 17): each locking clause's share of the statements run, and the share rejected.
+  for (const auto& [clause, counts] : lock_options) {
+    const auto [n, bad] = counts;
+    std::cout << fmt::format("[generated] {}: {:<32} {:>5} statements ({:.2f}% of all), {} rejected as invalid ({:.2f}%)\n",
+                             config->name, clause, n, 100.0 * n / std::max(1, statements), bad, 100.0 * bad / std::max(1, n));
+    EXPECT_EQ(bad, 0) << clause;
+  }
+  // NOWAIT and SKIP LOCKED, the key-only strengths: generated where the profile lists them, never elsewhere.
+  auto generated = [&](const std::string& part) {
+    return std::any_of(lock_options.begin(), lock_options.end(), [&](const auto& e) { return e.first.find(part) != std::string::npos; });
+  };
+  const auto& waits = capabilities.lock_waits;
+  EXPECT_EQ(generated("NOWAIT"), std::find(waits.begin(), waits.end(), LockWait::NoWait) != waits.end());
+  EXPECT_EQ(generated("SKIP LOCKED"), std::find(waits.begin(), waits.end(), LockWait::SkipLocked) != waits.end());
+  EXPECT_EQ(generated("KEY"), !capabilities.lock_strengths.empty());
   // Every upsert form the profile lists is generated, and no other.
   for (Upsert form : {Upsert::DoNothing, Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace}) {
     const bool has = std::find(capabilities.upserts.begin(), capabilities.upserts.end(), form) != capabilities.upserts.end();

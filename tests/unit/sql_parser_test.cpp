@@ -321,8 +321,8 @@ TEST(SqlParser, ErrorsNameFileLineAndExpectation) {
             "x.txn:3: expected an expression, found end of input");
   EXPECT_EQ(statement_error("SELECT * FROM t WHER k = 1"), "q.sql:1: expected the end of the statement, found 'WHER'");
   EXPECT_EQ(statement_error("SELEC * FROM t"),
-            "q.sql:1: expected a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT or "
-            "ROLLBACK), found 'SELEC'");
+            "q.sql:1: expected a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, "
+            "ROLLBACK or LOCK TABLE), found 'SELEC'");
   EXPECT_EQ(statement_error("SELECT * FROM t WHERE v = 'abc"),
             "q.sql:1: unterminated string literal (missing closing ')");
   EXPECT_EQ(statement_error("SELECT * FROM t WHERE v = 1 / 2"), "q.sql:1: unexpected character '/'");
@@ -335,7 +335,7 @@ TEST(SqlParser, ErrorsNameFileLineAndExpectation) {
   EXPECT_EQ(statement_error("CREATE TABLE t (k INTEGER)"),
             "q.sql:1: CREATE TABLE and CREATE INDEX belong in the setup section");
   EXPECT_EQ(statement_error("SELECT * FROM t FOR DELETE"),
-            "q.sql:1: expected UPDATE or SHARE after FOR, found 'DELETE'");
+            "q.sql:1: expected UPDATE, SHARE, NO KEY UPDATE or KEY SHARE after FOR, found 'DELETE'");
 
   auto setup_error = [](const std::string& sql) -> std::string {
     try {

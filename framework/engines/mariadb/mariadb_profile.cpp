@@ -45,6 +45,10 @@ EngineCapabilities InnodbProfile::capabilities() const {
   c.update_returning = false;                      // not in 10.11
   c.locking_reads = true;
   c.locking_plain_reads = {IsolationLevel::Serializable};  // plain SELECTs are LOCK IN SHARE MODE there
+  // NOWAIT and SKIP LOCKED after FOR UPDATE and LOCK IN SHARE MODE since 10.6 (MariaDB Knowledge Base, SELECT: "LOCK
+  // IN SHARE MODE and FOR UPDATE clauses", "SKIP LOCKED"); a NOWAIT that finds a locked row fails with 1205
+  // (ER_LOCK_WAIT_TIMEOUT, as innodb_lock_wait_timeout=0 would; seen on 10.11.19), which ends only the statement.
+  c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
   c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
   // Multi-table UPDATE and DELETE (MariaDB Knowledge Base, UPDATE: "UPDATE table_references SET col1={expr1|DEFAULT}
   // ... [WHERE where_condition]" for multiple tables; DELETE: "DELETE tbl_name[.*] ... FROM table_references").

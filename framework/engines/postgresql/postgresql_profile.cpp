@@ -59,6 +59,12 @@ class PostgresqlProfile final : public EngineProfile {
     EngineCapabilities c;
     c.insert_returning = c.update_returning = c.delete_returning = true;
     c.locking_reads = true;
+    // PostgreSQL 15 manual, SELECT, "The Locking Clause": FOR {UPDATE | NO KEY UPDATE | SHARE | KEY SHARE} [NOWAIT |
+    // SKIP LOCKED] (SKIP LOCKED since 9.5); a NOWAIT that finds a locked row fails with 55P03 (lock_not_available).
+    c.lock_strengths = {LockMode::KeyShare, LockMode::NoKeyUpdate};
+    c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
+    // PostgreSQL 15 manual, LOCK: eight modes (13.3.1), only in a transaction block, held to its end.
+    c.lock_table = true;
     // UPDATE ... FROM from_item and DELETE ... USING from_item (PostgreSQL 15 manual, UPDATE and DELETE); UPDATE sets
     // only the target table's columns.
     c.update_join = c.delete_join = true;

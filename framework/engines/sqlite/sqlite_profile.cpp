@@ -30,7 +30,7 @@ class SqliteProfile final : public EngineProfile {
   EngineCapabilities capabilities() const override {
     EngineCapabilities c;
     c.insert_returning = c.update_returning = c.delete_returning = true;  // RETURNING since 3.35
-    c.locking_reads = false;
+    c.locking_reads = false;  // no SELECT ... FOR UPDATE at all, so no lock strengths, NOWAIT or SKIP LOCKED either
     // UPDATE ... FROM since 3.33 (https://www.sqlite.org/lang_update.html#update_from); no DELETE ... USING.
     c.update_join = true;
     // RETURNING on UPDATE ... FROM names only the updated table (https://www.sqlite.org/lang_returning.html, 7.
