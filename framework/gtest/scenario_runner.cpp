@@ -18,18 +18,21 @@ namespace txprop {
 
 namespace {
 
-// The run itself must not crash, hang, or contain statements the engine rejects.
-std::string run_problems(const History& h) {
-  std::string out;
-  if (h.finding) out += fmt::format("{}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang", h.finding->detail);
-  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
-    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
-      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
-        out += fmt::format("T{}.{} rejected as invalid: {}\n", t, i, h.outcomes[t][i].error.message);
-  return out;
+// The run itself must not crash, hang, or contain statements the engine rejects: what it did, or "".
+std::string run_problems(const History& h, Dialect dialect) {
+  const Verdict v = run_verdict(h, dialect);
+  return v.ok() ? std::string() : v.explain();
 }
 
 }  // namespace
+
+bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracle) {
+  const bool found = std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) {
+    const auto classes = oracle.classes_of(f.kind);
+    return std::find(classes.begin(), classes.end(), e.verdict) != classes.end();
+  });
+  return e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
+}
 
 ScenarioVocabulary registered_vocabulary() {
   ScenarioVocabulary v;
@@ -60,7 +63,7 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) by_property[e.property].push_back(e);
     if (by_property.empty()) {
       // No expectation here: the scenario must at least replay cleanly.
-      if (auto p = run_problems(target.run(c)); !p.empty())
+      if (auto p = run_problems(target.run(c), target.dialect()); !p.empty())
         problems += fmt::format("at {}: {}", sql_name(level), p);
       continue;
     }
@@ -72,22 +75,16 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       }
       // An oracle that cannot judge this shape of case (e.g. autocommit statements for sdg) says so, and every
       // expectation of it fails with that line, "not X" included: it never passes what it did not judge.
-      if (std::string why = oracle->cannot_judge(c, target.engine()); !why.empty()) {
+      const Judgement j = judge_case(*oracle, target, c, [&](const TestCase& prepared) { return target.run(prepared); });
+      if (!j.refused.empty()) {
         for (const Expectation& e : expectations)
           problems += fmt::format("{}:{}: {} cannot judge scenario '{}' at {} on {}: {}\n", s.path, e.line, property,
-                                  s.name, sql_name(level), kind, why);
+                                  s.name, sql_name(level), kind, j.refused);
         continue;
       }
-      const Verdict v = oracle->check(target, c);
+      const Verdict& v = j.verdict;
       for (const Expectation& e : expectations) {
-        // A kind or any finding in that class (lost-update meets G-single); "not X": no finding in class X.
-        const bool found = std::any_of(v.findings.begin(), v.findings.end(), [&](const Finding& f) {
-          const auto classes = oracle->classes_of(f.kind);
-          return std::find(classes.begin(), classes.end(), e.verdict) != classes.end();
-        });
-        // No verdict meets no expectation: "not X" holds only of a history the oracle judged.
-        const bool met = e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
-        if (met) continue;
+        if (expectation_met(e, v, *oracle)) continue;
         problems += fmt::format("{}:{}: expected {}{} {} at {} on {}, got {}\n{}\n", s.path, e.line, property,
                                 e.negated ? " not" : "", e.verdict, sql_name(level), kind, v.summary(), v.explain());
       }

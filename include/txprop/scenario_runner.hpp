@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "txprop/engine.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/target.hpp"
 #include "txprop/verdict.hpp"
@@ -13,6 +14,11 @@ namespace txprop {
 
 // What scenario files may name: the registered target kinds, properties and their finding kinds.
 ScenarioVocabulary registered_vocabulary();
+
+// Whether `oracle`'s verdict `v` meets expectation `e`: "ok" when it has no finding and a verdict; a kind or class
+// when some finding is in it (lost-update meets G-single); "not X" when no finding is in class X of a history the
+// oracle judged (no verdict meets no expectation).
+bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracle);
 
 // One scenario on one target, at every level it names that the target supports: each matching expectation is
 // checked. Returns an empty string when everything matched, else what did not (with the verdicts and histories).
