@@ -63,10 +63,10 @@ struct StandingDecision {
 
 // The one rule for a finding's standing (Adya's mixed-level serialization graph: every transaction is judged at its
 // own level). It fails when every `deciding` transaction's level proscribes the kind and some `involved` one's does;
-// else it is documented behaviour when the same holds of the claimed levels; else it is allowed by the level. With no involved transactions the deciding ones are the involved ones; with neither, nothing
-// documents it: it fails. Transactions outside
-// [0, transactions) (e.g. an instrumentation's observer) are bound by no level: they proscribe nothing, and never
-// give the source.
+// else it is documented behaviour when the same holds of the claimed levels; else it is allowed by the level. With no
+// involved transactions the deciding ones are the involved ones; with neither, nothing documents it: it fails.
+// Transactions outside [0, transactions) (e.g. an instrumentation's observer) are bound by no level: they proscribe
+// nothing, and never give the source.
 StandingDecision decide_standing(const std::vector<int>& deciding, const std::vector<int>& involved,
                                  std::size_t transactions, const LevelStanding& level);
 // The same with the finding's own deciding and involved transactions; a finding that names none is about the history
