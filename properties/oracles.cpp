@@ -45,13 +45,28 @@ std::string refusal_tag(const std::string& why) {
 
 }  // namespace
 
+std::string Oracle::preparation(const TestCase& prepared) const {
+  (void)prepared;
+  return fmt::format("it ran prepared for {} (the statements it adds are not the case's own)", name());
+}
+
 Verdict Oracle::check(Target& target, const TestCase& c) const {
-  if (std::string why = cannot_judge(c, target.engine()); !why.empty()) {
-    Verdict v = Verdict::pass(name());
-    v.tags.push_back(refusal_tag(why));
-    return v.without_verdict(name() + " cannot judge this case: " + why);
+  return judge_case(*this, target, c, [&](const TestCase& prepared) { return target.run(prepared); }).verdict;
+}
+
+Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, const RunCase& run) {
+  Judgement j;
+  j.refused = oracle.cannot_judge(c, target.engine());
+  if (!j.refused.empty()) {
+    j.verdict = Verdict::pass(oracle.name());
+    j.verdict.tags.push_back(refusal_tag(j.refused));
+    j.verdict.without_verdict(oracle.name() + " cannot judge this case: " + j.refused);
+    return j;
   }
-  return judge(target, target.run(prepare(c, target.engine())));
+  j.prepared = oracle.prepare(c, target.engine());
+  j.history = run(j.prepared);
+  j.verdict = oracle.judge(target, j.history);
+  return j;
 }
 
 namespace {

@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# Under CI the build is warning-free or fails (-Werror on the libraries' -Wall -Wextra).
+if [ -n "${CI:-}" ] && [ "${CI:-}" != 0 ] && [ "${CI:-}" != false ]; then export TXPROP_WERROR=ON; fi
 scripts/setup.sh
 trap '"$root/scripts/servers.sh" stop' EXIT
 # Debian's PostgreSQL, MariaDB, and PostgreSQL 18.4 from the npm registry (scripts/pg_version.sh; cached in

@@ -39,20 +39,6 @@ int usage() {
   return 2;
 }
 
-// Problems of the run itself: a crash, a hang, statements the engine rejected as invalid.
-std::string run_problems(const History& h, const std::vector<std::string>& names) {
-  auto name = [&](int t) {
-    return t >= 0 && static_cast<std::size_t>(t) < names.size() ? names[static_cast<std::size_t>(t)] : fmt::format("T{}", t);
-  };
-  std::string out;
-  if (h.finding) out += fmt::format("{}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang", h.finding->detail);
-  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
-    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
-      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement)
-        out += fmt::format("{}.{} rejected as invalid: {}\n", name(static_cast<int>(t)), i, h.outcomes[t][i].error.message);
-  return out;
-}
-
 // A verdict's text names transactions by position (T0, T1.2, ...): relabel them with the scenario's names in one
 // pass. Positions past the names (an instrumented final read) keep theirs.
 std::string relabel(const std::string& text, const std::vector<std::string>& names) {
@@ -151,7 +137,8 @@ int replay(const std::vector<std::string>& args) {
         const History h = target->run(c);
         ++runs;
         if (repeat == 1 || r == 0) std::cout << "== " << sql_name(l) << "\n" << describe(h, names);
-        const std::string problems = run_problems(h, names);
+        const Verdict run = run_verdict(h, target->dialect());
+        const std::string problems = run.ok() ? std::string() : relabel(run.explain(), names);
         if (!problems.empty()) {
           ++failed;
           std::cout << problems;
@@ -166,22 +153,22 @@ int replay(const std::vector<std::string>& args) {
         const Oracle* p = chosen ? chosen : find_oracle(name);
         if (!p) throw std::invalid_argument(fmt::format("{}:{}: unknown property '{}'", file, expectations.front().line, name));
         // An oracle that cannot judge this shape of case (e.g. sdg and autocommit statements) runs nothing and fails.
-        if (const std::string why = p->cannot_judge(c, target->engine()); !why.empty()) {
+        const Judgement j = judge_case(*p, *target, c, [&](const TestCase& prepared) { return target->run(prepared); });
+        if (!j.refused.empty()) {
           ++runs;
           ++failed;
           ++refused;
           ++unjudged;
           std::cout << fmt::format("== {} ({})\n{}: {} cannot judge scenario '{}': {}\n", sql_name(l), name, file, name,
-                                   s.name, why);
+                                   s.name, j.refused);
           continue;
         }
-        const History h = target->run(p->prepare(c, target->engine()));
-        const Verdict v = p->judge(*target, h);
+        const History& h = j.history;
+        const Verdict& v = j.verdict;
         ++runs;
         bool bad = chosen ? v.fails() : false;
         std::string expected;
         for (const Expectation& e : expectations) {
-          // As in scenario tests: a kind or class, "not X" only of a history the oracle judged.
           const bool met = expectation_met(e, v, *p);
           expected += fmt::format("-- expected {}{} {} ({}:{}): {}\n", name, e.negated ? " not" : "", e.verdict, file,
                                   e.line, met ? "met" : "NOT MET");

@@ -82,13 +82,9 @@ class ProgressListener final : public rc::detail::TestListener {
     else
       line = fmt::format("[txprop] {}: {}/{} cases, {:.1f} cases/s", name_, done_, cases_,
                          done_ / std::max(1e-9, seconds()));
-    if (!result_.documented.empty()) {
-      line += ", documented:";
-      for (const auto& [kind, n] : result_.documented) line += fmt::format(" {} x{}", kind, n);
-    }
-    if (!result_.allowed.empty()) {
-      line += ", allowed by the level:";
-      for (const auto& [kind, n] : result_.allowed) line += fmt::format(" {} x{}", kind, n);
+    for (const auto& [standing, kinds] : result_.counted) {
+      line += standing == Standing::Allowed ? ", allowed by the level:" : ", documented:";
+      for (const auto& [kind, n] : kinds) line += fmt::format(" {} x{}", kind, n.cases);
     }
     if (result_.inconclusive) line += fmt::format(", {} without a verdict", result_.inconclusive);
     std::cerr << line << "\n";
@@ -213,10 +209,11 @@ std::string PropertyResult::summary() const {
   std::string out = fmt::format("{} cases in {:.1f} s ({:.1f} cases/s)", cases, seconds, cases / std::max(1e-9, seconds));
   if (inconclusive) out += fmt::format(", {} without a verdict", inconclusive);
   for (const std::string& c : transient_crashes) out += "\n  crash that did not reproduce on a re-run: " + c;
-  for (const auto& [kind, n] : documented)
-    out += fmt::format("\n  documented behaviour in {} case(s): {} ({})", n, kind, documented_sources.at(kind));
-  for (const auto& [kind, n] : allowed)
-    out += fmt::format("\n  allowed by the level in {} case(s): {} ({})", n, kind, allowed_sources.at(kind));
+  for (const auto& [standing, kinds] : counted)
+    for (const auto& [kind, n] : kinds)
+      out += fmt::format("\n  {} in {} case(s): {} ({})",
+                         standing == Standing::Allowed ? "allowed by the level" : "documented behaviour", n.cases, kind,
+                         n.source);
   for (const auto& [tag, n] : tags) out += fmt::format("\n  {}: {} case(s)", tag, n);
   return out;
 }
@@ -235,15 +232,16 @@ History PropertyRunner::run(const TestCase& c) {
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
   const History& h = last_history_;
-  Verdict v = run_verdict(h, target_.dialect());
+  const Verdict v = run_verdict(h, target_.dialect());
   if (judge(v, h)) RC_FAIL(v.explain());
   return last_history_;
 }
 
 Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
   oracle_ = &oracle;
-  const History h = run(oracle.prepare(c, target_.engine()));
-  return oracle.judge(target_, h);
+  // A case the oracle refuses never runs (and gives no verdict): the last history is then the case as given.
+  last_history_ = History::never_ran(c, suite_.config.name, "");
+  return judge_case(oracle, target_, c, [&](const TestCase& prepared) { return run(prepared); }).verdict;
 }
 
 // A lost connection or a server gone during a case: the case is the counterexample as it is. When the target
@@ -260,17 +258,7 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
   if (h) {
     first = *h;
   } else {
-    // Nothing ran (the reset or a connect failed): every step is recorded as skipped.
-    first.test_case = c;
-    first.transactions.resize(c.transactions.size());
-    for (const auto& t : c.transactions) {
-      first.outcomes.emplace_back(t.step_count());
-      for (auto& o : first.outcomes.back()) o.status = Outcome::Status::Skipped;
-      first.was_blocked.emplace_back(t.step_count(), false);
-      first.submitted_at.emplace_back(t.step_count(), -1);
-    }
-    first.target = suite_.config.name;
-    first.server_version = target_.server_version();
+    first = History::never_ran(c, suite_.config.name, target_.server_version());  // the reset or a connect failed
   }
   // A server that stopped answering is a hang; one that went away, a crash.
   // (a connect that timed out: MariaDB "system error: 110", libpq "timeout expired")
@@ -340,14 +328,10 @@ bool PropertyRunner::judge(const Verdict& v, const History& h) {
     for (const std::string& tag : v.tags) ++result_.tags[tag];
     std::set<std::string> kinds;
     for (const Finding& f : v.findings) {
-      if (!f.documented || !kinds.insert(f.kind).second) continue;
-      if (f.allowed) {
-        ++result_.allowed[f.kind];
-        result_.allowed_sources[f.kind] = f.source;
-      } else {
-        ++result_.documented[f.kind];
-        result_.documented_sources[f.kind] = f.source;
-      }
+      if (!f.documented() || !kinds.insert(f.kind).second) continue;
+      PropertyResult::Counted& n = result_.counted[f.standing][f.kind];
+      ++n.cases;
+      n.source = f.source;
     }
   }
   return false;
@@ -360,17 +344,8 @@ void PropertyRunner::record_failure(const TestCase& c, const std::string& descri
   if (attempt_ran_) {
     failing_history_ = last_history_;
   } else {  // the property ran nothing on the target: the report shows the case alone
-    History h;
-    h.test_case = c;
-    h.target = suite_.config.name;
-    h.server_version = target_.server_version() + "; the property ran nothing on the target";
-    for (const Transaction& t : c.transactions) {
-      h.outcomes.emplace_back(t.step_count());
-      h.was_blocked.emplace_back(t.step_count(), false);
-      h.submitted_at.emplace_back(t.step_count(), -1);
-      h.transactions.emplace_back();
-    }
-    failing_history_ = std::move(h);
+    failing_history_ =
+        History::never_ran(c, suite_.config.name, target_.server_version() + "; the property ran nothing on the target");
   }
   Verdict v;
   v.property = property_;
@@ -463,6 +438,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   if (oracle_) {
     ce.oracle = oracle_->name();
     ce.scenario_case = oracle_->strip(ce.history.test_case);
+    ce.preparation = oracle_->preparation(ce.history.test_case);
   }
   ce.verdict = *failing_verdict_;
   ce.reproduce = no_shrink_ ? "txprop replay scenario.txn (in the report folder; not shrunk)"
@@ -503,21 +479,19 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
   if (r) {
     rec.add("cases", r->cases).add("seconds", r->seconds).add("inconclusive", r->inconclusive);
     rec.add("shrink_steps", r->shrink_steps).add("shrink_attempts", r->shrink_attempts);
-    std::string documented, tags;
-    for (const auto& [kind, n] : r->documented) {
-      run_summary::Record d;
-      d.add("kind", kind).add("cases", n).add("source", r->documented_sources.at(kind));
-      documented += (documented.empty() ? "" : ",") + d.json();
-    }
+    std::string tags;
     for (const auto& [tag, n] : r->tags)
       tags += (tags.empty() ? "" : ",") + run_summary::Record().add("tag", tag).add("cases", n).json();
-    std::string allowed;
-    for (const auto& [kind, n] : r->allowed) {
-      run_summary::Record d;
-      d.add("kind", kind).add("cases", n).add("source", r->allowed_sources.at(kind));
-      allowed += (allowed.empty() ? "" : ",") + d.json();
+    for (const Standing standing : {Standing::Documented, Standing::Allowed}) {
+      std::string counted;
+      if (const auto it = r->counted.find(standing); it != r->counted.end())
+        for (const auto& [kind, n] : it->second) {
+          run_summary::Record d;
+          d.add("kind", kind).add("cases", n.cases).add("source", n.source);
+          counted += (counted.empty() ? "" : ",") + d.json();
+        }
+      rec.add_raw(std::string(to_string(standing)), "[" + counted + "]");
     }
-    rec.add_raw("documented", "[" + documented + "]").add_raw("allowed", "[" + allowed + "]");
     rec.add_raw("tags", "[" + tags + "]");
     if (r->verdict) rec.add("finding", r->verdict->summary());
     if (!r->report_dir.empty()) rec.add("report", r->report_dir);

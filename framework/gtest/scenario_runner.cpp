@@ -123,13 +123,14 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       }
       // An oracle that cannot judge this shape of case (e.g. autocommit statements for sdg) says so, and every
       // expectation of it fails with that line, "not X" included: it never passes what it did not judge.
-      if (std::string why = oracle->cannot_judge(c, target.engine()); !why.empty()) {
+      const Judgement j = judge_case(*oracle, target, c, [&](const TestCase& prepared) { return target.run(prepared); });
+      if (!j.refused.empty()) {
         for (const Expectation& e : expectations)
           problems += fmt::format("{}:{}: {} cannot judge scenario '{}' at {} on {}: {}\n", s.path, e.line, property,
-                                  s.name, sql_name(level), kind, why);
+                                  s.name, sql_name(level), kind, j.refused);
         continue;
       }
-      const Verdict v = oracle->check(target, c);
+      const Verdict& v = j.verdict;
       if (seen) *seen += fmt::format("{}{} {} {}", seen->empty() ? "" : "; ", short_name(level), property, v.summary());
       for (const Expectation& e : expectations)
         if (!expectation_met(e, v, *oracle)) problems += unmet(s, e, v, level, target.config());

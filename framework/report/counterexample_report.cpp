@@ -76,7 +76,7 @@ std::string scenario_text(const Counterexample& c) {
     return p;
   }();
   for (const Finding& f : c.verdict.findings)
-    if (!f.documented && f.kind != "assertion") {  // not a plain RC_ASSERT, which no oracle reports
+    if (!f.documented() && f.kind != "assertion") {  // not a plain RC_ASSERT, which no oracle reports
       Expectation e;
       e.property = property;
       e.target = c.target.kind;
@@ -133,8 +133,7 @@ std::string describe(const Counterexample& c) {
                                 c.target.masked_uri(), sql_name(c.level), c.history.server_version);
   if (c.scenario_case && *c.scenario_case != c.history.test_case) {
     out += "-- the case as generated (portable SQL):\n" + txprop::describe(*c.scenario_case);
-    out += fmt::format("-- it ran instrumented for the property (extra columns; T{} reads every table at the end):\n",
-                       c.history.test_case.transactions.size() - 1);
+    out += "-- " + (c.preparation.empty() ? std::string("it ran prepared for the property") : c.preparation) + ":\n";
   } else {
     out += "-- the case (portable SQL):\n" + txprop::describe(c.history.test_case);
   }

@@ -22,6 +22,7 @@ struct Counterexample {
   // The case the scenario file keeps: the one generated, before any instrumentation the property added (the
   // scenario's property instruments it again on replay). Defaults to the history's.
   std::optional<TestCase> scenario_case;
+  std::string preparation;  // the oracle's sentence on what its preparation added (Oracle::preparation)
   Verdict verdict;
   std::string reproduce;  // RC_PARAMS="reproduce=..." or empty
 };

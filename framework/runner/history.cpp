@@ -18,6 +18,42 @@ std::string to_string(TxnFate f) {
   return "?";
 }
 
+History History::never_ran(const TestCase& c, std::string target, std::string server_version) {
+  History h;
+  h.test_case = c;
+  h.target = std::move(target);
+  h.server_version = std::move(server_version);
+  h.transactions.resize(c.transactions.size());
+  for (const Transaction& t : c.transactions) {
+    h.outcomes.emplace_back(t.step_count());
+    for (Outcome& o : h.outcomes.back()) o.status = Outcome::Status::Skipped;
+    h.was_blocked.emplace_back(t.step_count(), false);
+    h.submitted_at.emplace_back(t.step_count(), -1);
+  }
+  return h;
+}
+
+Verdict run_verdict(const History& h, Dialect dialect) {
+  Verdict v = Verdict::pass("run");
+  if (h.finding) {
+    Finding f;
+    f.kind = h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang";
+    f.explanation = fmt::format("{} at {}: {}\n", f.kind, to_string(h.finding->step), h.finding->detail);
+    v.findings.push_back(std::move(f));
+  }
+  for (std::size_t t = 0; t < h.outcomes.size(); ++t)
+    for (std::size_t i = 0; i < h.outcomes[t].size(); ++i)
+      if (h.outcomes[t][i].failed() && h.outcomes[t][i].error.cls == ErrorClass::InvalidStatement) {
+        Finding f;
+        f.kind = "invalid-statement";
+        f.explanation = fmt::format(
+            "the engine rejected T{}.{} as invalid, a generator (or scenario) defect: {}\n  {}\n", t, i,
+            render(h.test_case.transactions[t].step(i), dialect), h.outcomes[t][i].error.message);
+        v.findings.push_back(std::move(f));
+      }
+  return v;
+}
+
 std::vector<StepRef> History::actual_order() const {
   std::vector<StepRef> out;
   for (const Event& e : events)

@@ -10,8 +10,11 @@
 #include "txprop/database_state.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/test_case.hpp"
+#include "txprop/verdict.hpp"
 
 namespace txprop {
+
+enum class Dialect;
 
 // One entry of the actual order.
 struct Event {
@@ -74,7 +77,16 @@ struct History {
   bool any_blocked() const;
   // Index in `events` of the step's Completed event, or -1.
   int completed_at(StepRef ref) const;
+
+  // The history of a case none of whose steps ran (the reset or a connect failed, or the property ran nothing on the
+  // target): every step skipped, no transaction ended, no final state.
+  static History never_ran(const TestCase& c, std::string target, std::string server_version);
 };
+
+// The run's own findings, whatever the oracle (run_finding_kinds()): it crashed or hung, or the engine rejected a
+// statement as invalid (a generator or scenario defect). Property "run"; ok when the run finished cleanly.
+// Statements are shown in `dialect`.
+Verdict run_verdict(const History& h, Dialect dialect);
 
 // The history as a person reads it: the actual order with blocked steps marked, outcomes, fates, final state.
 std::string describe(const History& h);

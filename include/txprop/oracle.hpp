@@ -15,6 +15,7 @@
 //   TXPROP_PROPERTY(NoLostRows, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("no-lost-rows"), c)); }
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,9 +59,25 @@ class Oracle {
   // The verdict on the history of a prepared case run on `target`. Each transaction is judged at its own level.
   virtual Verdict judge(Target& target, const History& h) const = 0;
 
-  // prepare, run on a freshly reset database, judge.
+  // One sentence for reports saying what prepare() added to the case (empty: it runs the case as it is).
+  virtual std::string preparation(const TestCase& prepared) const;
+
+  // judge_case() with the target's own run: prepare, run on a freshly reset database, judge.
   Verdict check(Target& target, const TestCase& c) const;
 };
+
+// What judging one case gave: nothing ran when the oracle refused it.
+struct Judgement {
+  std::string refused;  // cannot_judge's line; then `verdict` is "no verdict" with it and `history` is empty
+  TestCase prepared;    // the case as it ran
+  History history;
+  Verdict verdict;
+};
+using RunCase = std::function<History(const TestCase&)>;
+// The one judging path property suites, scenario files and `txprop replay` take: asks cannot_judge (a refused case
+// is never run), prepares the case, runs it with `run` (the property harness passes its own, which re-runs a crash),
+// and judges the history.
+Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, const RunCase& run);
 
 // Registering a name or alias already taken throws std::logic_error.
 bool register_oracle(std::unique_ptr<Oracle> oracle);
@@ -72,9 +89,8 @@ std::vector<const Oracle*> registered_oracles();
 
 // Kinds any run may give, whatever the oracle: the run crashed, hung, or the engine rejected a statement as invalid.
 const std::vector<std::string>& run_finding_kinds();
-// Those findings of one history as a verdict named "run" (ok when the run finished cleanly): what the oracle "run"
-// judges (properties/run/), which scenario files expect for an engine bug whose run ends in a run finding.
-Verdict run_verdict(const History& h, Dialect dialect);
+// Those findings of one history as a verdict: run_verdict (history.hpp), what the oracle "run" judges
+// (properties/run/), which scenario files expect for an engine bug whose run ends in a run finding.
 // Whether some registered oracle (or the run itself) may report `kind`.
 bool is_known_finding_kind(std::string_view kind);
 

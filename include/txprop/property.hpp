@@ -72,10 +72,13 @@ struct PropertyResult {
   std::string report_dir;                 // the report folder written for it
   std::string reproduce;                  // RC_PARAMS="reproduce=..."
   std::string message;                    // the text a failing test prints
-  std::map<std::string, int> documented;  // documented-behaviour finding kind -> cases
-  std::map<std::string, std::string> documented_sources;
-  std::map<std::string, int> allowed;     // finding kind allowed by the level itself -> cases (Finding::allowed)
-  std::map<std::string, std::string> allowed_sources;  // which level allows it
+  // Findings that did not fail a case (Standing::Documented, Standing::Allowed), by standing and kind: in how many
+  // cases, and where that is documented (which level allows it).
+  struct Counted {
+    int cases = 0;
+    std::string source;
+  };
+  std::map<Standing, std::map<std::string, Counted>> counted;
   std::map<std::string, int> tags;        // verdict tag -> cases
   int inconclusive = 0;
   std::vector<std::string> transient_crashes;  // crashes that did not reproduce on a re-run (counted, reported)

@@ -15,8 +15,9 @@ namespace txprop {
 // What scenario files may name: the registered target kinds, properties and their finding kinds.
 ScenarioVocabulary registered_vocabulary();
 
-// Whether the verdict of `oracle` meets the expectation: "ok" is a verdict without findings; a kind or class is met
-// by a finding in it; "not X" by a judged verdict without one.
+// Whether `oracle`'s verdict `v` meets expectation `e`: "ok" when it has no finding and a verdict; a kind or class
+// when some finding is in it (lost-update meets G-single); "not X" when no finding is in class X of a history the
+// oracle judged (no verdict meets no expectation).
 bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracle);
 
 // One scenario on one target, at every level it names that the target supports: each matching expectation is

@@ -1,6 +1,8 @@
 // The Adya property as two registered oracles: "adya" (documented mode: fails only on what the engine promises to
 // prevent) and "adyaclaimed" (the level's ANSI name read as Adya's level). Both run the case with IsoRel's
 // instrumentation and strip it for reports.
+#include <fmt/format.h>
+
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
@@ -47,6 +49,10 @@ class AdyaOracle final : public Oracle {
     return instrument_for_adya(c, engine);
   }
   TestCase strip(const TestCase& prepared) const override { return adya::strip_instrumentation(prepared); }
+  std::string preparation(const TestCase& prepared) const override {
+    return fmt::format("it ran instrumented for the property (extra columns; T{} reads every table at the end)",
+                       prepared.transactions.size() - 1);
+  }
   Verdict judge(Target& target, const History& h) const override {
     if (std::string why = cannot_judge(h.test_case, target.engine()); !why.empty())
       return Verdict::pass(name()).without_verdict(name() + " cannot judge this case: " + why);

@@ -666,15 +666,6 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
     found.findings.push_back(std::move(f));
   }
 
-  // Whether the levels of `f`'s transactions, read through `set_of`, proscribe it.
-  auto counts = [&](const Finding& f, auto set_of) {
-    auto proscribes = [&](int t) {
-      return t >= 0 && static_cast<std::size_t>(t) < n && adya::is_proscribed(set_of(expectations[static_cast<std::size_t>(t)]), f.kind);
-    };
-    if (f.transactions.empty() && f.deciding.empty()) return adya::is_proscribed(set_of(expectations.front()), f.kind);
-    return std::all_of(f.deciding.begin(), f.deciding.end(), proscribes) &&
-           std::any_of(f.transactions.begin(), f.transactions.end(), proscribes);
-  };
   // The engine's own passage on the phenomenon (the kind or a class of it), if its documentation names it.
   auto engine_passage = [](const AdyaExpectation& e, const std::string& kind) -> std::string {
     for (const std::string& c : adya::classes_of(kind))
@@ -700,48 +691,34 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
       f.explanation += "Hunted (TXPROP_ADYA_HUNT): reported as a failure whatever its standing.\n";
       continue;
     }
-    if (f.kind == "impossible-history" || counts(f, [](const AdyaExpectation& e) -> const std::set<std::string>& { return e.promised; }))
-      continue;  // fails
-    // The first deciding (else involved) transaction whose engine allows it gives the documentation.
-    const AdyaExpectation* allowing = &expectations.front();
-    std::vector<int> candidates = f.deciding;
-    candidates.insert(candidates.end(), f.transactions.begin(), f.transactions.end());
-    for (int t : candidates)
-      if (t >= 0 && static_cast<std::size_t>(t) < n && !adya::is_proscribed(expectations[static_cast<std::size_t>(t)].promised, f.kind)) {
-        allowing = &expectations[static_cast<std::size_t>(t)];
-        break;
-      }
-    const bool claimed = counts(f, [](const AdyaExpectation& e) -> const std::set<std::string>& { return e.claimed; });
-    if (!claimed) {
-      // The level allows it: the claimed level of the first deciding transaction that does not proscribe it.
-      const AdyaExpectation* level = allowing;
-      for (int t : candidates)
-        if (t >= 0 && static_cast<std::size_t>(t) < n && !adya::is_proscribed(expectations[static_cast<std::size_t>(t)].claimed, f.kind)) {
-          level = &expectations[static_cast<std::size_t>(t)];
-          break;
-        }
-      f.documented = true;
-      f.allowed = true;
-      const std::string passage = engine_passage(*level, f.kind);
-      f.source = fmt::format("allowed at {} (Adya's {} proscribes {})", level->claimed_level, level->claimed_level,
-                             fmt::join(level->claimed, ", "));
+    if (f.kind == "impossible-history") continue;  // fails
+    // Proscribed by what the engine promises at the deciding levels (fails), by their claimed levels only
+    // (documented), or by neither (allowed by the level).
+    const StandingDecision d = decide_standing(f, n, [&](int t) {
+      const AdyaExpectation& e = expectations[static_cast<std::size_t>(t)];
+      return LevelStance{adya::is_proscribed(e.promised, f.kind), adya::is_proscribed(e.claimed, f.kind)};
+    });
+    if (d.standing == Standing::Fails) continue;
+    const AdyaExpectation& by = expectations[static_cast<std::size_t>(std::max(d.by, 0))];
+    if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+    const std::string passage = engine_passage(by, f.kind);
+    if (d.standing == Standing::Allowed) {
+      f.standing = Standing::Allowed;
+      f.source = fmt::format("allowed at {} (Adya's {} proscribes {})", by.claimed_level, by.claimed_level,
+                             fmt::join(by.claimed, ", "));
       if (!passage.empty()) f.source += "; the engine documents it: " + passage;
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
-      f.explanation += fmt::format("Standing: {} allowed at {}.\n", f.kind, level->claimed_level);
+      f.explanation += fmt::format("Standing: {} allowed at {}.\n", f.kind, by.claimed_level);
       continue;
     }
-    const std::string passage = engine_passage(*allowing, f.kind);
-    f.source = passage.empty() ? allowing->source : passage;
+    f.source = passage.empty() ? by.source : passage;
     if (mode == AdyaMode::Documented) {
-      f.documented = true;
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+      f.standing = Standing::Documented;
       f.explanation += fmt::format("Standing: proscribed by {} (the claimed level), documented by the engine ({}).\n",
-                                   allowing->claimed_level, allowing->promised_level);
+                                   by.claimed_level, by.promised_level);
     } else {
-      f.deviation = true;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+      f.standing = Standing::Deviation;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
       f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n",
-                                   allowing->claimed_level, allowing->promised_level);
+                                   by.claimed_level, by.promised_level);
     }
   }
   v.findings = std::move(found.findings);

@@ -193,8 +193,16 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
       if (*a < 0 || *b < 0) return kNull;
       return truth(true);
     }
+    case Expr::Kind::Case: {
+      // CASE WHEN c THEN a ELSE b END: a where c is TRUE, b where it is FALSE or NULL; only that branch is evaluated.
+      const auto c = truth_of(evaluate(e.args[0], table, row));
+      if (!c) return std::nullopt;
+      return evaluate(e.args[*c == 1 ? 1 : 2], table, row);
+    }
     case Expr::Kind::Subquery:
-    case Expr::Kind::InSubquery: return std::nullopt;  // their version sets are not recorded
+    case Expr::Kind::InSubquery:
+    case Expr::Kind::Exists: return std::nullopt;       // their version sets are not recorded
+    case Expr::Kind::Aggregate: return std::nullopt;    // a HAVING aggregate is over many rows, not this version
     case Expr::Kind::Excluded: return std::nullopt;     // an upsert's proposed value: Adya refuses upserts
   }
   return std::nullopt;

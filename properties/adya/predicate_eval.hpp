@@ -2,7 +2,8 @@
 // matches of a predicate read"). Exact or nothing: where txprop cannot be sure every engine gives the same answer it
 // says so (nullopt / Match::Unknown), and the checker then draws no predicate edge through that version (under-
 // approximation: no invented edge, so no false cycle). Not modelled, hence unknown:
-//   - subqueries (their own version sets are not recorded);
+//   - subqueries, IN (SELECT ...) and EXISTS (their own version sets are not recorded);
+//   - aggregates (HAVING: over many rows, not one version);
 //   - text ordering other than between lower-case ASCII letters, and text equality of strings that differ only in
 //     case, trailing spaces or non-ASCII characters (collations: MariaDB's default is case-insensitive, PAD SPACE);
 //   - arithmetic on REAL values and integer overflow (engines differ: error, wrap, promote);

@@ -197,17 +197,14 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
       const IsolationLevel level = c.transactions[static_cast<std::size_t>(t)].isolation;
       return target.config().profile().documented(level, target.config()).allows("G1a");
     };
-    const std::set<int>& readers = differing.empty() ? std::set<int>(kept.begin(), kept.end()) : differing;
-    std::string source;
-    bool all = true, any = false;
-    for (int t : readers) {
-      const std::string s = dirty_reads(t);
-      all = all && !s.empty();
-      any = any || !s.empty();
-      if (source.empty()) source = s;
-    }
-    f.documented = differing.empty() ? any : all;
-    if (f.documented) f.source = source;
+    // So the changed transactions are the involved ones (one whose level proscribes dirty reads fails it); with none,
+    // every kept transaction decides (it fails only when each one's level proscribes them).
+    const std::vector<int> changed(differing.begin(), differing.end());
+    const LevelStanding level = [&](int t) { return LevelStance{dirty_reads(t).empty()}; };
+    const StandingDecision d = changed.empty() ? decide_standing(kept, kept, c.transactions.size(), level)
+                                               : decide_standing({}, changed, c.transactions.size(), level);
+    f.standing = d.standing;
+    if (d.by >= 0) f.source = dirty_reads(d.by);
   }
   v.findings.push_back(std::move(f));
   return v;

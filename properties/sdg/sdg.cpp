@@ -399,29 +399,19 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
   const std::size_t n = c.transactions.size();
   auto documented = [&](int t) { return target.engine().documented(c.transactions[static_cast<std::size_t>(t)].isolation, target.config()); };
   for (Finding& f : found.findings) {
-    auto proscribes = [&](int t) { return t >= 0 && static_cast<std::size_t>(t) < n && is_proscribed(documented(t).prevented, f.kind); };
-    bool proscribed = f.kind == "impossible-history";
-    if (!proscribed)
-      proscribed = f.transactions.empty() && f.deciding.empty()
-                       ? proscribes(0)
-                       : std::all_of(f.deciding.begin(), f.deciding.end(), proscribes) &&
-                             std::any_of(f.transactions.begin(), f.transactions.end(), proscribes);
     if (!a3.holds) {
-      f.documented = true;
+      f.standing = Standing::Documented;
       f.source = a3.source;
       f.explanation += "The item dependencies are exact only under TxCheck's Assumption A3, which this level does not "
                        "satisfy: documented behaviour.\n";
-    } else if (!proscribed) {
-      f.documented = true;
-      std::vector<int> candidates = f.deciding;
-      candidates.insert(candidates.end(), f.transactions.begin(), f.transactions.end());
-      if (candidates.empty()) candidates.push_back(0);
-      for (int t : candidates)
-        if (t >= 0 && static_cast<std::size_t>(t) < n) {
-          const DocumentedBehaviour d = documented(t);
-          f.source = d.allows(f.kind).empty() ? d.source : d.allows(f.kind);
-          break;
-        }
+    } else if (f.kind != "impossible-history" && n > 0) {
+      const StandingDecision d =
+          decide_standing(f, n, [&](int t) { return LevelStance{is_proscribed(documented(t).prevented, f.kind)}; });
+      f.standing = d.standing;
+      if (d.by >= 0) {
+        const DocumentedBehaviour b = documented(d.by);
+        f.source = b.allows(f.kind).empty() ? b.source : b.allows(f.kind);
+      }
     }
     f.explanation = "Transaction graph from the SDG's item dependencies:\n" + f.explanation;
   }
@@ -492,11 +482,11 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
       }
       f.explanation += describe(h);
       if (!a3.holds) {
-        f.documented = true;
+        f.standing = Standing::Documented;
         f.source = a3.source;
       } else if (const std::string source = join_order_source(mismatched_writes(target, h, layout, mismatched));
                  !source.empty()) {
-        f.documented = true;
+        f.standing = Standing::Documented;
         f.source = source;
         f.explanation += "Every mismatched write is a multi-table UPDATE that SETs a column its own join condition "
                          "reads: the rows it writes depend on the engine's join order, which the profile documents.\n";
@@ -547,7 +537,7 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
       for (const Node& n : graph.nodes())
         if (std::find(f.transactions.begin(), f.transactions.end(), n.txn) == f.transactions.end()) f.transactions.push_back(n.txn);
       if (!a3.holds) {
-        f.documented = true;
+        f.standing = Standing::Documented;
         f.source = a3.source;
         f.explanation += "This level does not satisfy TxCheck's Assumption A3 (a write may overwrite a version newer "
                          "than the one its transaction read): documented behaviour.\n";

@@ -333,17 +333,22 @@ struct Judge {
       allowed = "semi-consistent-update-after-wait";
       deciding = semi_consistent_waiter;
     }
-    Finding f{kind, text, false, {}, {}, {}, false, {}, {}};
+    Finding f;
+    f.kind = kind;
+    f.explanation = text;
     f.transactions = std::move(involved);
     f.deciding = {deciding};
     if (!allowed.empty() && !options.ignore_documentation) {
-      const std::string source =
-          profile.documented(h.test_case.transactions[static_cast<std::size_t>(deciding)].isolation, config)
-              .allows(allowed);
-      if (!source.empty()) {
-        f.documented = true;
-        f.source = source;
-        f.explanation += fmt::format("\n  documented ({}): {}", allowed, source);
+      // Judged at the deciding transaction's level alone: the profile's entry `allowed` documents it there.
+      auto source = [&](int t) {
+        return profile.documented(h.test_case.transactions[static_cast<std::size_t>(t)].isolation, config).allows(allowed);
+      };
+      const StandingDecision d = decide_standing(f.deciding, {}, h.test_case.transactions.size(),
+                                                 [&](int t) { return LevelStance{source(t).empty()}; });
+      if (d.standing != Standing::Fails && d.by >= 0) {
+        f.standing = d.standing;
+        f.source = source(d.by);
+        f.explanation += fmt::format("\n  documented ({}): {}", allowed, f.source);
       }
     }
     v.findings.push_back(std::move(f));

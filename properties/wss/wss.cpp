@@ -225,14 +225,12 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   const std::vector<int> committed = h.committed();
 
   // Each transaction is judged at its own level: its reads are compared where its level makes them serializable; a
-  // mismatch fails only where every committed transaction's level promises WSS (otherwise it is documented, with the
-  // source of the first level that does not); and any serial order is tried where some committed transaction's level
+  // mismatch's standing is decided at the end; and any serial order is tried where some committed transaction's level
   // is serializable but not in commit order.
   const std::size_t n = h.test_case.transactions.size();
   std::vector<bool> reads(n, false);
   const std::vector<bool> no_reads(n, false);
   bool any_serial_order = false;
-  std::optional<WssProfile> documenting;  // the profile of a committed transaction's level without WSS
   std::vector<WssProfile> profiles;         // each transaction's, by index
   for (std::size_t t = 0; t < n; ++t) {
     const WssProfile p = options.profile ? *options.profile
@@ -241,7 +239,6 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     reads[t] = p.compare_reads;
     if (h.transactions[t].fate != TxnFate::Committed) continue;
     any_serial_order = any_serial_order || p.any_serial_order;
-    if (!p.must_hold && !documenting) documenting = p;
   }
 
   auto run_serial = [&](const SerialCase& s) {
@@ -310,20 +307,21 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
     mismatch = compare(h, s, r, no_reads, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
   }
 
+  // A mismatch fails only where the level of every committed transaction, and of every transaction it involves,
+  // promises WSS. A statement's outcome is also judged at its own transaction's level: a write of a transaction that
+  // did not commit (its outcome is compared in the end-order replay) at a level without WSS, e.g. an UPDATE at READ
+  // UNCOMMITTED whose semi-consistent read saw another's uncommitted version, is that level's documented behaviour
+  // even when no transaction without WSS committed (or none committed at all).
+  std::vector<int> committed_by_index = committed;
+  std::sort(committed_by_index.begin(), committed_by_index.end());
   for (Finding& f : mismatch.findings) {
-    // A statement's outcome is also judged at its own transaction's level: a write of a transaction that did not
-    // commit (its outcome is compared in the end-order replay) at a level without WSS, e.g. an UPDATE at READ
-    // UNCOMMITTED whose semi-consistent read saw another's uncommitted version, is that level's documented behaviour
-    // even when no transaction without WSS committed (or none committed at all).
-    std::optional<WssProfile> by = documenting;
-    if (!by)
-      for (int t : f.transactions)
-        if (!profiles[static_cast<std::size_t>(t)].must_hold) {
-          by = profiles[static_cast<std::size_t>(t)];
-          break;
-        }
-    f.documented = by.has_value();
-    if (by) f.source = by->source;
+    std::vector<int> deciding = committed_by_index;
+    deciding.insert(deciding.end(), f.transactions.begin(), f.transactions.end());
+    const StandingDecision d = decide_standing(deciding, deciding, n, [&](int t) {
+      return LevelStance{profiles[static_cast<std::size_t>(t)].must_hold};
+    });
+    f.standing = d.standing;
+    if (d.by >= 0) f.source = profiles[static_cast<std::size_t>(d.by)].source;
     v.findings.push_back(std::move(f));
   }
   return v;

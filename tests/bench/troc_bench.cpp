@@ -82,11 +82,11 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
       continue;
     }
     for (const Finding& f : v.findings) {
-      ++(f.documented ? t.documented : t.failing)[f.kind];
+      ++(f.documented() ? t.documented : t.failing)[f.kind];
       // TXPROP_TROC_SHOW_DOCUMENTED=1: documented findings too (to audit what the profile's entries cover).
       static const bool show_documented = std::getenv("TXPROP_TROC_SHOW_DOCUMENTED") != nullptr;
-      if ((!f.documented || show_documented) && shown[(f.documented ? "documented " : "") + f.kind]++ < show)
-        fmt::print("---- {} {}{} case {}:\n{}\n{}\n", label, f.documented ? "documented " : "", f.kind, i, describe(troc.strip(troc.prepare(c, target.engine())), target.dialect()),
+      if ((!f.documented() || show_documented) && shown[(f.documented() ? "documented " : "") + f.kind]++ < show)
+        fmt::print("---- {} {}{} case {}:\n{}\n{}\n", label, f.documented() ? "documented " : "", f.kind, i, describe(troc.strip(troc.prepare(c, target.engine())), target.dialect()),
                    v.explain());
     }
   }

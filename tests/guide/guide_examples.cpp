@@ -33,11 +33,11 @@ txprop::Verdict aborts_are_documented(const txprop::History& h) {
       case txprop::ErrorClass::LockTimeout:
       case txprop::ErrorClass::ConstraintViolation:
       case txprop::ErrorClass::DataError:
-        f.documented = true;
+        f.standing = txprop::Standing::Documented;
         f.source = "the engine's manual: transactions may be rolled back on conflicts and constraint errors";
         break;
       case txprop::ErrorClass::CertificationFailure:  // a Galera cluster: a conflicting commit on another node won
-        f.documented = true;
+        f.standing = txprop::Standing::Documented;
         f.source = "Galera Cluster documentation, Certification-Based Replication: a transaction whose write set "
                    "conflicts with one certified before it is rolled back";
         break;

@@ -203,7 +203,7 @@ TEST(PlantedViolation, galera_adya_cross_node_lost_update) {
   const Finding* lost = finding(real, "lost-update");
   ASSERT_NE(lost, nullptr) << real.explain();
   EXPECT_FALSE(real.fails()) << real.explain();
-  EXPECT_TRUE(lost->documented);
+  EXPECT_TRUE(lost->documented());
   EXPECT_NE(lost->source.find("Known Limitations"), std::string::npos) << lost->source;
   EXPECT_NE(lost->source.find("issue #355"), std::string::npos) << lost->source;
   const Verdict planted = oracle("adya").judge(judged_by_planted_profile(*target), h);

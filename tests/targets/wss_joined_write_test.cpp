@@ -61,5 +61,5 @@ TEST(WssJoinedWrite, ALostWriteToTheJoinedTableIsCaughtAndTheRightOrderIsFound) 
   const Verdict caught = check_wss(*target, lost, WssOptions{any_serial_order()});
   ASSERT_FALSE(caught.findings.empty()) << caught.explain();
   EXPECT_EQ(caught.findings.front().kind, "final-state-mismatch");
-  EXPECT_FALSE(caught.findings.front().documented);
+  EXPECT_FALSE(caught.findings.front().documented());
 }

@@ -984,6 +984,20 @@ TEST(AdyaPredicate, EvaluatesWhereClausesWithSqlNullAndSaysWhereItCannot) {
   // FALSE AND <unknown> is FALSE: exact despite the subquery.
   EXPECT_EQ(m(Expr::binary(BinaryOp::Eq, k, Expr::lit(2)) && Expr::in_subquery(k, "t", "k", std::nullopt)), Match::No);
   EXPECT_EQ(matches(std::nullopt, t, row), Match::Yes);
+  // CASE takes the branch its condition picks (NULL picks ELSE) and evaluates only that one; EXISTS and HAVING
+  // aggregates read other versions than this one: unknown.
+  EXPECT_EQ(m(Expr::binary(BinaryOp::Eq, Expr::case_(Expr::binary(BinaryOp::Eq, k, Expr::lit(1)), Expr::lit(7), v),
+                           Expr::lit(7))),
+            Match::Yes);
+  EXPECT_EQ(m(Expr::binary(BinaryOp::Eq, Expr::case_(Expr::binary(BinaryOp::Eq, v, Expr::lit(1)), Expr::lit(7), k),
+                           Expr::lit(1))),
+            Match::Yes);  // NULL = 1 is NULL: ELSE k
+  EXPECT_EQ(m(Expr::binary(BinaryOp::Eq, Expr::case_(Expr::binary(BinaryOp::Eq, k, Expr::lit(2)),
+                                                     Expr::in_subquery(k, "t", "k", std::nullopt), Expr::lit(0)),
+                           Expr::lit(0))),
+            Match::Yes);  // the branch not taken is not evaluated
+  EXPECT_EQ(m(Expr::exists("t", std::nullopt)), Match::Unknown);
+  EXPECT_EQ(m(Expr::binary(BinaryOp::Gt, Expr::aggregate_of(Aggregate::Count, "k"), Expr::lit(0))), Match::Unknown);
 }
 
 // An item cycle whose read was also a predicate read is one phenomenon: reported once, as the item cycle.

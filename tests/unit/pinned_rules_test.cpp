@@ -383,7 +383,7 @@ TEST(PinnedRules, OnlyDeviationsIsAFailureOfDocumentedDeviationsOnly) {
   Verdict v = Verdict::pass("adyaclaimed");
   Finding deviation;
   deviation.kind = "lost-update";
-  deviation.deviation = true;
+  deviation.standing = Standing::Deviation;
   v.findings.push_back(deviation);
   EXPECT_TRUE(v.fails());
   EXPECT_TRUE(v.only_deviations());

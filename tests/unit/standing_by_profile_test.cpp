@@ -34,12 +34,7 @@ constexpr const char* kMariadbSi = "mariadb://u@127.0.0.1/db?innodb_snapshot_iso
 
 // A finding's standing in words: fails the test, a documented deviation from the claimed level (shrunk, shown, does
 // not fail), documented by the engine, or allowed by the level itself.
-std::string standing(const Finding& f) {
-  if (f.allowed) return "allowed";
-  if (f.deviation) return "deviation";
-  if (f.documented) return "documented";
-  return "fails";
-}
+std::string standing(const Finding& f) { return std::string(to_string(f.standing)); }
 
 // The standing of the first finding of `kind`, or "absent".
 std::string standing_of(const Verdict& v, const std::string& kind) {

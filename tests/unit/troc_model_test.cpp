@@ -339,7 +339,7 @@ TEST(TrocJudge, Figure3SkippedRowIsAnIncorrectFinalState) {
   const Verdict v = judge_on_sqlite(f.h);
   ASSERT_EQ(v.findings.size(), 1u) << v.explain() << v.note;
   EXPECT_EQ(v.findings[0].kind, "incorrect-final-state");
-  EXPECT_TRUE(v.findings[0].documented);
+  EXPECT_TRUE(v.findings[0].documented());
   EXPECT_NE(v.findings[0].source.find("MDEV-26643"), std::string::npos) << v.findings[0].source;
 }
 
@@ -363,7 +363,7 @@ TEST(TrocJudge, SkippedRowStandingByTheWaitingTransactionsLevel) {
     for (const Finding& f : v.findings) {
       if (f.kind != "incorrect-final-state") continue;
       incorrect_state = true;
-      EXPECT_EQ(f.documented, k.documented) << v.explain();
+      EXPECT_EQ(f.documented(), k.documented) << v.explain();
     }
     EXPECT_TRUE(incorrect_state) << v.explain() << v.note;
   }
@@ -596,7 +596,7 @@ TEST(TrocSubqueries, InnodbRepeatableReadUpdateSubqueryReadsLatestCommitted) {
   ASSERT_FALSE(bad.inconclusive) << bad.note;
   ASSERT_EQ(bad.findings.size(), 1u) << bad.explain();
   EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
-  EXPECT_FALSE(bad.findings[0].documented);
+  EXPECT_FALSE(bad.findings[0].documented());
   // PostgreSQL's UPDATE reads its snapshot in the subquery: there v = 1 is right and v = 2 is the finding.
   EXPECT_TRUE(judge_as(kPostgresql, subquery_after_commit(IsolationLevel::RepeatableRead, update_v_from_u(),
                                                           affected(1), wrong)).ok());

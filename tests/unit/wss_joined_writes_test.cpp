@@ -65,13 +65,13 @@ TEST(WssJoinedWrites, AWriteOutcomeOfAnUncommittedTransactionIsJudgedAtItsLevel)
   const Verdict caught = check_wss(*target, h, WssOptions{strict});
   ASSERT_EQ(caught.findings.size(), 1u) << caught.explain();
   EXPECT_EQ(caught.findings[0].kind, "write-outcome-mismatch");
-  EXPECT_FALSE(caught.findings[0].documented);
+  EXPECT_FALSE(caught.findings[0].documented());
   EXPECT_EQ(caught.findings[0].transactions, (std::vector<int>{0}));
   WssProfile without;
   without.must_hold = false;
   without.source = "test: this level does not promise WSS";
   const Verdict documented = check_wss(*target, h, WssOptions{without});
   ASSERT_EQ(documented.findings.size(), 1u) << documented.explain();
-  EXPECT_TRUE(documented.findings[0].documented);
+  EXPECT_TRUE(documented.findings[0].documented());
   EXPECT_EQ(documented.findings[0].source, without.source);
 }

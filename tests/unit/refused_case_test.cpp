@@ -1,0 +1,81 @@
+// A case an oracle refuses (Oracle::cannot_judge) is never run by a property suite: the one judging path
+// (judge_case) asks before it prepares and runs, and the suite counts it as "no verdict" (issue 20 item 2).
+// Runs on embedded SQLite: no server needed.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "txprop/property.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+
+namespace txprop {
+namespace {
+
+// Judges only cases of at most two transactions (a stand-in for a method that compares pairs), and counts what it
+// was given: every prepared case must have been accepted.
+class PairsOnly final : public Oracle {
+ public:
+  mutable std::atomic<int> prepared{0}, judged{0}, prepared_refused{0};
+  std::string name() const override { return "pairs-only"; }
+  std::vector<std::string> finding_kinds() const override { return {}; }
+  std::string cannot_judge(const TestCase& c, const EngineProfile&) const override {
+    return c.transactions.size() > 2 ? "it has more than two transactions" : "";
+  }
+  TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
+    ++prepared;
+    if (!cannot_judge(c, engine).empty()) ++prepared_refused;
+    return c;
+  }
+  Verdict judge(Target&, const History&) const override {
+    ++judged;
+    return Verdict::pass(name());
+  }
+};
+
+TEST(JudgingPath, APropertySuiteDoesNotRunACaseItsOracleRefuses) {
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  PairsOnly o;
+  SuiteParam suite{target->config(), IsolationLevel::Serializable, {}};
+  PropertySettings s = settings_for("PairsOnly", suite);  // the generator as the engine's capabilities allow
+  s.cases = 60;
+  s.seed = 20;
+  s.generator.min_transactions = 2;
+  s.generator.max_transactions = 4;
+  PropertyRunner runner("PairsOnly", *target, suite, s);
+  int ran = 0;
+  const PropertyResult r = runner.check([&](const TestCase& c) {
+    const Verdict v = runner.run_oracle(o, c);
+    if (!v.inconclusive) {
+      ++ran;
+      EXPECT_LE(runner.last_history().test_case.transactions.size(), 2u);
+    } else {
+      // Nothing ran: the last history is the case as given, every step skipped.
+      EXPECT_TRUE(runner.last_history().events.empty());
+    }
+    if (runner.judge(v, runner.last_history())) RC_FAIL(v.explain());
+  });
+  ASSERT_FALSE(r.failed) << r.message;
+  EXPECT_EQ(o.prepared_refused.load(), 0) << "a refused case was prepared (and run)";
+  EXPECT_EQ(o.prepared.load(), ran);
+  EXPECT_EQ(o.judged.load(), ran);
+  EXPECT_GT(r.inconclusive, 0) << "no case had more than two transactions: the test shows nothing";
+  EXPECT_GT(ran, 0);
+  EXPECT_EQ(r.inconclusive + ran, r.cases);
+  EXPECT_EQ(r.tags.count("no verdict: it has more than two transactions"), 1u) << r.summary();
+}
+
+// The same path serves Oracle::check (scenario files, txprop replay): a refused case gives no verdict with the reason.
+TEST(JudgingPath, CheckGivesNoVerdictForARefusedCase) {
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  PairsOnly o;
+  TestCase c;
+  c.transactions.resize(3);
+  const Verdict v = o.check(*target, c);
+  EXPECT_TRUE(v.inconclusive);
+  EXPECT_NE(v.note.find("it has more than two transactions"), std::string::npos) << v.note;
+  EXPECT_EQ(o.prepared.load(), 0);
+}
+
+}  // namespace
+}  // namespace txprop
