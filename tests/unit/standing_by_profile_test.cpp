@@ -214,6 +214,37 @@ TEST(StandingByProfile, WssMixedLevelsEveryCommittedLevelMustPromise) {
   }
 }
 
+// A write of a transaction that did not commit is judged at its own level too (its outcome is compared in the end-order
+// replay): T0 commits an increment at MariaDB's REPEATABLE READ (WSS promised, and no other serial order to try, which
+// SERIALIZABLE would give: the committed transactions alone would match); T1 rolls back an INSERT of row 2 that,
+// planted, failed as a duplicate where the table has no row 2. The mismatch involves T1 only: at READ COMMITTED (no
+// WSS promised) it is documented although the only committed transaction promises WSS (tests/mutation:
+// wss-own-level-ignored); at REPEATABLE READ it fails.
+History wss_rolled_back_write(IsolationLevel t0, IsolationLevel t1) {
+  TestCase c;
+  c.schema = one_row();
+  const Statement increment =
+      Statement::update("t", {{"v", Expr::binary(BinaryOp::Add, Expr::col("v"), Expr::lit(1))}}, k_is_1());
+  c.transactions = {Transaction{t0, {increment}, TxnEnd::Commit},
+                    Transaction{t1, {parse_statement("INSERT INTO t (k, v) VALUES (2, 5)")}, TxnEnd::Rollback}};
+  c.order = {0, 0, 0, 1, 1, 1};
+  History h = completed_in_order(c);
+  h.outcomes[0][1].affected = 1;
+  h.outcomes[1][1] = Outcome::failure(ErrorClass::ConstraintViolation, "23505", "duplicate key");  // planted
+  h.final_state["t"] = {{1, 1}};
+  return h;
+}
+
+TEST(StandingByProfile, WssJudgesAnUncommittedWriteAtItsOwnLevel) {
+  for (const char* uri : {kMariadb, kMariadbSi}) {
+    SCOPED_TRACE(uri);
+    const Verdict rc = check_wss(judged_as(uri), wss_rolled_back_write(RR, RC));
+    EXPECT_EQ(standing_of(rc, "write-outcome-mismatch"), "documented") << rc.explain() << rc.note;
+    const Verdict rr = check_wss(judged_as(uri), wss_rolled_back_write(RR, RR));
+    EXPECT_EQ(standing_of(rr, "write-outcome-mismatch"), "fails") << rr.explain() << rr.note;
+  }
+}
+
 // One committed transaction read v = 7 where the row held 0 and nobody wrote: its read matches no serial replay. Reads
 // are compared only where the level makes them serializable (PostgreSQL and MariaDB SERIALIZABLE); elsewhere WSS is
 // about writes and says nothing of this read.
