@@ -5,6 +5,9 @@
 #include "../../properties/sdg/sdg.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+#include "tests/support/planted.hpp"
 
 namespace txprop::sdg {
 namespace {
@@ -311,4 +314,85 @@ TEST(SdgInference, MultiTableUpdateInstallsVersionsInBothTables) {
 }
 
 }  // namespace
+}  // namespace txprop::sdg
+
+// ------------------------------------------------------------------------------------------- standing by level
+// SDG's isolation findings judged with PostgreSQL's profile (issue 24: standing rules without a server; the replays
+// and decycling runs go to embedded SQLite through Target::open_judged_as). A planted lost update, instrumented as
+// TxCheck's SDG: T0 and T1 read row 1 (version 0); T0 writes it and commits; T1 writes over T0's version and commits;
+// T2 then reads the last version, whose writer list (initial, T0, T1) reveals the version order. T1 -rw-> T0 -ww->
+// T1, and T1, the reader of the anti-dependency, decides: with T1 at READ COMMITTED the lost update is documented even
+// though T0 runs at SERIALIZABLE; with T1 at SERIALIZABLE it fails (tests/mutation: sdg-first-involved).
+namespace txprop::sdg {
+namespace {
+
+std::int64_t version_set_by(const ::txprop::Statement& s) {
+  for (const Assignment& a : s.assignments)
+    if (a.column == kVersionKey) return a.value.literal.as_int();
+  return -1;
+}
+
+History planted_lost_update(IsolationLevel t0, IsolationLevel t1) {
+  TestCase c;
+  c.schema.tables = {test::table_ab({{1, 0}})};
+  const Expr a_is_1 = Expr::binary(BinaryOp::Eq, Expr::col("a"), Expr::lit(1));
+  c.transactions = {
+      Transaction{t0, {Statement::select("t", a_is_1), Statement::update("t", {{"b", Expr::lit(1)}}, a_is_1)}, TxnEnd::Commit},
+      Transaction{t1, {Statement::select("t", a_is_1), Statement::update("t", {{"b", Expr::lit(2)}}, a_is_1)}, TxnEnd::Commit},
+      Transaction{IsolationLevel::Serializable, {Statement::select("t", a_is_1)}, TxnEnd::Commit}};
+  const TestCase prepared = instrument(c);
+  // Both read, then T0 writes and commits, then T1 writes and commits, then T2 reads: each group contiguous.
+  TestCase run = prepared;
+  run.order.clear();
+  const Layout roles = layout(prepared);
+  auto group_steps = [&](int t, int group) {
+    for (const StepRole& role : roles[static_cast<std::size_t>(t)])
+      if (role.group == group) run.order.push_back(t);
+  };
+  run.order.push_back(0), group_steps(0, 0), run.order.push_back(1), group_steps(1, 0);
+  group_steps(0, 1), run.order.push_back(0), group_steps(1, 1), run.order.push_back(1);
+  run.order.push_back(2), group_steps(2, 0), run.order.push_back(2);
+  History h = test::completed_in_order(run);
+  // What each step saw: the first reads of T0 and T1 the initial version (txp_vk 0), every later read the version
+  // last installed.
+  std::int64_t installed = 0, b = 0;
+  for (int t : {0, 1, 2}) {
+    const Transaction& tx = run.transactions[static_cast<std::size_t>(t)];
+    for (std::size_t step = 1; step <= tx.statements.size(); ++step) {
+      const StepRole& role = roles[static_cast<std::size_t>(t)][step];
+      Outcome& o = h.outcomes[static_cast<std::size_t>(t)][step];
+      if (role.role == Role::Statement && tx.statements[step - 1].kind == StatementKind::Update) {
+        o.affected = 1;
+        installed = version_set_by(tx.statements[step - 1]);
+        b = t + 1;
+        continue;
+      }
+      const bool initial = t < 2 && role.group == 0;
+      o.columns = {kRowKey, kVersionKey, "a", "b"};
+      o.rows = {initial ? Row{1, 0, 1, 0} : Row{1, installed, 1, b}};
+    }
+  }
+  h.final_state["t"] = {{1, installed, 1, 2}};
+  return h;
+}
+
+std::string lost_update_standing(IsolationLevel t0, IsolationLevel t1) {
+  static std::unique_ptr<Target> target =
+      Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri("postgresql://u@127.0.0.1/db"));
+  SdgOptions options;
+  options.assume_a3 = true;  // judge the graph's standing, not the assumption's
+  const Verdict v = check_sdg(*target, planted_lost_update(t0, t1), options);
+  for (const Finding& f : v.findings)
+    if (f.kind == "lost-update" || f.kind == "G-single") return std::string(to_string(f.standing));
+  return "absent: " + v.explain() + v.note;
+}
+
+}  // namespace
+
+TEST(SdgStanding, TheReaderOfTheAntiDependencyDecides) {
+  EXPECT_EQ(lost_update_standing(IsolationLevel::Serializable, IsolationLevel::ReadCommitted), "documented");
+  EXPECT_EQ(lost_update_standing(IsolationLevel::ReadCommitted, IsolationLevel::Serializable), "fails");
+  EXPECT_EQ(lost_update_standing(IsolationLevel::Serializable, IsolationLevel::Serializable), "fails");
+}
+
 }  // namespace txprop::sdg
