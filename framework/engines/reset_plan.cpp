@@ -1,6 +1,7 @@
 #include "reset_plan.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "txprop/driver.hpp"
 #include "txprop/env_settings.hpp"
@@ -33,8 +34,8 @@ ResetPlan::ResetPlan(Dialect dialect, EmptyTable empty)
     : dialect_(dialect), empty_(empty), allowed_(keeping_allowed()) {}
 
 std::string ResetPlan::script(const Schema& schema) {
-  std::string shape = schema_shape(schema, dialect_);
-  kept_ = allowed_ && !shape_.empty() && shape == shape_;
+  pending_shape_ = schema.tables.empty() ? std::string() : schema_shape(schema, dialect_);
+  kept_ = allowed_ && !shape_.empty() && pending_shape_ == shape_;
   std::string out = kept_ ? restore_script(schema) : recreate_script(schema);
   // Until done(), both the old and the new tables may exist and their shape is unknown: the next reset drops all.
   for (const auto& t : schema.tables)
@@ -46,7 +47,7 @@ std::string ResetPlan::script(const Schema& schema) {
 void ResetPlan::done(const Schema& schema) {
   created_.clear();
   for (const auto& t : schema.tables) created_.push_back(t.name);
-  shape_ = schema.tables.empty() ? std::string() : schema_shape(schema, dialect_);
+  shape_ = std::move(pending_shape_);  // rendered once per reset, by script()
 }
 
 std::string ResetPlan::recreate_script(const Schema& schema) const {

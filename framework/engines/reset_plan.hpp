@@ -38,7 +38,7 @@ class ResetPlan {
   // The script that brings the database to `schema`, one statement per line. Until done() is called the tables of
   // `schema` count as created and the shape as unknown, so a reset that fails half-way is followed by a full one.
   std::string script(const Schema& schema);
-  // The script ran without error.
+  // The script for `schema` (the last script() call's) ran without error.
   void done(const Schema& schema);
   // Whether the last script kept the tables (for tests and benchmarks).
   bool kept_tables() const { return kept_; }
@@ -52,6 +52,7 @@ class ResetPlan {
   bool allowed_;                        // TXPROP_KEEP_TABLES (1 unless set to 0)
   std::vector<std::string> created_;    // tables the database may hold
   std::string shape_;                   // the DDL of the tables it holds; empty when unknown
+  std::string pending_shape_;           // the DDL of the last script's schema, the shape once done() confirms it
   bool kept_ = false;
 };
 

@@ -106,7 +106,7 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       if (e.applies(kind, level, target.config().server_version_num)) by_property[e.property].push_back(e);
     std::vector<StepErrorExpectation> errors;
     for (const StepErrorExpectation& e : s.step_errors)
-      if ((e.target == "*" || e.target == kind) && (!e.level || *e.level == level)) errors.push_back(e);
+      if (e.applies(kind, level)) errors.push_back(e);
     if (by_property.empty() || !errors.empty()) {
       // The scenario must at least replay cleanly, with the steps that fail on purpose failing as expected (on the
       // case as written: an oracle's instrumentation renumbers steps).

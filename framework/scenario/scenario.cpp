@@ -643,8 +643,22 @@ bool Scenario::applies_to(const std::string& kind) const {
   return applies.empty() || std::find(applies.begin(), applies.end(), kind) != applies.end();
 }
 
+namespace {
+
+// An expectation's target kind ("*": any) and level (none: any) match this target and level.
+bool matches(const std::string& target, const std::optional<IsolationLevel>& level, const std::string& kind,
+             IsolationLevel at) {
+  return (target == "*" || target == kind) && (!level || *level == at);
+}
+
+}  // namespace
+
+bool StepErrorExpectation::applies(const std::string& kind, IsolationLevel at) const {
+  return matches(target, level, kind, at);
+}
+
 bool Expectation::applies(const std::string& kind, IsolationLevel at, int server_version_num) const {
-  if ((target != "*" && target != kind) || (level && *level != at)) return false;
+  if (!matches(target, level, kind, at)) return false;
   if (versions.empty()) return true;
   return server_version_num > 0 && std::any_of(versions.begin(), versions.end(),
                                          [&](const VersionRange& r) { return r.contains(server_version_num); });

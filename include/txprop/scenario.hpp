@@ -138,6 +138,10 @@ struct StepErrorExpectation {
   std::string step_name;                // "s2:3" as written
   int txn = 0, step = 0;                // the step in the test case (Transaction::step numbering)
   int line = 0;
+
+  // Whether it applies to a target of this kind at this level (the same rule as Expectation::applies, which also
+  // knows versions).
+  bool applies(const std::string& target_kind, IsolationLevel level) const;
 };
 
 struct Scenario {
