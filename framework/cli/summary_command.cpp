@@ -21,13 +21,13 @@
 
 #include <fmt/format.h>
 
-#include "summary_json.hpp"
-#include "summary_shards.hpp"
+#include "../gtest/summary_json.hpp"
+#include "../gtest/summary_shards.hpp"
 
 namespace {
 
-using txprop::summary::Json;
-using txprop::summary::Parser;
+using txprop::records::Json;
+using txprop::records::Parser;
 
 
 std::string xml(const std::string& s) {
@@ -100,7 +100,7 @@ int summary_command(const std::vector<std::string>& args) {
       }
     }
   }
-  txprop::summary::ShardMerge merged = txprop::summary::merge_shards(std::move(records));
+  txprop::records::ShardMerge merged = txprop::records::merge_shards(std::move(records));
   records = std::move(merged.records);
 
   // Properties first (by suite, target, level), then scenario files.

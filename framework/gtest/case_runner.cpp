@@ -1,6 +1,7 @@
 // PropertyRunner: one property on one target and level, driven by RapidCheck. Each generated case and each shrink
 // attempt runs on a freshly reset database and is judged; the first failure is shrunk within the budget and
 // written as a report folder. The crash re-run is in crash_rerun.cpp, progress lines in progress.cpp.
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -9,6 +10,8 @@
 #include "progress.hpp"
 #include "rapidcheck_glue.hpp"
 #include "report/counterexample_report.hpp"
+#include "shards.hpp"
+#include "workers.hpp"
 #include "txprop/property.hpp"
 
 namespace txprop {
@@ -94,10 +97,13 @@ void PropertyRunner::attempt(const std::function<void(const TestCase&)>& body, c
       result_.shrink_budget_spent = true;
       return;
     }
+  } else if (workers::stop_requested()) {
+    return;  // another worker found a failure: this one runs no further case (workers.hpp)
   } else {
     ++result_.cases;
   }
   attempt_ran_ = attempt_judged_ = false;
+  const bool first_failure = !shrinking_;
   try {
     try {
       body(c);
@@ -110,13 +116,18 @@ void PropertyRunner::attempt(const std::function<void(const TestCase&)>& body, c
       body(c);  // it answered again and the crash did not reproduce: the case is judged on a fresh run
     }
   } catch (const rc::detail::CaseResult& r) {
-    if (r.type == rc::detail::CaseResult::Type::Failure) record_failure(c, r.description);
+    if (r.type == rc::detail::CaseResult::Type::Failure) {
+      record_failure(c, r.description);
+      if (first_failure) workers::request_stop();
+    }
     throw;
   } catch (const std::exception& e) {
     record_failure(c, std::string("exception: ") + e.what());
+    if (first_failure) workers::request_stop();
     throw;
   } catch (...) {
     record_failure(c, "unknown exception");
+    if (first_failure) workers::request_stop();
     throw;
   }
 }
@@ -128,13 +139,18 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   params.maxSize = settings_.max_size;
   if (settings_.seed) params.seed = *settings_.seed;
   result_.seed = params.seed;
+  if (const int jobs = std::min(settings_.jobs, settings_.cases); jobs > 1 && !workers::is_worker() && workers::can_split()) {
+    result_ = workers::run({property_, suite_.name(), jobs, settings_.cases, params.seed});
+    return result_;
+  }
 
   const gen::Options options = settings_.generator;
   const auto prop = rc::detail::toProperty([&] { attempt(body, *gen::test_case(options)); });
   rc::detail::TestMetadata metadata;
   metadata.id = id;
   metadata.description = id;
-  ProgressListener listener(id, settings_.cases, result_);
+  ProgressListener listener(workers::is_worker() ? id + " worker " + shards::take_over().name() : id,
+                            settings_.cases, result_);
   listener.suppress_reproduce = &no_shrink_;
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "shards.hpp"
+#include "workers.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop {
@@ -50,6 +51,8 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
     rec.add_raw("tags", "[" + tags + "]");
     if (r->verdict) rec.add("finding", r->verdict->summary());
     if (!r->report_dir.empty()) rec.add("report", r->report_dir);
+    // A worker's whole message, for the suite's process to print (workers.hpp).
+    if (workers::is_worker() && !r->message.empty()) rec.add("details", r->message);
   }
   if (!message.empty()) rec.add("message", message);
   return rec;

@@ -12,7 +12,7 @@
 //
 // Test names say target and level: Atomicity.check/postgresql_serializable. Settings are set in code and can be
 // overridden from the environment: TXPROP_CASES, TXPROP_MAX_SIZE, TXPROP_SHRINK_ATTEMPTS, TXPROP_SHRINK_SECONDS,
-// TXPROP_SEED, TXPROP_REPORT_DIR; RC_PARAMS keeps working (seed=, max_success=, reproduce=).
+// TXPROP_SEED, TXPROP_REPORT_DIR, TXPROP_JOBS; RC_PARAMS keeps working (seed=, max_success=, reproduce=).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -46,6 +46,9 @@ struct PropertySettings {
   std::string report_dir = "txprop-reports";
   gen::Options generator;                  // engine and isolation are set from the suite
   std::vector<IsolationLevel> levels;      // run only at these levels (empty: every level of the target)
+  // Cases run at once, each by a worker process with its own database and sessions (TXPROP_JOBS;
+  // framework/gtest/workers.hpp). 1: the suite's own process runs them one after the other.
+  int jobs = 1;
 };
 
 // One instantiation of a property suite.

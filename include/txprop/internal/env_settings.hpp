@@ -27,6 +27,7 @@ inline constexpr long long kMaxSize = 1'000'000;
 inline constexpr long long kMaxShrinkAttempts = 100'000'000;
 inline constexpr long long kMaxShrinkSeconds = 7 * 24 * 3600;
 inline constexpr long long kMaxHangLimitMs = 24 * 3600 * 1000LL;
+inline constexpr long long kMaxJobs = 64;
 
 // Checks every TXPROP_* integer setting at once; throws SettingError for the first bad one. Property suites call
 // this before registering their tests, so a bad value fails one test with one line.

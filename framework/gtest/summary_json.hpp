@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-namespace txprop::summary {
+namespace txprop::records {
 
 // The subset of JSON the records use: objects, arrays, strings, numbers.
 struct Json {
@@ -141,4 +141,4 @@ class Parser {
   std::size_t i_ = 0;
 };
 
-}  // namespace txprop::summary
+}  // namespace txprop::records

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace txprop::summary {
+namespace txprop::records {
 
 namespace {
 
@@ -107,4 +107,4 @@ ShardMerge merge_shards(std::vector<Json> records) {
   return out;
 }
 
-}  // namespace txprop::summary
+}  // namespace txprop::records

@@ -7,7 +7,7 @@
 
 #include "summary_json.hpp"
 
-namespace txprop::summary {
+namespace txprop::records {
 
 struct ShardMerge {
   std::vector<Json> records;         // unsharded records as they were, one merged record per sharded suite
@@ -20,4 +20,4 @@ struct ShardMerge {
 // names its shards and seeds ("shards": "4", "seeds": "s0 s1 s2 s3").
 ShardMerge merge_shards(std::vector<Json> records);
 
-}  // namespace txprop::summary
+}  // namespace txprop::records
