@@ -53,6 +53,8 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
     if (!r->report_dir.empty()) rec.add("report", r->report_dir);
     // A worker's whole message, for the suite's process to print (workers.hpp).
     if (workers::is_worker() && !r->message.empty()) rec.add("details", r->message);
+    // And a target it lost, so that the suite's process ends later suites on it with one line (property_suite.cpp).
+    if (workers::is_worker() && !r->target_lost.empty()) rec.add("target_lost", r->target_lost);
   }
   if (!message.empty()) rec.add("message", message);
   return rec;

@@ -192,7 +192,7 @@ PropertyResult collect(const std::vector<Worker>& workers, const Plan& plan, dou
                        const std::string& test) {
   std::vector<records::Json> records;
   std::optional<records::Json> failing;  // the record of the first worker (by index) that did not pass
-  std::string problems;
+  std::string problems, target_lost;
   for (const Worker& w : workers) {
     std::istringstream lines(read_file(w.records));
     bool any = false;
@@ -206,6 +206,7 @@ PropertyResult collect(const std::vector<Worker>& workers, const Plan& plan, dou
       }
       any = true;
       if (!failing && records.back().str("status") != "passed") failing = records.back();
+      if (target_lost.empty()) target_lost = records.back().str("target_lost");
     }
     if (!any)
       problems += fmt::format("worker {}/{} left no record ({}); its output:\n{}\n", w.index, plan.jobs, ended(w),
@@ -215,6 +216,7 @@ PropertyResult collect(const std::vector<Worker>& workers, const Plan& plan, dou
   for (const std::string& m : merged.missing) problems += m + "\n";
   PropertyResult r;
   if (merged.records.size() == 1) r = from_record(merged.records.front(), plan, seconds);
+  r.target_lost = target_lost;
   if (!problems.empty() || merged.records.size() != 1) {
     r.failed = true;
     r.message = fmt::format("txprop: {}/{}: the workers of TXPROP_JOBS={} did not all report:\n{}", plan.property,

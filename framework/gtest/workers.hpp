@@ -9,7 +9,9 @@
 // and it shrinks its failure as a single process would. The workers' suite records are merged as `txprop summary`
 // merges shards (summary_shards.hpp): cases, documented and allowed findings, tags and cases without a verdict are
 // the union, and the suite passes, fails or shows a deviation as one process would, with the report folder and
-// replay line of the worker that failed.
+// replay line of the worker that failed. Known limits: the suite's outcome is printed when every worker has ended
+// (the others end their current case first, each bounded by the hang limit), and a worker's progress lines are its
+// own (stderr, named "worker k/N"), not a running union.
 #pragma once
 
 #include <cstdint>
