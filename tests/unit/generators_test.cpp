@@ -354,3 +354,48 @@ TEST(Generators, LiteralsAreOfTheColumnsType) {
     EXPECT_TRUE(wrong.empty()) << wrong.size() << " literal(s) of another type than their column, e.g. " << wrong.front();
   }
 }
+
+// Big cuts first (issue 22): with three or more transactions the first candidates keep each pair alone, then each
+// long transaction loses its later half; an integer literal offers 0 before half and one less.
+TEST(Generators, ShrinkTriesBigCutsFirst) {
+  TestCase c;
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}};
+  c.schema.tables = {t};
+  for (int i = 0; i < 4; ++i)
+    c.transactions.push_back(Transaction{IsolationLevel::Serializable,
+                                         {Statement::select("t"), Statement::select("t"), Statement::select("t"),
+                                          Statement::select("t")},
+                                         TxnEnd::Commit});
+  for (int step = 0; step < 6; ++step)  // BEGIN, 4 statements, COMMIT
+    for (int i = 0; i < 4; ++i) c.order.push_back(i);
+  ASSERT_EQ(c.validate(), "");
+  const std::vector<TestCase> candidates = gen::shrink_test_case(c);
+  ASSERT_GE(candidates.size(), 10u);
+  for (std::size_t i = 0; i < 6; ++i) {  // the 6 pairs of 4 transactions
+    EXPECT_EQ(candidates[i].transactions.size(), 2u) << "candidate " << i;
+    EXPECT_EQ(candidates[i].validate(), "");
+  }
+  for (std::size_t i = 6; i < 10; ++i) {  // each transaction without its later half
+    EXPECT_EQ(candidates[i].transactions.size(), 4u);
+    std::size_t statements = 0;
+    for (const Transaction& x : candidates[i].transactions) statements += x.statements.size();
+    EXPECT_EQ(statements, 14u) << "candidate " << i;
+  }
+
+  TestCase lit = c;
+  lit.transactions.resize(1);
+  lit.transactions[0].statements = {Statement::select("t")};
+  lit.transactions[0].statements[0].where = Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(std::int64_t{9}));
+  lit.order = {0, 0, 0};
+  ASSERT_EQ(lit.validate(), "");
+  std::vector<std::int64_t> offered;
+  for (const TestCase& x : gen::shrink_test_case(lit)) {
+    const auto& st = x.transactions[0].statements;
+    if (st.size() == 1 && st[0].where && st[0].where->args.size() == 2 &&
+        st[0].where->args[1].kind == Expr::Kind::Literal)
+      offered.push_back(st[0].where->args[1].literal.as_int());
+  }
+  EXPECT_EQ(offered, (std::vector<std::int64_t>{0, 4, 8}));
+}
