@@ -24,15 +24,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The suites of the first target of each engine at the level, as the program lists them ("  check/<target>_<level>").
-listed=$("$bin" --gtest_list_tests --gtest_filter="Wss.*" | sed -n 's/^  check\///p')
+listed=$("$bin" --gtest_list_tests --gtest_filter="Wss.*" | sed -n 's/^  check\/\([^ ]*\).*/\1/p')
 suites=()
 for engine in sqlite postgresql mariadb; do
   s=$(grep -E "^${engine}[a-z0-9_]*_${level}\$" <<<"$listed" | grep -v -E "_si_|snapshot|_delete_" | head -1 || true)
   [ -n "$s" ] && suites+=("$s") || echo "jobs_bench: no ${engine} target at ${level} in TXPROP_TARGETS: skipped"
 done
 
-field() {  # field <name> <record>: a number or string field of a one-line JSON record
-  sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" <<<"$2"
+field() {  # field <name> <record>: the first field of that name in a one-line JSON record (the suite's own figures
+  # come before the lists of findings and tags, whose entries have "cases" too)
+  grep -o "\"$1\":\"\{0,1\}[^\",}]*" <<<"$2" | head -1 | sed 's/.*:"\{0,1\}//'
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
