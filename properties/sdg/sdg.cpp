@@ -1,4 +1,5 @@
 #include "sdg.hpp"
+#include "txprop/txn_start.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -318,8 +319,16 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
   std::vector<Op> ops;
   for (std::size_t t = 0; t < c.transactions.size(); ++t) {
     const TxnId id = static_cast<TxnId>(t + 1);
-    const int start = c.transactions[t].statements.empty() ? -1 : h.submitted_at[t][1];
-    o.add_transaction(id, fmt::format("T{}", t), start < 0 ? kUnknownPosition : static_cast<Position>(start));
+    // Where the engine took its snapshot (a write that waited read after its wait), as Adya's extract does.
+    const TxnStart start = transaction_start(h, static_cast<int>(t),
+                                             target.engine().visibility(c.transactions[t].isolation, target.config()),
+                                             [&](int txn, int step) {
+                                               return layout[static_cast<std::size_t>(txn)][static_cast<std::size_t>(step)]
+                                                          .role != Role::Statement;
+                                             });
+    o.add_transaction(id, fmt::format("T{}", t),
+                      start.position < 0 ? kUnknownPosition : static_cast<Position>(start.position));
+    o.set_start_rule(id, start.rule);
     for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
       if (layout[t][s].role != Role::Statement) continue;
       const StmtIndex stmt = o.add_statement(
