@@ -84,7 +84,8 @@ bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracl
     const auto classes = oracle.classes_of(f.kind);
     return std::find(classes.begin(), classes.end(), e.verdict) != classes.end();
   });
-  // No verdict meets no expectation: "not X" holds only of a history the oracle judged.
+  // No verdict meets no expectation but "no-verdict": "not X" holds only of a history the oracle judged.
+  if (e.verdict == "no-verdict") return v.inconclusive && v.findings.empty();
   return e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
 }
 
