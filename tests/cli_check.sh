@@ -22,6 +22,10 @@ grep -q 'txprop replay: 1 of 1 run(s) failed' "$out" || fail "replay does not sa
 "$txprop" replay "$dir/named_transactions.txn" --property wss --level rr >"$out" 2>&1 && fail "replay at a level SQLite does not test exited 0"
 grep -q 'nothing replayed' "$out" || fail "replay does not say nothing was replayed"
 
+"$txprop" replay "$dir/colliding_names.txn" >"$out" 2>&1 || fail "replay of colliding_names.txn exited $?"
+grep -qE '^ +[0-9]+  observer  SELECT' "$out" || fail "replay does not label the observer transaction 'observer'"
+[ "$(grep -c '^-- T3: committed' "$out")" = 1 ] || fail "replay labels two transactions T3"
+grep -q '^-- T0:' "$out" && fail "replay prints a positional name (T0) for a scenario named T1, T2, T3"
 "$txprop" check "$dir/named_transactions.txn" >"$out" 2>&1 || fail "check of a scenario that holds exited $?"
 "$txprop" check "$dir/wrong_expectation.txn" >"$out" 2>&1 && fail "check exited 0 with an expectation not met"
 grep -q MISMATCH "$out" || fail "check does not say MISMATCH"

@@ -88,12 +88,17 @@ class Explainer {
   }
 
   std::string position(Position p) const { return p == kUnknownPosition ? "unknown" : std::to_string(p); }
+  // " (its first consistent read, ...)": the start a finding used, where the producer said what it is.
+  std::string start_rule(TxnId t) const {
+    const std::string r = h_.start_rule(t);
+    return r.empty() ? r : " (" + r + ")";
+  }
 
   std::string edge_line(const CycleEdge& ce) const {
     if (ce.edge == kNone) {  // start-dependency: `from` ended before `to` started
-      return fmt::format("{} ended (at position {}) before {} started (at position {}): {} -start-> {}", txn(ce.from),
-                         position(h_.txn(ce.from).end), txn(ce.to), position(h_.txn(ce.to).start), txn(ce.from),
-                         txn(ce.to));
+      return fmt::format("{} ended (at position {}) before {} started (at position {}{}): {} -start-> {}", txn(ce.from),
+                         position(h_.txn(ce.from).end), txn(ce.to), position(h_.txn(ce.to).start), start_rule(ce.to),
+                         txn(ce.from), txn(ce.to));
     }
     const Edge& e = g_.edges()[ce.edge];
     if (e.predicate()) return predicate_line(ce, e);
@@ -509,11 +514,11 @@ void report_gsia(const DependencyGraph& g, Reporter& rep, const std::vector<Cycl
           const ObservedHistory& h = g.history();
           const Edge& e = g.edges()[ce.edge];
           return fmt::format(
-              "{}\n{} ended at position {}, not before {} started at position {}: {} {} a write of a transaction "
+              "{}\n{} ended at position {}, not before {} started at position {}{}: {} {} a write of a transaction "
               "that had not committed when {} started: G-SIa (interference).",
               ex.edge_line(ce), ex.txn(ce.from), ex.position(h.txn(ce.from).end), ex.txn(ce.to),
-              ex.position(h.txn(ce.to).start), ex.txn(ce.to), e.type() == EdgeType::WR ? "read" : "overwrote",
-              ex.txn(ce.to));
+              ex.position(h.txn(ce.to).start), ex.start_rule(ce.to), ex.txn(ce.to),
+              e.type() == EdgeType::WR ? "read" : "overwrote", ex.txn(ce.to));
         },
         [&] { return rep.ex().dot("G-SIa", {ce}); }, {ce.from, ce.to}, {ce.to});
   }

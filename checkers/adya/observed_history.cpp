@@ -122,6 +122,13 @@ void ObservedHistory::set_start(TxnId id, Position start) {
   ensure_txn(id).start = start;
 }
 
+void ObservedHistory::set_start_rule(TxnId id, std::string_view rule) { start_rules_[id] = std::string(rule); }
+
+std::string ObservedHistory::start_rule(TxnId id) const {
+  const auto it = start_rules_.find(id);
+  return it == start_rules_.end() ? std::string() : it->second;
+}
+
 void ObservedHistory::finish_transaction(TxnId id, Fate fate, Position end) {
   if (id == kInitialTxn) throw std::invalid_argument("adya: transaction 0 is the initial state");
   TxnInfo& t = ensure_txn(id);

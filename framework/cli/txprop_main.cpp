@@ -10,7 +10,6 @@
 // exit 1 when a verdict fails, an expectation is not met, or nothing was checked, and say why.
 // The target defaults to the first one in TXPROP_TARGETS that the scenario applies to.
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -37,29 +36,6 @@ int usage() {
                "       txprop summary <records.jsonl> [--junit <file.xml>] [--title TEXT]\n"
                "       txprop targets\n";
   return 2;
-}
-
-// A verdict's text names transactions by position (T0, T1.2, ...): relabel them with the scenario's names in one
-// pass. Positions past the names (an instrumented final read) keep theirs.
-std::string relabel(const std::string& text, const std::vector<std::string>& names) {
-  bool positional = true;
-  for (std::size_t i = 0; i < names.size(); ++i) positional = positional && names[i] == fmt::format("T{}", i);
-  if (positional) return text;
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const bool boundary = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
-    std::size_t j = i + 1;
-    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-    const bool end = j == text.size() || !(std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_');
-    if (text[i] == 'T' && boundary && j > i + 1 && end && j - i < 6) {
-      const std::size_t n = std::stoul(text.substr(i + 1, j - i - 1));
-      out += n < names.size() ? names[n] : text.substr(i, j - i);
-      i = j;
-      continue;
-    }
-    out += text[i++];
-  }
-  return out;
 }
 
 std::string level_list(const std::vector<IsolationLevel>& levels) {
@@ -138,14 +114,15 @@ int replay(const std::vector<std::string>& args) {
         ++runs;
         if (repeat == 1 || r == 0) std::cout << "== " << sql_name(l) << "\n" << describe(h, names);
         const Verdict run = run_verdict(h, target->dialect());
-        const std::string problems = run.ok() ? std::string() : relabel(run.explain(), names);
+        const std::string problems = run.ok() ? std::string() : relabel(run.explain(), names, h.transactions.size());
         if (!problems.empty()) {
           ++failed;
           std::cout << problems;
         }
         std::string fates;
+        const std::vector<std::string> labels = transaction_labels(names, h.transactions.size());
         for (std::size_t t = 0; t < h.transactions.size(); ++t)
-          fates += fmt::format(" {}:{}", t < names.size() ? names[t] : fmt::format("T{}", t), to_string(h.transactions[t].fate));
+          fates += fmt::format(" {}:{}", labels[t], to_string(h.transactions[t].fate));
         ++outcomes[fmt::format("{}:{}{}", short_name(l), fates, problems.empty() ? "" : " (run problem)")];
         continue;
       }
@@ -179,7 +156,8 @@ int replay(const std::vector<std::string>& args) {
         const std::string key = fmt::format("{} {} {}{}", short_name(l), name, v.summary(), bad ? " (fails)" : "");
         // Show the history and verdict of the first run of each kind of outcome.
         if (outcomes[key]++ == 0 && (repeat == 1 || !v.ok()))
-          std::cout << "== " << sql_name(l) << " (" << name << ")\n" << describe(h, names) << relabel(v.explain(), names)
+          std::cout << "== " << sql_name(l) << " (" << name << ")\n" << describe(h, names)
+                    << relabel(v.explain(), names, h.transactions.size())
                     << expected << "\n";
       }
     }

@@ -36,16 +36,17 @@ std::string version_text(int server_version_num) {
 
 // Why an expectation was not met. An expected finding that the run no longer shows is said in so many words: the
 // engine may have fixed the bug the scenario keeps, and the file should then say from which version.
+// The verdict's text names the transactions as the scenario does (relabel), the run's own ones as the observer.
 std::string unmet(const Scenario& s, const Expectation& e, const Verdict& v, IsolationLevel level,
-                  const TargetConfig& config) {
+                  const TargetConfig& config, std::size_t transactions) {
   const std::string where = fmt::format("{}:{}: expected {}{} {} at {} on {} ({})", s.path, e.line, e.property,
                                         e.negated ? " not" : "", e.verdict, sql_name(level), config.kind,
                                         version_text(config.server_version_num));
   if (e.verdict != "ok" && !e.negated && v.ok())
     return fmt::format("{}, got ok: the bug no longer reproduces here; if this version fixed it, end the expectation's "
                        "versions before it ({}@<first>-<last affected>) and expect ok from the fixed version on\n{}\n",
-                       where, e.target, v.explain());
-  return fmt::format("{}, got {}\n{}\n", where, v.summary(), v.explain());
+                       where, e.target, relabel(v.explain(), s.transaction_names, transactions));
+  return fmt::format("{}, got {}\n{}\n", where, v.summary(), relabel(v.explain(), s.transaction_names, transactions));
 }
 
 // Each step expected to fail on purpose failed with that code (any case) or error class.
@@ -84,7 +85,8 @@ bool expectation_met(const Expectation& e, const Verdict& v, const Oracle& oracl
     const auto classes = oracle.classes_of(f.kind);
     return std::find(classes.begin(), classes.end(), e.verdict) != classes.end();
   });
-  // No verdict meets no expectation: "not X" holds only of a history the oracle judged.
+  // No verdict meets no expectation but "no-verdict": "not X" holds only of a history the oracle judged.
+  if (e.verdict == "no-verdict") return v.inconclusive && v.findings.empty();
   return e.verdict == "ok" ? v.ok() : e.negated ? !found && !v.inconclusive : found;
 }
 
@@ -112,7 +114,7 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       // case as written: an oracle's instrumentation renumbers steps).
       const History h = target.run(c);
       if (auto p = run_problems(h, target.dialect(), errors); !p.empty())
-        problems += fmt::format("at {}: {}", sql_name(level), p);
+        problems += fmt::format("at {}: {}", sql_name(level), relabel(p, s.transaction_names, h.transactions.size()));
       if (!h.finding) problems += step_error_problems(s, h, errors, level, kind);
     }
     for (const auto& [property, expectations] : by_property) {
@@ -133,7 +135,8 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
       const Verdict& v = j.verdict;
       if (seen) *seen += fmt::format("{}{} {} {}", seen->empty() ? "" : "; ", short_name(level), property, v.summary());
       for (const Expectation& e : expectations)
-        if (!expectation_met(e, v, *oracle)) problems += unmet(s, e, v, level, target.config());
+        if (!expectation_met(e, v, *oracle))
+          problems += unmet(s, e, v, level, target.config(), j.history.transactions.size());
     }
   }
   return problems;

@@ -1,6 +1,7 @@
 #include "txprop/history.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -97,7 +98,42 @@ std::string trim(std::string s) {
 }
 }  // namespace
 
-std::string describe(const History& h, const std::vector<std::string>& names) {
+std::vector<std::string> transaction_labels(const std::vector<std::string>& names, std::size_t count) {
+  std::vector<std::string> out(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), count)));
+  if (names.empty())
+    for (std::size_t t = 0; t < count; ++t) out.push_back(fmt::format("T{}", t));
+  int k = 1;
+  while (out.size() < count) {
+    const std::string label = k == 1 ? std::string("observer") : fmt::format("observer{}", k);
+    ++k;
+    if (std::find(names.begin(), names.end(), label) == names.end()) out.push_back(label);
+  }
+  return out;
+}
+
+std::string relabel(const std::string& text, const std::vector<std::string>& names, std::size_t count) {
+  if (names.empty()) return text;
+  const std::vector<std::string> labels = transaction_labels(names, count);
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const bool boundary = i == 0 || !word(text[i - 1]);
+    std::size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    const bool end = j == text.size() || !word(text[j]);
+    if (text[i] == 'T' && boundary && j > i + 1 && end && j - i < 6) {
+      const std::size_t n = std::stoul(text.substr(i + 1, j - i - 1));
+      out += n < labels.size() ? labels[n] : text.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+std::string describe(const History& h, const std::vector<std::string>& given) {
+  const std::vector<std::string> names = given.empty() ? given : transaction_labels(given, h.transactions.size());
   std::size_t width = 2;
   for (const auto& n : names) width = std::max(width, n.size());
   auto name = [&](int t) {

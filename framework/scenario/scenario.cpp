@@ -266,8 +266,9 @@ class Reader {
       for (const auto& [name, kinds] : vocabulary_.findings) names.push_back(name);
       fail(line, fmt::format("unknown property '{}' (known: {})", e.property, join(names, ", ")));
     }
-    if (e.verdict != "ok" && std::find(it->second.begin(), it->second.end(), e.verdict) == it->second.end())
-      fail(line, fmt::format("unknown verdict '{}' for {} (use ok or a finding kind: {})", e.verdict, e.property,
+    if (e.verdict != "ok" && e.verdict != "no-verdict" &&
+        std::find(it->second.begin(), it->second.end(), e.verdict) == it->second.end())
+      fail(line, fmt::format("unknown verdict '{}' for {} (use ok, no-verdict or a finding kind: {})", e.verdict, e.property,
                              join(it->second, ", ")));
   }
 
@@ -567,7 +568,8 @@ class Reader {
           join(std::vector<std::string>(words.begin() + 2, words.end() - (e.negated ? 2 : 1)), " ");
       if (level_words != "*") e.level = level(l.number, level_words);
       e.verdict = words.back();
-      if (e.negated && e.verdict == "ok") fail(l.number, "'not ok' is not an expectation: name a finding kind");
+      if (e.negated && (e.verdict == "ok" || e.verdict == "no-verdict"))
+        fail(l.number, fmt::format("'not {}' is not an expectation: name a finding kind", e.verdict));
       check_expectation(l.number, e);
       s_.expectations.push_back(std::move(e));
     }

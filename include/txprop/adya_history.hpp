@@ -77,7 +77,7 @@ struct PredicateRow {
 // 24 bytes per transaction, 8 per statement and 16 per observation: at 10^6 transactions the memory the checker
 // touches is what its time goes to (every fresh page is a fault), so these stay small.
 struct TxnInfo {
-  Position start = kUnknownPosition;  // position of its first statement in the actual order
+  Position start = kUnknownPosition;  // position of its start in the actual order (see set_start_rule)
   Position end = kUnknownPosition;    // position of its COMMIT / ROLLBACK (or of the error that ended it)
   Fate fate = Fate::Unknown;
   bool registered = false;  // add_transaction (or add_statement) named this id
@@ -113,6 +113,9 @@ class ObservedHistory {
   // Registers transaction `id` (>= 1). Its fate is Unknown until finish_transaction.
   void add_transaction(TxnId id, std::string_view label = {}, Position start = kUnknownPosition);
   void set_start(TxnId id, Position start);
+  // What the start is, for explanations (e.g. "its first consistent read, which takes the snapshot"); "" if not said.
+  void set_start_rule(TxnId id, std::string_view rule);
+  std::string start_rule(TxnId id) const;
   // How explanations name a transaction, the initial state included (default "T<id>"; a producer whose own
   // transaction numbers start at 0 calls the initial state something else, e.g. "init").
   void set_label(TxnId id, std::string_view label);
@@ -337,6 +340,7 @@ class ObservedHistory {
   std::size_t present_rows_ = 0;
   RowMap row_map_;
   std::unordered_map<TxnId, std::string> labels_;  // only labels other than the default "T<id>"
+  std::unordered_map<TxnId, std::string> start_rules_;
   std::string texts_;
   std::vector<StmtIndex> pred_stmt_;
   std::vector<std::uint32_t> pred_text_end_;

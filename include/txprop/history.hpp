@@ -91,6 +91,16 @@ Verdict run_verdict(const History& h, Dialect dialect);
 // The history as a person reads it: the actual order with blocked steps marked, outcomes, fates, final state.
 std::string describe(const History& h);
 // The same with the transactions labelled by `names` (e.g. a scenario's transaction_names) instead of T0, T1, ...
+// (transaction_labels: a transaction an oracle added past them is the observer).
 std::string describe(const History& h, const std::vector<std::string>& names);
+
+// The one naming scheme of reports: the labels of a case's `count` transactions when its own are `names` (a scenario's
+// transaction_names; empty: positional T0, T1, ...). A transaction past `names` is one an oracle added (the final
+// observer read of Adya's and Troc's instrumentation): "observer" ("observer2", ... for more), never one of `names`,
+// so it cannot be taken for a scenario's transaction.
+std::vector<std::string> transaction_labels(const std::vector<std::string>& names, std::size_t count);
+// `text` (a verdict's explanation, which names transactions by position: T0, T1.2, ...) with every positional name
+// below `count` replaced by its transaction_labels(names, count) label; unchanged when `names` is empty.
+std::string relabel(const std::string& text, const std::vector<std::string>& names, std::size_t count);
 
 }  // namespace txprop

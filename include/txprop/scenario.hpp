@@ -47,7 +47,8 @@
 // in it: for adya, G-single is met by lost-update and read-skew, G2 by G2-item and write-skew, G2-item by write-skew),
 // or "not <kind or class>" (no finding in it, e.g. 'adya postgresql serializable not G2'). An oracle that cannot judge
 // a scenario's shape (sdg: autocommit statements; troc: an autocommit SELECT where the level's plain reads lock) fails
-// each of its expectations with a line saying so; a verdict without a verdict meets no expectation, "not X" included.
+// each of its expectations with a line saying so; a verdict without a verdict meets no expectation, "not X" included,
+// except "no-verdict" (the oracle judged the run unjudgeable and found nothing: SDG where Assumption A3 broke).
 // The property "run" judges the run itself, for engine bugs whose run ends in a run finding rather than an
 // isolation finding: its verdicts are ok (the run finished cleanly) or a run finding kind (crash: a lost connection,
 // a server gone, or cluster nodes that diverge; hang; invalid-statement), e.g. 'run galera serializable crash'.
@@ -114,7 +115,7 @@ struct Expectation {
   std::string property;                // "wss", "adya", "atomicity", ..., or "run" (the run's own findings)
   std::string target;                  // a target kind, or "*"
   std::optional<IsolationLevel> level; // nullopt: every level
-  std::string verdict;                 // "ok" or a finding kind or class (G-single is met by lost-update)
+  std::string verdict;                 // "ok", "no-verdict" or a finding kind or class (G-single is met by lost-update)
   bool negated = false;                // "not <kind>": no finding of that kind or class
   int line = 0;
   // "<kind>@<versions>": only on servers of these versions (empty: every version); as written, for messages.

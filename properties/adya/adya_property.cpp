@@ -12,6 +12,7 @@
 
 #include "txprop/adya_checker.hpp"
 #include "txprop/adya.hpp"
+#include "txprop/txn_start.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "predicate_eval.hpp"
 #include "txprop/internal/test_hooks.hpp"
@@ -248,7 +249,9 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
       if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
-Extracted extract(const History& h) {
+// `starts`: each transaction's start as its engine documents it (transaction_starts); empty: its first statement's
+// submission (a history judged without its engine, observe()).
+Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) {
   Extracted x;
   adya::ObservedHistory& o = x.observed;
   UpdateAttribution attribution;
@@ -276,8 +279,10 @@ Extracted extract(const History& h) {
     const std::size_t first = tx.statements.empty() ? 0 : 1;
     int start = h.submitted_at[t][first];
     if (start >= 0 && previous_end[t] >= 0) start = std::max(start, previous_end[t] + 1);
+    if (t < starts.size()) start = starts[t].position;
     o.add_transaction(txn_id(t), fmt::format("T{}", t),
                       start < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start));
+    if (t < starts.size()) o.set_start_rule(txn_id(t), starts[t].rule);
     std::size_t number = 0;  // the statement's number in the transaction as generated (version-set reads not counted)
     std::optional<std::map<adya::RowId, std::vector<std::uint32_t>>> vset;  // the version-set read just before
     bool vset_blocked = false;
@@ -632,7 +637,11 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
                                    sql_name(t.isolation), expectations.back().promised_level));
   }
   if (n == 0) return v;
-  Extracted x = extract(h);
+  Extracted x = extract(h, transaction_starts(h, target.engine(), target.config(), [&](int t, int step) {
+                           const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
+                                                    .statements[static_cast<std::size_t>(step - 1)];
+                           return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
+                         }));
   adya::CheckOptions options;
   // Every write is known only if every UPDATE returned the rows it wrote (not on MariaDB/MySQL), of every table it
   // wrote (a joined UPDATE returns only its own table's).

@@ -34,16 +34,16 @@ struct SdgOptions {
   // Treat Assumption A3 as holding whatever the profile says (a planted violation: the oracle told A3 holds where the
   // engine documents that it does not).
   bool assume_a3 = false;
-  // Report writes that did not overwrite what their before-write read returned (a3-violation).
+  // Look for writes that did not overwrite what their before-write read returned: Assumption A3 broken, no verdict.
   bool a3_check = true;
 };
 
 Verdict check_sdg(Target& target, const History& h, const SdgOptions& options = {});
 
-// How an a3-violation where Assumption A3 holds is classified: the profile's source when every mismatched write (each
+// Why Assumption A3 may break where the profile says it holds: the profile's source when every mismatched write (each
 // with what the profile documents at its transaction's level) is a multi-table UPDATE that SETs a column its own join
 // condition reads and the profile documents such a statement (kMultiTableUpdateSetsJoinColumn: the rows it writes
-// depend on the engine's join order); "" otherwise, and the mismatch fails.
+// depend on the engine's join order); "" otherwise (the no-verdict is tagged "not documented").
 std::string join_order_source(const std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>>& writes);
 
 }  // namespace txprop::sdg

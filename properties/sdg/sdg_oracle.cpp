@@ -12,7 +12,7 @@ class SdgOracle final : public Oracle {
  public:
   std::string name() const override { return "sdg"; }
   std::vector<std::string> finding_kinds() const override {
-    std::vector<std::string> kinds = {"result-mismatch", "final-state-mismatch", "a3-violation"};
+    std::vector<std::string> kinds = {"result-mismatch", "final-state-mismatch"};
     for (const std::string& k : adya::adya_kinds()) kinds.push_back(k);
     return kinds;
   }

@@ -411,7 +411,7 @@ TEST(Scenario, ExpectErrors) {
   const std::string unknown_verdict = scenario_error(body + "adya mariadb rr lost-updates\n");
   EXPECT_TRUE(
       unknown_verdict.starts_with("tests/scenarios/bad.txn:8: unknown verdict 'lost-updates' for adya (use "
-                                  "ok or a finding kind: "))
+                                  "ok, no-verdict or a finding kind: "))
       << unknown_verdict;
   EXPECT_EQ(scenario_error(body + "adya mariadb ok\n"),
             "tests/scenarios/bad.txn:8: expected '<property> <target kind or *> <level or *> <verdict>', e.g. 'adya "

@@ -145,8 +145,8 @@ TEST(ScenarioVersions, RunExpectationsNameTheRunsOwnFindings) {
   ASSERT_EQ(s.expectations.size(), 2u);
   EXPECT_EQ(s.expectations[0].property, "run");
   EXPECT_EQ(s.expectations[0].verdict, "crash");
-  EXPECT_NE(expect_error("run sqlite * lost-update\n").find("e.txn:14: unknown verdict 'lost-update' for run (use ok "
-                                                            "or a finding kind: crash, hang, invalid-statement)"),
+  EXPECT_NE(expect_error("run sqlite * lost-update\n").find("e.txn:14: unknown verdict 'lost-update' for run (use ok, "
+                                                            "no-verdict or a finding kind: crash, hang, invalid-statement)"),
             std::string::npos)
       << expect_error("run sqlite * lost-update\n");
 }

@@ -2,6 +2,10 @@
 // decycling, the topological replay order, the instrumentation and its inverse, blocking re-planning.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <memory>
+
 #include "../../properties/sdg/sdg.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
@@ -393,6 +397,45 @@ TEST(SdgStanding, TheReaderOfTheAntiDependencyDecides) {
   EXPECT_EQ(lost_update_standing(IsolationLevel::Serializable, IsolationLevel::ReadCommitted), "documented");
   EXPECT_EQ(lost_update_standing(IsolationLevel::ReadCommitted, IsolationLevel::Serializable), "fails");
   EXPECT_EQ(lost_update_standing(IsolationLevel::Serializable, IsolationLevel::Serializable), "fails");
+}
+
+}  // namespace txprop::sdg
+
+// A broken Assumption A3 is no verdict, never a finding (issue 21 item 5): T1's UPDATE, planted, affected no row where
+// its before-write read returned one. With PostgreSQL's profile (A3 holds) the tag says it is not documented; with
+// MariaDB's REPEATABLE READ (A3 documented not to hold) it says documented and gives the source. The summary counts
+// both tags.
+namespace txprop::sdg {
+namespace {
+
+Verdict a3_broken_judged_as(const char* uri) {
+  static std::map<std::string, std::unique_ptr<Target>> targets;
+  auto& target = targets[uri];
+  if (!target) target = Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri(uri));
+  History h = planted_lost_update(IsolationLevel::RepeatableRead, IsolationLevel::RepeatableRead);
+  const Layout roles = layout(h.test_case);
+  for (std::size_t step = 1; step < roles[1].size(); ++step)
+    if (roles[1][step].role == Role::Statement && roles[1][step].group == 1) h.outcomes[1][step].affected = 0;
+  return check_sdg(*target, h);
+}
+
+bool has_tag(const Verdict& v, const std::string& tag) {
+  return std::find(v.tags.begin(), v.tags.end(), tag) != v.tags.end();
+}
+
+}  // namespace
+
+TEST(SdgAssumptionA3, ABrokenA3IsNoVerdictWithItsReason) {
+  const Verdict pg = a3_broken_judged_as("postgresql://u@127.0.0.1/db");
+  EXPECT_TRUE(pg.inconclusive) << pg.explain();
+  EXPECT_TRUE(pg.findings.empty()) << pg.explain();
+  EXPECT_TRUE(has_tag(pg, "sdg-no-verdict: A3 broken, not documented")) << pg.note;
+  EXPECT_NE(pg.note.find("T1.2 UPDATE"), std::string::npos) << pg.note;
+  EXPECT_NE(pg.note.find("affected 0 row(s), but its"), std::string::npos) << pg.note;
+  const Verdict mariadb = a3_broken_judged_as("mariadb://u@127.0.0.1/db");
+  EXPECT_TRUE(mariadb.inconclusive && mariadb.findings.empty()) << mariadb.explain();
+  EXPECT_TRUE(has_tag(mariadb, "sdg-no-verdict: A3 broken, documented")) << mariadb.note;
+  EXPECT_NE(mariadb.note.find("The level documents that A3 does not hold"), std::string::npos) << mariadb.note;
 }
 
 }  // namespace txprop::sdg

@@ -320,15 +320,15 @@ TEST(UniqueColumnUpdates, GetOnlyLiterals) {
   EXPECT_GT(computed_sets, 20);
 }
 
-// The Sdg oracle's classification of an a3-violation where Assumption A3 holds: documented with the profile's source
-// only when every mismatched write is a multi-table UPDATE that SETs its own join column and the profile documents
-// that; any other mismatch (planted: the same UPDATE setting only non-join columns, or on an engine without the entry)
-// still fails.
+// Why Assumption A3 broke where the profile says it holds (the Sdg oracle's no-verdict tag, issue 21 item 5):
+// documented with the profile's source only when every mismatched write is a multi-table UPDATE that SETs its own join
+// column and the profile documents that; any other mismatch (planted: the same UPDATE setting only non-join columns,
+// or on an engine without the entry) is not documented.
 TEST(MultiTableUpdateJoinColumn, SdgDocumentsOnlyThatShapeWhereTheProfileSaysSo) {
   const TargetConfig mariadb = parse_target_uri("mariadb://u@h/db");
   const TargetConfig postgresql = parse_target_uri("postgresql://u@h/db");
   const DocumentedBehaviour ser = mariadb.profile().documented(IsolationLevel::Serializable, mariadb);
-  ASSERT_TRUE(ser.assumption_a3);  // where A3 holds, a mismatch fails unless explained
+  ASSERT_TRUE(ser.assumption_a3);  // where A3 holds, a mismatch is undocumented unless explained
   const Statement sets_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c1 = 0");
   const Statement plain_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c2 = 0");
   const std::string source = sdg::join_order_source({{sets_join, ser}});
