@@ -330,7 +330,7 @@ struct Judge {
     // state are reported with that entry, at the waiting transaction's level.
     if (allowed.empty() && semi_consistent_waiter >= 0 &&
         (kind == "incorrect-result" || kind == "incorrect-final-state")) {
-      allowed = "semi-consistent-update-after-wait";
+      allowed = behaviour::kSemiConsistentUpdateAfterWait;
       deciding = semi_consistent_waiter;
     }
     Finding f;
@@ -494,7 +494,7 @@ struct Judge {
     const bool blocked = h.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(ref.index)];
     if (blocked && semi_consistent_waiter < 0 && (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
         !s.is_multi_table_write() && !profile.documented(h.test_case.transactions[static_cast<std::size_t>(t)].isolation, config)
-             .allows("semi-consistent-update-after-wait")
+             .allows(behaviour::kSemiConsistentUpdateAfterWait)
              .empty())
       semi_consistent_waiter = t;
     const StatementRule& rule = m.rules.rule(s.kind, s.lock, s.is_multi_table_write());
@@ -699,7 +699,7 @@ struct Judge {
     if (!released.empty()) tag("deadlock-victim-released");
     const std::optional<Conflict> c = first_conflict(st, st.ex.predicate_changed, -1, released);
     if (!c) return;
-    const std::string allowed = skipped_semi_consistently(st, *c) ? "semi-consistent-read" : "";
+    const std::string allowed = skipped_semi_consistently(st, *c) ? behaviour::kSemiConsistentRead : "";
     finding("inconsistent-blocking",
             fmt::format("{} completed without waiting, but {} and T{} was still active: the lock model ({}) says "
                         "it must block", quote(st.ref), c->reason, c->holder,
@@ -747,7 +747,7 @@ struct Judge {
     finding("missing-abort",
             fmt::format("{} succeeded, but {}: the rules say it fails with {} ({})", quote(st.ref), why,
                         to_string(m.rules.conflict_error), m.rules.conflict_source),
-            {st.t}, st.t, inserted_after_snapshot ? "write-to-row-inserted-after-read-view" : "");
+            {st.t}, st.t, inserted_after_snapshot ? behaviour::kWriteToRowInsertedAfterReadView : "");
   }
 
   // SQLite's rule: any write after another transaction committed changes since this one's snapshot conflicts.
@@ -811,7 +811,7 @@ struct Judge {
                         "event {}; {}):\n    expected: {}\n    actual:   {}\n    {}",
                         quote(st.ref), view_name(st.rule.view), st.e, st.rule.source, rows_text(st.ex.outcome),
                         rows_text(st.actual), diff),
-            {st.t}, st.t, mixed ? "snapshot-read-after-current-read" : "");
+            {st.t}, st.t, mixed ? behaviour::kSnapshotReadAfterCurrentRead : "");
     return true;
   }
 
