@@ -1,4 +1,4 @@
-#include "txprop/adya_classify.hpp"
+#include "txprop/internal/adya_classify.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "txprop/adya_cycles.hpp"
+#include "txprop/internal/adya_cycles.hpp"
 
 namespace txprop::adya {
 

@@ -1,4 +1,4 @@
-#include "txprop/adya_cycles.hpp"
+#include "txprop/internal/adya_cycles.hpp"
 
 #include <algorithm>
 #include <limits>

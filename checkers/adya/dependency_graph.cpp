@@ -1,4 +1,4 @@
-#include "txprop/adya_graph.hpp"
+#include "txprop/internal/adya_graph.hpp"
 
 #include <algorithm>
 #include <stdexcept>

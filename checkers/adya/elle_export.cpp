@@ -1,4 +1,4 @@
-#include "txprop/adya_elle.hpp"
+#include "txprop/internal/adya_elle.hpp"
 
 #include <fmt/format.h>
 

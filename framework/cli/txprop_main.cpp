@@ -21,7 +21,7 @@
 
 #include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "cleanup.hpp"
 #include "txprop/engine.hpp"
-#include "txprop/env_settings.hpp"
+#include "txprop/internal/env_settings.hpp"
 
 namespace txprop::drivers {
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "txprop/driver.hpp"
-#include "txprop/env_settings.hpp"
+#include "txprop/internal/env_settings.hpp"
 
 namespace txprop::drivers {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "txprop/property.hpp"  // closes the shared targets when the tests end
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 
 // Defined by the source txprop_add_scenario_tests generates: a NULL-terminated list of directories, and whether a
 // file that applies to no configured target is one skipped case (REPORT_UNCONFIGURED).

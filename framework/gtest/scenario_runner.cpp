@@ -1,4 +1,4 @@
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
-#include "txprop/targets.hpp"
+#include "txprop/internal/targets.hpp"
 #include "run_summary.hpp"
 
 namespace txprop {

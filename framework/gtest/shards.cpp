@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "txprop/env_settings.hpp"
+#include "txprop/internal/env_settings.hpp"
 
 namespace txprop::shards {
 

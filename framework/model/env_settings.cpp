@@ -1,4 +1,4 @@
-#include "txprop/env_settings.hpp"
+#include "txprop/internal/env_settings.hpp"
 
 #include <cerrno>
 #include <cctype>

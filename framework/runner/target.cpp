@@ -10,7 +10,7 @@
 #include "scheduler.hpp"
 #include "session_worker.hpp"
 #include "txprop/driver.hpp"
-#include "txprop/env_settings.hpp"
+#include "txprop/internal/env_settings.hpp"
 
 namespace txprop {
 

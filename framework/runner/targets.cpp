@@ -1,4 +1,4 @@
-#include "txprop/targets.hpp"
+#include "txprop/internal/targets.hpp"
 
 #include <cstdlib>
 #include <map>

@@ -44,10 +44,4 @@ TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine);
 // Judges a history of an instrumented case. Attaches the history in Elle's list-append form (history.edn).
 Verdict check_adya(Target& target, const History& h, AdyaMode mode);
 
-namespace adya {
-struct ObservedHistory;
-// What an instrumented run observed, as check_adya reads it from the history (for tests that plant histories).
-ObservedHistory observe(const History& h);
-}  // namespace adya
-
 }  // namespace txprop

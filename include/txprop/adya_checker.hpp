@@ -9,9 +9,9 @@
 //   to_elle_edn       the same history for Elle's list-append checker
 #pragma once
 
-#include "txprop/adya_classify.hpp"
-#include "txprop/adya_cycles.hpp"
-#include "txprop/adya_graph.hpp"
-#include "txprop/adya_elle.hpp"
+#include "txprop/internal/adya_classify.hpp"
+#include "txprop/internal/adya_cycles.hpp"
+#include "txprop/internal/adya_graph.hpp"
+#include "txprop/internal/adya_elle.hpp"
 #include "txprop/adya_levels.hpp"
 #include "txprop/adya_history.hpp"

@@ -32,7 +32,7 @@
 #include "txprop/oracle.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
-#include "txprop/targets.hpp"
+#include "txprop/internal/targets.hpp"
 #include "txprop/verdict.hpp"
 
 namespace txprop {
@@ -128,6 +128,9 @@ class PropertyRunner {
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;
+  std::chrono::steady_clock::time_point shrink_start_;  // the first shrink attempt
+  void attempt(const std::function<void(const TestCase&)>& body, const TestCase& c);  // one case or shrink attempt
+  void write_counterexample(const std::string& rc_reproduce);  // the report folder and message of the failure
 };
 
 class PropertyTest : public ::testing::TestWithParam<SuiteParam> {

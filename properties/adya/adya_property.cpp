@@ -14,6 +14,7 @@
 #include "txprop/adya.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "predicate_eval.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop {

@@ -7,7 +7,7 @@
 
 #include "txprop/engine.hpp"
 #include "txprop/property.hpp"
-#include "txprop/targets.hpp"
+#include "txprop/internal/targets.hpp"
 
 using namespace txprop;
 

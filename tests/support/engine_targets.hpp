@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "txprop/property.hpp"  // closes the shared targets when the tests end
-#include "txprop/targets.hpp"
+#include "txprop/internal/targets.hpp"
 
 namespace txprop::test {
 

@@ -9,7 +9,7 @@
 #include "support/engine_targets.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 
 using namespace txprop;
 

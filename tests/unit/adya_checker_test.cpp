@@ -14,6 +14,7 @@
 #include "txprop/adya.hpp"
 #include "txprop/adya_checker.hpp"
 #include "../../properties/adya/predicate_eval.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"

@@ -13,6 +13,7 @@
 #include "txprop/adya_checker.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/sql_parser.hpp"
 #include "tests/support/adya_planted_history.hpp"

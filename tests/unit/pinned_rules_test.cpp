@@ -16,6 +16,7 @@
 #include "txprop/comparison.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
 #include "txprop/test_case.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "txprop/scenario.hpp"
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 #include "txprop/target_config.hpp"
 #include "txprop/target.hpp"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "txprop/scenario.hpp"
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 #include "txprop/sql.hpp"
 #include "txprop/target_config.hpp"
 

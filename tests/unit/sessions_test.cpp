@@ -17,9 +17,10 @@
 #include "txprop/adya_instrumentation.hpp"
 #include "report/counterexample_report.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
-#include "txprop/scenario_runner.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 #include "txprop/target_config.hpp"
 
 using namespace txprop;

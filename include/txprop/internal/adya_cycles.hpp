@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-#include "txprop/adya_graph.hpp"
+#include "txprop/internal/adya_graph.hpp"
 
 namespace txprop::adya {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "txprop/adya_graph.hpp"
+#include "txprop/internal/adya_graph.hpp"
 #include "txprop/adya_levels.hpp"
 #include "txprop/verdict.hpp"
 
