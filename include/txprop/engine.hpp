@@ -3,7 +3,8 @@
 // its driver, and what its own documentation says each level allows or promises to prevent under each
 // configuration, with sources. Oracles ask the profile; nothing outside framework/engines/ switches over engines.
 //
-// An engine is one folder under framework/engines/ plus one line in framework/engines/registry.cpp. A variant (MySQL
+// An engine is one folder under framework/engines/ plus one line in framework/engines/engine_profile.cpp (the
+// registry, txprop/internal/registry.hpp, is the oracles' one too). A variant (MySQL
 // on the MariaDB driver, a PostgreSQL-protocol engine on the PostgreSQL driver) is a profile whose open() delegates to
 // the base profile's (find_engine("postgresql")->open(config)). A project can register its own engines the same way:
 //
