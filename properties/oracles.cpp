@@ -1,13 +1,13 @@
 // The oracle registry, and the oracles txprop ships: one line each (each lives in its own folder).
 #include <algorithm>
 #include <cctype>
-#include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "txprop/oracle.hpp"
+#include "txprop/internal/registry.hpp"
 
 namespace txprop {
 
@@ -77,28 +77,9 @@ std::vector<std::string> names_of(const Oracle& o) {
   return names;
 }
 
-struct Registry {
-  std::mutex mutex;
-  std::vector<std::unique_ptr<Oracle>> oracles;
-
-  const Oracle* find(std::string_view name) const {
-    for (const auto& o : oracles)
-      for (const std::string& n : names_of(*o))
-        if (n == name) return o.get();
-    return nullptr;
-  }
-  void add(std::unique_ptr<Oracle> o) {
-    for (const std::string& n : names_of(*o))
-      if (const Oracle* taken = find(n))
-        throw std::logic_error(fmt::format("txprop: oracle name '{}' of '{}' is taken by '{}'", n, o->name(), taken->name()));
-    oracles.push_back(std::move(o));
-  }
-};
-
-// The shipped oracles are registered on first use, so that a project's own oracles (registered by static
-// initializers in its translation units) can come before or after them.
-Registry& registry() {
-  static Registry r;
+// An oracle answers to its name and its aliases; no two oracles share one.
+Registry<Oracle>& registry() {
+  static Registry<Oracle> r("oracle", names_of);
   static const bool built_in = [] {
     r.add(wss_oracle());
     r.add(atomicity_oracle());
@@ -116,17 +97,11 @@ Registry& registry() {
 }  // namespace
 
 bool register_oracle(std::unique_ptr<Oracle> oracle) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  r.add(std::move(oracle));
+  registry().add(std::move(oracle));
   return true;
 }
 
-const Oracle* find_oracle(std::string_view name) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  return r.find(name);
-}
+const Oracle* find_oracle(std::string_view name) { return registry().find(name); }
 
 const Oracle& oracle(std::string_view name) {
   if (const Oracle* o = find_oracle(name)) return *o;
@@ -135,13 +110,7 @@ const Oracle& oracle(std::string_view name) {
   throw std::invalid_argument(fmt::format("txprop: unknown property '{}' (registered: {})", name, fmt::join(names, ", ")));
 }
 
-std::vector<const Oracle*> registered_oracles() {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  std::vector<const Oracle*> out;
-  for (const auto& o : r.oracles) out.push_back(o.get());
-  return out;
-}
+std::vector<const Oracle*> registered_oracles() { return registry().entries(); }
 
 const std::vector<std::string>& run_finding_kinds() {
   static const std::vector<std::string> kinds = {"crash", "hang", "invalid-statement"};

@@ -1,5 +1,7 @@
 #include "txprop/adya_levels.hpp"
 
+#include "txprop/behaviours.hpp"
+
 namespace txprop::adya {
 
 std::string_view to_string(AdyaLevel level) {
@@ -26,9 +28,7 @@ std::set<std::string> proscribed(AdyaLevel level) {
 }
 
 const std::set<std::string>& adya_kinds() {
-  static const std::set<std::string> kinds = {
-      "G0",    "G1a",   "G1b",         "G1c",       "G-single",   "G2-item",           "G2",
-      "G-SIa", "G-SIb", "lost-update", "read-skew", "write-skew", "G-single-predicate", "impossible-history"};
+  static const std::set<std::string> kinds(behaviour::kAdyaPhenomena.begin(), behaviour::kAdyaPhenomena.end());
   return kinds;
 }
 

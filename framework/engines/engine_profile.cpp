@@ -1,11 +1,11 @@
 // What every profile shares, and the registry of engines.
 #include <algorithm>
-#include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "txprop/engine.hpp"
+#include "txprop/internal/registry.hpp"
 
 namespace txprop {
 
@@ -50,28 +50,13 @@ std::unique_ptr<EngineProfile> galera_profile();
 
 namespace {
 
-struct Registry {
-  std::mutex mutex;
-  std::vector<std::unique_ptr<EngineProfile>> engines;
-
-  void add(std::unique_ptr<EngineProfile> p) {
-    for (const auto& e : engines) {
-      if (e->name() == p->name()) throw std::logic_error("txprop: engine '" + p->name() + "' is registered twice");
-      for (const std::string& s : p->schemes()) {
-        const auto theirs = e->schemes();
-        if (std::find(theirs.begin(), theirs.end(), s) != theirs.end())
-          throw std::logic_error(fmt::format("txprop: URI scheme '{}' of engine '{}' is taken by '{}'", s, p->name(),
-                                             e->name()));
-      }
-    }
-    engines.push_back(std::move(p));
-  }
-};
-
-// Built-in engines are registered on first use, so that engines registered from other translation units' static
-// initializers (a user's project) can come before or after them.
-Registry& registry() {
-  static Registry r;
+// An engine answers to its name and to its URI schemes; no two engines share one.
+Registry<EngineProfile>& registry() {
+  static Registry<EngineProfile> r("engine", [](const EngineProfile& e) {
+    std::vector<std::string> names = e.schemes();
+    names.insert(names.begin(), e.name());
+    return names;
+  });
   static const bool built_in = [] {
     r.add(sqlite_profile());
     r.add(postgresql_profile());
@@ -87,35 +72,21 @@ Registry& registry() {
 }  // namespace
 
 bool register_engine(std::unique_ptr<EngineProfile> profile) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  r.add(std::move(profile));
+  registry().add(std::move(profile));
   return true;
 }
 
 const EngineProfile* find_engine(std::string_view name) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  for (const auto& e : r.engines)
-    if (e->name() == name) return e.get();
-  return nullptr;
+  return registry().find_if([&](const EngineProfile& e) { return e.name() == name; });
 }
 
 const EngineProfile* engine_for_scheme(std::string_view scheme) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  for (const auto& e : r.engines)
-    for (const std::string& s : e->schemes())
-      if (s == scheme) return e.get();
-  return nullptr;
+  return registry().find_if([&](const EngineProfile& e) {
+    const std::vector<std::string> schemes = e.schemes();
+    return std::find(schemes.begin(), schemes.end(), scheme) != schemes.end();
+  });
 }
 
-std::vector<const EngineProfile*> registered_engines() {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  std::vector<const EngineProfile*> out;
-  for (const auto& e : r.engines) out.push_back(e.get());
-  return out;
-}
+std::vector<const EngineProfile*> registered_engines() { return registry().entries(); }
 
 }  // namespace txprop

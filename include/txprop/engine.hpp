@@ -3,7 +3,8 @@
 // its driver, and what its own documentation says each level allows or promises to prevent under each
 // configuration, with sources. Oracles ask the profile; nothing outside framework/engines/ switches over engines.
 //
-// An engine is one folder under framework/engines/ plus one line in framework/engines/registry.cpp. A variant (MySQL
+// An engine is one folder under framework/engines/ plus one line in framework/engines/engine_profile.cpp (the
+// registry, txprop/internal/registry.hpp, is the oracles' one too). A variant (MySQL
 // on the MariaDB driver, a PostgreSQL-protocol engine on the PostgreSQL driver) is a profile whose open() delegates to
 // the base profile's (find_engine("postgresql")->open(config)). A project can register its own engines the same way:
 //
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "txprop/behaviours.hpp"
 #include "txprop/driver.hpp"
 #include "txprop/isolation.hpp"
 #include "txprop/outcome.hpp"
@@ -92,7 +94,8 @@ struct DocumentedBehaviour {
   std::set<std::string> prevented;
   std::string source;
   // Phenomena the documentation says may occur, each with the passage that says so: Adya classes or named
-  // behaviours ("G1a" for dirty reads, "lost-update", "write-skew", "semi-consistent-read", ...).
+  // behaviours ("G1a" for dirty reads, "lost-update", behaviour::kSemiConsistentRead, ...), every name one of
+  // txprop/behaviours.hpp's.
   std::map<std::string, std::string> allowed;
   // WriteCheck's write-specific serializability (shared/notes/seed-troc-writecheck.md B2): the engine detects every
   // write-write conflict, predicate ones included, so the committed writes equal a serial replay.
@@ -111,12 +114,6 @@ struct DocumentedBehaviour {
   // The source that allows `phenomenon`, or "" when the documentation does not allow it.
   std::string allows(const std::string& phenomenon) const;
 };
-
-// A named behaviour of DocumentedBehaviour::allowed that is a property of a statement, not of a level: a multi-table
-// UPDATE that SETs a column its own join condition reads (Statement::sets_a_join_column) writes rows that depend on the
-// engine's join order. The Sdg oracle reports the a3-violation of such a write with the source the profile gives here.
-inline constexpr const char* kMultiTableUpdateSetsJoinColumn = "multi-table-update-sets-join-column";
-
 
 // Troc's visibility and lock tables (shared/notes/seed-troc-writecheck.md A5, A6) as data: for one isolation level
 // under one configuration, which row versions each kind of statement sees, which locks it takes, and when a

@@ -170,7 +170,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   if (nodes.size() > 1)
     for (int t : kept)
       if (const std::string stale = target.config().profile().documented(
-              c.transactions[static_cast<std::size_t>(t)].isolation, target.config()).allows("stale-read");
+              c.transactions[static_cast<std::size_t>(t)].isolation, target.config()).allows(behaviour::kStaleRead);
           !stale.empty())
         return v.without_verdict("the replay differs, but the case spans nodes of a cluster and " +
                                  target.engine().name() + " documents stale reads: " + stale);

@@ -330,7 +330,7 @@ struct Judge {
     // state are reported with that entry, at the waiting transaction's level.
     if (allowed.empty() && semi_consistent_waiter >= 0 &&
         (kind == "incorrect-result" || kind == "incorrect-final-state")) {
-      allowed = "semi-consistent-update-after-wait";
+      allowed = behaviour::kSemiConsistentUpdateAfterWait;
       deciding = semi_consistent_waiter;
     }
     Finding f;
@@ -447,7 +447,44 @@ struct Judge {
     return {};
   }
 
+  // One statement being judged, and what the phases of statement() decide about it in turn.
+  struct Step {
+    int e;                  // the event
+    StepRef ref;
+    const Statement& s;
+    const Outcome& actual;  // what the engine returned
+    int t;
+    TxnModel& m;
+    bool blocked;
+    int start;              // where it started (before its wait, if it waited)
+    const StatementRule& rule;
+    std::vector<std::string> sub_tables;  // tables its subqueries read
+    ViewRule sub_rule;
+    bool statement_snapshot;  // reads a snapshot of its own start (PostgreSQL READ COMMITTED)
+    ViewRule view_rule, start_rule, sub_view_rule;
+    std::vector<std::string> tables;
+    Statement run;  // the statement as the model runs it (restricted to re-checked rows)
+    View view;      // the view the model runs it on
+    Execution ex;
+    std::vector<Lock> locks;
+    bool tied_limit = false;
+  };
+
+  // Judges one statement: notes what makes later findings undecided, takes the snapshot where the engine does,
+  // builds the statement's view, runs it there, and compares blocking, first-updater-wins and rows with the engine.
   void statement(int e, StepRef ref, const Statement& s, const Outcome& actual) {
+    Step st = begin_step(e, ref, s, actual);
+    take_snapshot_if_first(st);
+    if (!actual.ok()) return record_error(st);
+    if (!build_view(st)) return;
+    if (!execute_on_view(st)) return;
+    check_blocking(st);
+    check_first_updater(st);
+    if (s.kind == StatementKind::Select && !check_result(st)) return;
+    apply_effect(st);
+  }
+
+  Step begin_step(int e, StepRef ref, const Statement& s, const Outcome& actual) {
     const int t = ref.txn;
     if (ambiguous_order.empty())
       if (const std::string c = commit_in_flight(t, e); !c.empty())
@@ -457,10 +494,9 @@ struct Judge {
     const bool blocked = h.was_blocked[static_cast<std::size_t>(t)][static_cast<std::size_t>(ref.index)];
     if (blocked && semi_consistent_waiter < 0 && (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
         !s.is_multi_table_write() && !profile.documented(h.test_case.transactions[static_cast<std::size_t>(t)].isolation, config)
-             .allows("semi-consistent-update-after-wait")
+             .allows(behaviour::kSemiConsistentUpdateAfterWait)
              .empty())
       semi_consistent_waiter = t;
-    const int start = blocked ? start_of(ref) : e;
     const StatementRule& rule = m.rules.rule(s.kind, s.lock, s.is_multi_table_write());
     // A joined write that waited at a level where the engine releases the locks of rows it scanned and did not write
     // (InnoDB READ COMMITTED and below): it read some rows of both tables before the wait, in its join order, and
@@ -471,277 +507,327 @@ struct Judge {
                                     "tables before the wait in its join order and released those it did not write "
                                     "({}), so which versions it joined is not documented",
                                     quote(ref), m.rules.rows_read_during_wait_source);
-    const std::vector<std::string> sub_tables = subquery_tables(s);
-    const ViewRule sub_rule = rule.subquery();
-    // The snapshot point. InnoDB takes it at the first consistent read: a plain SELECT, or the subquery of a statement
-    // whose subqueries read the snapshot (SELECT ... FOR UPDATE at REPEATABLE READ); and only if the engine asks
-    // InnoDB for a row (snapshot_needs_table_read): a SELECT the optimizer answers alone (Impossible WHERE) takes none.
-    const bool plain_read = s.kind == StatementKind::Select && s.lock == LockMode::None && rule.view == ViewRule::Snapshot;
-    const bool subquery_read = !sub_tables.empty() && sub_rule == ViewRule::Snapshot;
-    if (!m.snapshot_seq && (m.rules.snapshot_point == SnapshotPoint::FirstStatement ||
-                            (m.rules.snapshot_point == SnapshotPoint::FirstRead && (plain_read || subquery_read))))
-    {
-      bool takes = true;
-      // An aggregate returns its row whether or not a table row was read (COUNT over an Impossible WHERE is 0).
-      const bool rows_show_a_read = !actual.rows.empty() && s.items.empty();
-      if (m.rules.snapshot_point == SnapshotPoint::FirstRead && actual.ok() && (!plain_read || !rows_show_a_read)) {
-        // No table row came back (or only a subquery read): whether the engine read a table is asked of the engine,
-        // on the same data; without an answer the snapshot point stays ambiguous.
-        std::optional<bool> reads;
-        if (m.rules.snapshot_needs_table_read && plain_read)
-          reads = evaluator.reads_tables(model.schema(), model.view(t, ViewRule::Snapshot, e, s.tables()), s);
-        if (reads && !*reads) {
-          takes = false;
-          tag("snapshot-not-taken-without-table-read");
-        } else if (!reads && (m.rules.snapshot_needs_table_read || !plain_read)) {
-          snapshot_point_ambiguous.insert(t);
-        }
-      }
-      // A subquery that read the snapshot in a statement that waited: before or after the wait is not documented.
-      if (takes && blocked && !plain_read && m.rules.snapshot_point == SnapshotPoint::FirstRead)
-        snapshot_point_ambiguous.insert(t);
-      if (takes) m.snapshot_seq = blocked && m.rules.snapshot_after_wait ? e : start;
-    }
-    const TxnResult& fate = h.transactions[static_cast<std::size_t>(t)];
-    const bool aborts_here = fate.fate == TxnFate::Aborted && fate.failed_step && *fate.failed_step == ref;
-    if (!actual.ok()) {
-      if (aborts_here) {
-        tag(actual.error.cls == m.rules.conflict_error && m.rules.snapshot_write_conflict ? "engine-abort-conflict"
-                                                                                         : "engine-abort");
-        model.end(t, TxnState::Aborted, e);
-      } else {
-        tag("statement-error");
-      }
-      return;
-    }
-    Statement run = s;
     // After a wait (PostgreSQL READ COMMITTED's EvalPlanQual), or always (InnoDB READ UNCOMMITTED's semi-consistent
     // UPDATE), only rows that matched on the start view when the statement started are written, each re-checked on
     // its version in the statement's view. Subqueries are evaluated once, on the start view.
     const bool statement_snapshot = rule.view == ViewRule::StatementSnapshot;
-    const ViewRule view_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.view;
-    const ViewRule start_rule = statement_snapshot ? ViewRule::LatestCommitted : rule.start_view;
-    const bool recheck = (statement_snapshot && blocked) || (rule.recheck_from_start && !blocked);
-    std::vector<std::string> tables = s.tables();
-    View view = model.view(t, view_rule, e, tables);
-    const ViewRule sub_view_rule = sub_rule == ViewRule::StatementSnapshot ? ViewRule::LatestCommitted : sub_rule;
-    if (!statement_snapshot && sub_view_rule != view_rule && !sub_tables.empty()) {
-      const View sub_view = model.view(t, sub_view_rule, e, sub_tables);
+    const ViewRule sub_rule = rule.subquery();
+    return Step{e, ref, s, actual, t, m, blocked, blocked ? start_of(ref) : e, rule, subquery_tables(s), sub_rule,
+                statement_snapshot,
+                statement_snapshot ? ViewRule::LatestCommitted : rule.view,
+                statement_snapshot ? ViewRule::LatestCommitted : rule.start_view,
+                sub_rule == ViewRule::StatementSnapshot ? ViewRule::LatestCommitted : sub_rule,
+                s.tables(), s, {}, {}, {}};
+  }
+
+  // The snapshot point. InnoDB takes it at the first consistent read: a plain SELECT, or the subquery of a statement
+  // whose subqueries read the snapshot (SELECT ... FOR UPDATE at REPEATABLE READ); and only if the engine asks
+  // InnoDB for a row (snapshot_needs_table_read): a SELECT the optimizer answers alone (Impossible WHERE) takes none.
+  void take_snapshot_if_first(Step& st) {
+    TxnModel& m = st.m;
+    const Statement& s = st.s;
+    const bool plain_read = s.kind == StatementKind::Select && s.lock == LockMode::None && st.rule.view == ViewRule::Snapshot;
+    const bool subquery_read = !st.sub_tables.empty() && st.sub_rule == ViewRule::Snapshot;
+    if (m.snapshot_seq || !(m.rules.snapshot_point == SnapshotPoint::FirstStatement ||
+                            (m.rules.snapshot_point == SnapshotPoint::FirstRead && (plain_read || subquery_read))))
+      return;
+    bool takes = true;
+    // An aggregate returns its row whether or not a table row was read (COUNT over an Impossible WHERE is 0).
+    const bool rows_show_a_read = !st.actual.rows.empty() && s.items.empty();
+    if (m.rules.snapshot_point == SnapshotPoint::FirstRead && st.actual.ok() && (!plain_read || !rows_show_a_read)) {
+      // No table row came back (or only a subquery read): whether the engine read a table is asked of the engine,
+      // on the same data; without an answer the snapshot point stays ambiguous.
+      std::optional<bool> reads;
+      if (m.rules.snapshot_needs_table_read && plain_read)
+        reads = evaluator.reads_tables(model.schema(), model.view(st.t, ViewRule::Snapshot, st.e, s.tables()), s);
+      if (reads && !*reads) {
+        takes = false;
+        tag("snapshot-not-taken-without-table-read");
+      } else if (!reads && (m.rules.snapshot_needs_table_read || !plain_read)) {
+        snapshot_point_ambiguous.insert(st.t);
+      }
+    }
+    // A subquery that read the snapshot in a statement that waited: before or after the wait is not documented.
+    if (takes && st.blocked && !plain_read && m.rules.snapshot_point == SnapshotPoint::FirstRead)
+      snapshot_point_ambiguous.insert(st.t);
+    if (takes) m.snapshot_seq = st.blocked && m.rules.snapshot_after_wait ? st.e : st.start;
+  }
+
+  void record_error(const Step& st) {
+    const TxnResult& fate = h.transactions[static_cast<std::size_t>(st.t)];
+    if (fate.fate == TxnFate::Aborted && fate.failed_step && *fate.failed_step == st.ref) {
+      tag(st.actual.error.cls == st.m.rules.conflict_error && st.m.rules.snapshot_write_conflict ? "engine-abort-conflict"
+                                                                                                : "engine-abort");
+      model.end(st.t, TxnState::Aborted, st.e);
+    } else {
+      tag("statement-error");
+    }
+  }
+
+  // The view the statement runs on: its own rule's, its subqueries' tables as their rule reads them, and after a
+  // wait the rows it re-checks. Returns false (and records why) when the case is undecided.
+  bool build_view(Step& st) {
+    const Statement& s = st.s;
+    st.view = model.view(st.t, st.view_rule, st.e, st.tables);
+    if (!st.statement_snapshot && st.sub_view_rule != st.view_rule && !st.sub_tables.empty()) {
+      const View sub_view = model.view(st.t, st.sub_view_rule, st.e, st.sub_tables);
       for (const std::string& other : outer_tables(s))
-        if (sub_view.count(other) && !(sorted_rows(sub_view.at(other)) == sorted_rows(view.at(other)))) {
+        if (sub_view.count(other) && !(sorted_rows(sub_view.at(other)) == sorted_rows(st.view.at(other)))) {
           undecided.push_back(fmt::format("{}: a subquery reads {} as {} while the statement itself reads it as {} "
-                                          "(one scratch table cannot hold both)", quote(ref), other,
-                                          view_name(sub_view_rule), view_name(view_rule)));
-          return;
+                                          "(one scratch table cannot hold both)", quote(st.ref), other,
+                                          view_name(st.sub_view_rule), view_name(st.view_rule)));
+          return false;
         }
-      for (const auto& [table, rows] : sub_view) view[table] = rows;
+      for (const auto& [table, rows] : sub_view) st.view[table] = rows;
     }
-    if (recheck && s.kind != StatementKind::Insert) {
-      // The tables read as at the statement's start: its subqueries', and a joined write's joined table (PostgreSQL
-      // 13.2.1: the re-check "can see the effects of concurrent updating commands on the same rows it is trying to
-      // update, but it does not see effects of those commands on other rows").
-      std::vector<std::string> sub;
-      if (s.where) s.where->collect_subquery_tables(sub);
-      for (const Assignment& a : s.assignments) a.value.collect_subquery_tables(sub);
-      for (const Join& j : s.joins) sub.push_back(j.table);
-      if (std::find(sub.begin(), sub.end(), s.table) != sub.end()) {
-        undecided.push_back(fmt::format("{}: re-checks its rows after a wait with a subquery or join on its own table "
-                                        "(which version that reads is not modelled)", quote(ref)));
-        return;
-      }
-      // PostgreSQL's re-check (EvalPlanQual) evaluates a join against the rows the original join used, and runs a
-      // sub-plan again with the row's new values; an [NOT] EXISTS or IN subquery is either, as the planner chose (a
-      // NOT EXISTS pulled up into an anti-join passes a row the sub-plan would reject: seen on 15.18 and 18.4 with
-      // UPDATE t1 ... WHERE NOT EXISTS (SELECT 1 FROM t0 WHERE t0.c2 < t1.c1) after t1.c1 changed).
-      if (statement_snapshot && s.where && has_join_like_sublink(*s.where)) {
-        undecided.push_back(fmt::format("{}: re-checks its rows after a wait with an [NOT] EXISTS or IN subquery, which "
-                                        "the re-check evaluates as a join or as a sub-plan depending on the plan",
-                                        quote(ref)));
-        return;
-      }
-      if (start_rule == ViewRule::Latest && ambiguous_order.empty())
-        if (const std::string w = write_in_flight(t, e, tables); !w.empty())
-          ambiguous_order = fmt::format("{} chose its rows on uncommitted versions while {} waited half-done (its "
-                                        "partial writes are visible; the version history holds whole statements)",
-                                        quote(ref), w);
-      const View at_start = model.view(t, start_rule, start, tables);
-      for (const std::string& other : sub) view[other] = at_start.at(other);
-      const std::vector<std::int64_t> chosen = rows_matching_on(s, at_start);
-      if (!s.joins.empty() && !rejoin_is_decided(t, ref, s, start_rule, start, chosen, view)) return;
-      run = restricted_to_rows(s, chosen);
+    const bool recheck = (st.statement_snapshot && st.blocked) || (st.rule.recheck_from_start && !st.blocked);
+    if (recheck && s.kind != StatementKind::Insert) return restrict_to_rechecked_rows(st);
+    return true;
+  }
+
+  bool restrict_to_rechecked_rows(Step& st) {
+    const Statement& s = st.s;
+    // The tables read as at the statement's start: its subqueries', and a joined write's joined table (PostgreSQL
+    // 13.2.1: the re-check "can see the effects of concurrent updating commands on the same rows it is trying to
+    // update, but it does not see effects of those commands on other rows").
+    std::vector<std::string> sub;
+    if (s.where) s.where->collect_subquery_tables(sub);
+    for (const Assignment& a : s.assignments) a.value.collect_subquery_tables(sub);
+    for (const Join& j : s.joins) sub.push_back(j.table);
+    if (std::find(sub.begin(), sub.end(), s.table) != sub.end()) {
+      undecided.push_back(fmt::format("{}: re-checks its rows after a wait with a subquery or join on its own table "
+                                      "(which version that reads is not modelled)", quote(st.ref)));
+      return false;
     }
+    // PostgreSQL's re-check (EvalPlanQual) evaluates a join against the rows the original join used, and runs a
+    // sub-plan again with the row's new values; an [NOT] EXISTS or IN subquery is either, as the planner chose (a
+    // NOT EXISTS pulled up into an anti-join passes a row the sub-plan would reject: seen on 15.18 and 18.4 with
+    // UPDATE t1 ... WHERE NOT EXISTS (SELECT 1 FROM t0 WHERE t0.c2 < t1.c1) after t1.c1 changed).
+    if (st.statement_snapshot && s.where && has_join_like_sublink(*s.where)) {
+      undecided.push_back(fmt::format("{}: re-checks its rows after a wait with an [NOT] EXISTS or IN subquery, which "
+                                      "the re-check evaluates as a join or as a sub-plan depending on the plan",
+                                      quote(st.ref)));
+      return false;
+    }
+    if (st.start_rule == ViewRule::Latest && ambiguous_order.empty())
+      if (const std::string w = write_in_flight(st.t, st.e, st.tables); !w.empty())
+        ambiguous_order = fmt::format("{} chose its rows on uncommitted versions while {} waited half-done (its "
+                                      "partial writes are visible; the version history holds whole statements)",
+                                      quote(st.ref), w);
+    const View at_start = model.view(st.t, st.start_rule, st.start, st.tables);
+    for (const std::string& other : sub) st.view[other] = at_start.at(other);
+    const std::vector<std::int64_t> chosen = rows_matching_on(s, at_start);
+    if (!s.joins.empty() && !rejoin_is_decided(st.t, st.ref, s, st.start_rule, st.start, chosen, st.view)) return false;
+    st.run = restricted_to_rows(s, chosen);
+    return true;
+  }
+
+  // Runs the statement alone on its view (with the predicate locks others hold, to see which it changes) and the
+  // locks it takes there. Returns false (and records why) when the case is undecided.
+  bool execute_on_view(Step& st) {
+    const Statement& s = st.s;
     std::vector<Expr> predicates;
-    if (s.is_write() && !blocked)
-      for (const auto& [holder, lock] : predicate_locks(model, t, s.table, deadlock_victims_in_flight(t, e)))
+    if (s.is_write() && !st.blocked)
+      for (const auto& [holder, lock] : predicate_locks(model, st.t, s.table, deadlock_victims_in_flight(st.t, st.e)))
         predicates.push_back(*lock->predicate);
     // A statement that waited, with subqueries: which versions they read depends on when the engine evaluated them,
     // before the wait or after it (not documented for InnoDB; PostgreSQL READ COMMITTED is handled above, SQLite reruns
     // the whole statement). Every view the subquery tables had while the statement waited is a candidate: where all
     // give the statement the same effect, it is decided; otherwise the candidates that give the engine's own outcome
     // decide it if they agree, and none giving it is judged on the view at completion (a finding if it differs).
-    if (blocked && !sub_tables.empty() && !statement_snapshot && !m.rules.waits_by_retry)
-      if (!choose_subquery_view(t, e, start, ref, sub_view_rule, sub_tables, run, predicates, actual, view)) return;
-    Execution ex = evaluator.execute(model.schema(), view, run, predicates);
-    if (rule.recheck_from_start && blocked && ex.outcome.ok() && ambiguous_order.empty() && s.is_write()) {
-      // A semi-consistent statement that waited has skipped some rows (on their uncommitted versions) before the
-      // wait and reads the rest after it: which ones depends on its scan position. If restricting it to the rows
-      // that matched when it started changes its effect, later findings depend on that order.
-      const View at_start = model.view(t, rule.start_view, start, tables);
-      const Execution alt =
-          evaluator.execute(model.schema(), view, restricted_to_rows(s, rows_matching_on(s, at_start)), {});
-      std::set<std::int64_t> a(ex.matched.begin(), ex.matched.end()), b(alt.matched.begin(), alt.matched.end());
-      if (a != b)
-        ambiguous_order = fmt::format("{} waited; which rows it skipped on their uncommitted versions before the wait "
-                                      "depends on its scan position (semi-consistent read)", quote(ref));
-      evaluator.execute(model.schema(), view, run, {});  // leave the scratch tables as the statement left them
-    }
-    if (!ex.outcome.ok()) {
+    if (st.blocked && !st.sub_tables.empty() && !st.statement_snapshot && !st.m.rules.waits_by_retry)
+      if (!choose_subquery_view(st.t, st.e, st.start, st.ref, st.sub_view_rule, st.sub_tables, st.run, predicates,
+                                st.actual, st.view))
+        return false;
+    st.ex = evaluator.execute(model.schema(), st.view, st.run, predicates);
+    if (st.rule.recheck_from_start && st.blocked && st.ex.outcome.ok() && ambiguous_order.empty() && s.is_write())
+      note_semi_consistent_scan_order(st);
+    if (!st.ex.outcome.ok()) {
       undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
-                                      "ambiguous here", quote(ref), summary(ex.outcome), view_name(view_rule)));
-      return;
+                                      "ambiguous here", quote(st.ref), summary(st.ex.outcome), view_name(st.view_rule)));
+      return false;
     }
     // A LIMIT over rows equal in every visible column returns whichever of them the engine picks: the result is
     // compared without the hidden columns, and only the rows both returned count as locked.
-    const bool tied_limit = s.kind == StatementKind::Select && limit_over_equal_rows(model.schema(), s, view);
+    st.tied_limit = s.kind == StatementKind::Select && limit_over_equal_rows(model.schema(), s, st.view);
     std::optional<std::set<std::int64_t>> select_rows;
-    if (tied_limit) {
-      const auto mine = returned_rows(model.schema(), s, ex.outcome), theirs = returned_rows(model.schema(), s, actual);
+    if (st.tied_limit) {
+      const auto mine = returned_rows(model.schema(), s, st.ex.outcome);
+      const auto theirs = returned_rows(model.schema(), s, st.actual);
       select_rows.emplace();
       if (mine.count(s.table) && theirs.count(s.table))
         for (std::int64_t r : mine.at(s.table))
           if (theirs.at(s.table).count(r)) select_rows->insert(r);
       tag("limit-over-equal-rows");
     }
-    // Lock expectation.
-    seq_ = e;
-    std::vector<Lock> locks = locks_of(t, s, rule, ex, select_rows);
-    // The first conflict of any of its locks (predicates changed: of its own table's, the first lock).
-    auto conflict_of = [&](const std::vector<bool>& changed, int at, const std::set<int>& released) {
-      std::optional<Conflict> c;
-      for (std::size_t i = 0; i < locks.size() && !c; ++i)
-        c = find_conflict(model, t, waiting_lock(locks[i], ex), m.rules.unique_value_waits,
-                          i == 0 ? changed : std::vector<bool>{}, at, released);
-      return c;
-    };
-    if (!blocked) {
-      const std::set<int> released = deadlock_victims_in_flight(t, e);
-      if (!released.empty()) tag("deadlock-victim-released");
-      if (auto c = conflict_of(ex.predicate_changed, -1, released)) {
-        // A row the holder changed into one the statement does not match (or deleted), skipped without waiting:
-        // the semi-consistent read the profile may document at this level (a single-table write only).
-        std::string allowed;
-        Lock& lock = locks.front();
-        if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && !s.is_multi_table_write() &&
-            m.rules.select.view == ViewRule::Latest) {
-          const View latest = model.view(t, ViewRule::Latest, e, tables);
-          const std::vector<std::int64_t> dirty = rows_matching_on(s, latest);
-          bool skipped = true;  // every row it should have waited for is one its uncommitted version does not match
-          std::vector<std::int64_t> held;
-          for (std::int64_t r : lock.rows)
-            if (held_by(c->holder, s.table, r)) {
-              held.push_back(r);
-              if (std::find(dirty.begin(), dirty.end(), r) != dirty.end()) skipped = false;
-            }
-          if (skipped) {
-            allowed = "semi-consistent-read";
-            // Follow the engine: the rows it skipped are not written.
-            Execution again = evaluator.execute(model.schema(), view, restricted_to_rows(run, held, true), {});
-            if (again.outcome.ok()) {
-              ex = std::move(again);
-              locks = locks_of(t, s, rule, ex);
-            }
-          }
-        }
-        finding("inconsistent-blocking",
-                fmt::format("{} completed without waiting, but {} and T{} was still active: the lock model ({}) says "
-                            "it must block", quote(ref), c->reason, c->holder,
-                            m.rules.lock_source.empty() ? rule.source : m.rules.lock_source),
-                {t, c->holder}, t, allowed);
-      }
-    } else if (!conflict_of({}, start, {})) {
-      tag("block-not-required");
+    seq_ = st.e;
+    st.locks = locks_of(st.t, s, st.rule, st.ex, select_rows);
+    return true;
+  }
+
+  // A semi-consistent statement that waited has skipped some rows (on their uncommitted versions) before the wait and
+  // reads the rest after it: which ones depends on its scan position. If restricting it to the rows that matched when
+  // it started changes its effect, later findings depend on that order.
+  void note_semi_consistent_scan_order(const Step& st) {
+    const View at_start = model.view(st.t, st.rule.start_view, st.start, st.tables);
+    const Execution alt =
+        evaluator.execute(model.schema(), st.view, restricted_to_rows(st.s, rows_matching_on(st.s, at_start)), {});
+    std::set<std::int64_t> a(st.ex.matched.begin(), st.ex.matched.end()), b(alt.matched.begin(), alt.matched.end());
+    if (a != b)
+      ambiguous_order = fmt::format("{} waited; which rows it skipped on their uncommitted versions before the wait "
+                                    "depends on its scan position (semi-consistent read)", quote(st.ref));
+    evaluator.execute(model.schema(), st.view, st.run, {});  // leave the scratch tables as the statement left them
+  }
+
+  // The first conflict of any of the statement's locks (predicates changed: of its own table's, the first lock).
+  std::optional<Conflict> first_conflict(const Step& st, const std::vector<bool>& changed, int at,
+                                         const std::set<int>& released) const {
+    std::optional<Conflict> c;
+    for (std::size_t i = 0; i < st.locks.size() && !c; ++i)
+      c = find_conflict(model, st.t, waiting_lock(st.locks[i], st.ex), st.m.rules.unique_value_waits,
+                        i == 0 ? changed : std::vector<bool>{}, at, released);
+    return c;
+  }
+
+  // Lock expectation: a statement that did not wait must not have met a conflicting lock; one that waited should have.
+  void check_blocking(Step& st) {
+    if (st.blocked) {
+      if (!first_conflict(st, {}, st.start, {})) tag("block-not-required");
+      return;
     }
-    // First-updater-wins.
+    const std::set<int> released = deadlock_victims_in_flight(st.t, st.e);
+    if (!released.empty()) tag("deadlock-victim-released");
+    const std::optional<Conflict> c = first_conflict(st, st.ex.predicate_changed, -1, released);
+    if (!c) return;
+    const std::string allowed = skipped_semi_consistently(st, *c) ? behaviour::kSemiConsistentRead : "";
+    finding("inconsistent-blocking",
+            fmt::format("{} completed without waiting, but {} and T{} was still active: the lock model ({}) says "
+                        "it must block", quote(st.ref), c->reason, c->holder,
+                        st.m.rules.lock_source.empty() ? st.rule.source : st.m.rules.lock_source),
+            {st.t, c->holder}, st.t, allowed);
+  }
+
+  // A row the holder changed into one the statement does not match (or deleted), skipped without waiting: the
+  // semi-consistent read the profile may document at this level (a single-table write only). Where it was, the model
+  // follows the engine: the rows it skipped are not written.
+  bool skipped_semi_consistently(Step& st, const Conflict& c) {
+    const Statement& s = st.s;
+    if (!(s.kind == StatementKind::Update || s.kind == StatementKind::Delete) || s.is_multi_table_write() ||
+        st.m.rules.select.view != ViewRule::Latest)
+      return false;
+    const View latest = model.view(st.t, ViewRule::Latest, st.e, st.tables);
+    const std::vector<std::int64_t> dirty = rows_matching_on(s, latest);
+    std::vector<std::int64_t> held;
+    for (std::int64_t r : st.locks.front().rows)
+      if (held_by(c.holder, s.table, r)) {
+        held.push_back(r);
+        if (std::find(dirty.begin(), dirty.end(), r) != dirty.end()) return false;
+      }
+    Execution again = evaluator.execute(model.schema(), st.view, restricted_to_rows(st.run, held, true), {});
+    if (again.outcome.ok()) {
+      st.ex = std::move(again);
+      st.locks = locks_of(st.t, s, st.rule, st.ex);
+    }
+    return true;
+  }
+
+  // First-updater-wins: a write (or a locking read where the engine treats it so) of a row changed by a transaction
+  // that committed after this one's snapshot must fail with the rules' conflict error.
+  void check_first_updater(const Step& st) {
+    const TxnModel& m = st.m;
+    const Statement& s = st.s;
     const bool conflict_applies = s.is_write() || (s.lock != LockMode::None && m.rules.conflict_on_locking_reads);
-    if (m.rules.snapshot_write_conflict && m.snapshot_seq && conflict_applies && !(m.rules.conflict_on_any_commit && m.wrote)) {
-      std::string why;
-      bool inserted_after_snapshot = false;
-      if (m.rules.conflict_on_any_commit) {
-        if (s.is_write())
-          for (std::size_t o = 0; o < model.txns().size() && why.empty(); ++o) {
-            const TxnModel& other = model.txns()[o];
-            if (static_cast<int>(o) != t && other.state == TxnState::Committed && other.end_seq > *m.snapshot_seq &&
-                other.end_seq < e && other.wrote_rows)
-              why = fmt::format("T{} committed changes after T{}'s snapshot", o, t);
-          }
-      } else {
-        for (std::int64_t r : ex.matched) {
-          if (s.kind == StatementKind::Insert) break;
-          const Version* latest = model.latest_committed(r, t, e);
-          if (!latest && s.kind != StatementKind::Select) continue;
-          if (latest && (latest->txn == kInitial || latest->txn == t)) continue;
-          if (latest && model.txns()[static_cast<std::size_t>(latest->txn)].end_seq < *m.snapshot_seq) continue;
-          why = fmt::format("row txp_rid={} was changed by T{}, which committed after T{}'s snapshot", r,
-                            latest ? latest->txn : -1, t);
-          // A row the snapshot does not hold at all (inserted after it) is another case than a changed one.
-          if (!model.in_snapshot(r, t, *m.snapshot_seq)) inserted_after_snapshot = true;
-          break;
-        }
-        if (why.empty()) why = deleted_after_snapshot(t, e, s, rule);
-      }
-      if (!why.empty())
-        finding("missing-abort",
-                fmt::format("{} succeeded, but {}: the rules say it fails with {} ({})", quote(ref), why,
-                            to_string(m.rules.conflict_error), m.rules.conflict_source),
-                {t}, t,
-                inserted_after_snapshot ? "write-to-row-inserted-after-read-view" : "");
+    if (!m.rules.snapshot_write_conflict || !m.snapshot_seq || !conflict_applies ||
+        (m.rules.conflict_on_any_commit && m.wrote))
+      return;
+    bool inserted_after_snapshot = false;
+    const std::string why = m.rules.conflict_on_any_commit ? commit_after_snapshot(st)
+                                                           : row_changed_after_snapshot(st, inserted_after_snapshot);
+    if (why.empty()) return;
+    finding("missing-abort",
+            fmt::format("{} succeeded, but {}: the rules say it fails with {} ({})", quote(st.ref), why,
+                        to_string(m.rules.conflict_error), m.rules.conflict_source),
+            {st.t}, st.t, inserted_after_snapshot ? behaviour::kWriteToRowInsertedAfterReadView : "");
+  }
+
+  // SQLite's rule: any write after another transaction committed changes since this one's snapshot conflicts.
+  std::string commit_after_snapshot(const Step& st) const {
+    if (!st.s.is_write()) return {};
+    for (std::size_t o = 0; o < model.txns().size(); ++o) {
+      const TxnModel& other = model.txns()[o];
+      if (static_cast<int>(o) != st.t && other.state == TxnState::Committed && other.end_seq > *st.m.snapshot_seq &&
+          other.end_seq < st.e && other.wrote_rows)
+        return fmt::format("T{} committed changes after T{}'s snapshot", o, st.t);
     }
-    // Result.
-    if (s.kind == StatementKind::Select) {
-      const std::string diff = tied_limit ? compare_outcomes(without_hidden(ex.outcome), without_hidden(actual))
-                                          : compare_outcomes(ex.outcome, actual);
-      if (!diff.empty()) {
-        if (rule.view == ViewRule::Latest && partial_writes_explain(t, e, run, view, ex.outcome, actual)) {
-          tag("dirty-read-of-partial-write");
-        } else if (rule.view == ViewRule::Latest)
-          if (const std::string w = write_in_flight(t, e, tables); !w.empty()) {
-            undecided.push_back(fmt::format("{}: read uncommitted data while {} waited half-done (its partial writes "
-                                            "are visible at this level; the version history holds whole statements)",
-                                            quote(ref), w));
-            return;
-          }
-        const bool mixed = rule.view == ViewRule::Snapshot && m.current_read_beyond_snapshot;
-        std::optional<std::set<std::int64_t>> read_during_wait;
-        if (blocked && s.lock != LockMode::None && m.rules.rows_read_during_wait)
-          read_during_wait = rows_read_during_wait(t, start, e, run, view_rule, sub_view_rule, actual);
-        if (!v.tags.empty() && v.tags.back() == "dirty-read-of-partial-write") {
-          // explained: every row is as the model has it or as a waiting write left it
-        } else if (read_during_wait) {
-          // explained: every row is a version the row had while the statement scanned; it locked those it returned
-          tag("locking-read-rows-read-during-wait");
-          locks.front().rows = *read_during_wait;
-        } else
-        finding("incorrect-result",
-                fmt::format("{} returned rows that differ from the same statement run alone on its view ({} at "
-                            "event {}; {}):\n    expected: {}\n    actual:   {}\n    {}",
-                            quote(ref), view_name(rule.view), e, rule.source, rows_text(ex.outcome),
-                            rows_text(actual), diff),
-                {t}, t, mixed ? "snapshot-read-after-current-read" : "");
-      }
+    return {};
+  }
+
+  std::string row_changed_after_snapshot(const Step& st, bool& inserted_after_snapshot) {
+    const Statement& s = st.s;
+    const int snapshot = *st.m.snapshot_seq;
+    for (std::int64_t r : st.ex.matched) {
+      if (s.kind == StatementKind::Insert) break;
+      const Version* latest = model.latest_committed(r, st.t, st.e);
+      if (!latest && s.kind != StatementKind::Select) continue;
+      if (latest && (latest->txn == kInitial || latest->txn == st.t)) continue;
+      if (latest && model.txns()[static_cast<std::size_t>(latest->txn)].end_seq < snapshot) continue;
+      // A row the snapshot does not hold at all (inserted after it) is another case than a changed one.
+      if (!model.in_snapshot(r, st.t, snapshot)) inserted_after_snapshot = true;
+      return fmt::format("row txp_rid={} was changed by T{}, which committed after T{}'s snapshot", r,
+                         latest ? latest->txn : -1, st.t);
     }
-    // Effect on the history.
-    if (s.is_write()) {
+    return deleted_after_snapshot(st.t, st.e, s, st.rule);
+  }
+
+  // A SELECT's rows against the model's. Returns false (and records why) when the case is undecided.
+  bool check_result(Step& st) {
+    const Statement& s = st.s;
+    const std::string diff = st.tied_limit
+                                 ? compare_outcomes(without_hidden(st.ex.outcome), without_hidden(st.actual))
+                                 : compare_outcomes(st.ex.outcome, st.actual);
+    if (diff.empty()) return true;
+    if (st.rule.view == ViewRule::Latest &&
+        partial_writes_explain(st.t, st.e, st.run, st.view, st.ex.outcome, st.actual)) {
+      tag("dirty-read-of-partial-write");  // every row is as the model has it or as a waiting write left it
+      return true;
+    }
+    if (st.rule.view == ViewRule::Latest)
+      if (const std::string w = write_in_flight(st.t, st.e, st.tables); !w.empty()) {
+        undecided.push_back(fmt::format("{}: read uncommitted data while {} waited half-done (its partial writes "
+                                        "are visible at this level; the version history holds whole statements)",
+                                        quote(st.ref), w));
+        return false;
+      }
+    if (st.blocked && s.lock != LockMode::None && st.m.rules.rows_read_during_wait)
+      if (auto read = rows_read_during_wait(st.t, st.start, st.e, st.run, st.view_rule, st.sub_view_rule, st.actual)) {
+        // explained: every row is a version the row had while the statement scanned; it locked those it returned
+        tag("locking-read-rows-read-during-wait");
+        st.locks.front().rows = *read;
+        return true;
+      }
+    const bool mixed = st.rule.view == ViewRule::Snapshot && st.m.current_read_beyond_snapshot;
+    finding("incorrect-result",
+            fmt::format("{} returned rows that differ from the same statement run alone on its view ({} at "
+                        "event {}; {}):\n    expected: {}\n    actual:   {}\n    {}",
+                        quote(st.ref), view_name(st.rule.view), st.e, st.rule.source, rows_text(st.ex.outcome),
+                        rows_text(st.actual), diff),
+            {st.t}, st.t, mixed ? behaviour::kSnapshotReadAfterCurrentRead : "");
+    return true;
+  }
+
+  // Effect on the history: the versions it wrote and the locks it holds from now on.
+  void apply_effect(Step& st) {
+    TxnModel& m = st.m;
+    if (st.s.is_write()) {
       m.wrote = true;
-      if (!ex.changes.empty()) m.wrote_rows = true;
-      if (m.snapshot_seq && m.rules.select.view == ViewRule::Snapshot && rule.view != ViewRule::Snapshot)
-        for (std::int64_t r : ex.matched) {
-          const Version* a = model.latest_committed(r, t, e);
-          const Version* b = model.in_snapshot(r, t, e);
-          if (a != b) m.current_read_beyond_snapshot = true;
-        }
+      if (!st.ex.changes.empty()) m.wrote_rows = true;
+      if (m.snapshot_seq && m.rules.select.view == ViewRule::Snapshot && st.rule.view != ViewRule::Snapshot)
+        for (std::int64_t r : st.ex.matched)
+          if (model.latest_committed(r, st.t, st.e) != model.in_snapshot(r, st.t, st.e))
+            m.current_read_beyond_snapshot = true;
     }
-    for (const auto& c : ex.changes) model.append(c.table, c.rid, c.data, t, c.deleted, e);
-    for (Lock& l : locks)
+    for (const auto& c : st.ex.changes) model.append(c.table, c.rid, c.data, st.t, c.deleted, st.e);
+    for (Lock& l : st.locks)
       if (l.strength != LockStrength::None) m.locks.push_back(std::move(l));
   }
 

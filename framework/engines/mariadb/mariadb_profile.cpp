@@ -109,12 +109,12 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
           std::string("MariaDB SET TRANSACTION, READ COMMITTED: only index records are locked, not the gaps, and "
                       "UPDATE uses a \"semi-consistent\" read, ") + kReadCommitted +
           " (MySQL 8.0 manual 15.7.2.1 says the same; WriteCheck section 6.4)";
-      d.allowed["semi-consistent-read"] = d.serializability_source;
+      d.allowed[behaviour::kSemiConsistentRead] = d.serializability_source;
       // The same mechanism after a wait: an UPDATE/DELETE that waited leaves rows it skipped on their last committed
       // version before the wait, although they match when it completes. A known engine bug, counted and shown with its
       // tracker entry, not failed: MariaDB fixed the reported shapes only through innodb_snapshot_isolation=ON, and
       // txprop found one that setting does not fix (tests/scenarios/troc_si_rc_update_skips_row_scanned_before_wait.txn).
-      d.allowed["semi-consistent-update-after-wait"] =
+      d.allowed[behaviour::kSemiConsistentUpdateAfterWait] =
           "known engine bug MDEV-26643 (verified, Critical; Troc Fig. 1): an UPDATE that waited at READ UNCOMMITTED or "
           "READ COMMITTED keeps rows its semi-consistent scan skipped before the wait, https://jira.mariadb.org/browse/"
           "MDEV-26643; the semi-consistent read itself: " + d.serializability_source;
@@ -147,7 +147,7 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
         // Observed on 10.11.19 (Troc suite): an UPDATE/DELETE writes a row inserted by a transaction that committed
         // after the read view, without ER_CHECKREAD: the check covers records the read view holds an older version
         // of, not rows it does not hold at all (a phantom). Counted with this entry; an open question upstream.
-        d.allowed["write-to-row-inserted-after-read-view"] =
+        d.allowed[behaviour::kWriteToRowInsertedAfterReadView] =
             std::string("MariaDB innodb_snapshot_isolation=ON: ER_CHECKREAD (1020) is raised for a write to a record "
                         "whose version the read view does not see; writes still read the latest committed versions, "
                         "so a row inserted and committed after the read view is written without an error (observed "
@@ -178,7 +178,7 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
         // Troc: a plain SELECT after a write that read (current read) versions the snapshot does not hold returns a
         // mix the snapshot+own-writes model does not give (Troc Listing 2 / MDEV-26642, MDEV-26671: "design decision
         // of the InnoDB Repeatable Read ... since MySQL 3.23.49").
-        d.allowed["snapshot-read-after-current-read"] =
+        d.allowed[behaviour::kSnapshotReadAfterCurrentRead] =
             "MDEV-26642 / MDEV-26671 (won't fix: InnoDB REPEATABLE READ writes read the latest committed version "
             "while plain SELECTs read the read view), https://jira.mariadb.org/browse/MDEV-26642, "
             "https://jira.mariadb.org/browse/MDEV-26671; " + std::string(kSnapshotIsolation);

@@ -1,0 +1,54 @@
+#pragma once
+// The vocabulary of phenomena and documented behaviours: the names under which an engine profile documents what a
+// level allows or prevents (DocumentedBehaviour::allowed and ::prevented) and under which the oracles look them up.
+// One owner for the names, so that a misspelt name is a compile error (the named behaviours below are used through
+// their constants on both sides) or fails BehaviourVocabulary.EveryProfileNamesKnownPhenomena (a profile's keys),
+// instead of a lookup that silently finds nothing.
+#include <array>
+#include <string_view>
+
+namespace txprop::behaviour {
+
+// Adya's phenomena (Adya's thesis, chapters 3-4: G0, G1a-c, G-single, G2-item, G2; G-SIa and G-SIb for snapshot
+// isolation) and the named shapes the Adya oracle reports for some of them (a lost update and a read skew are
+// G-singles, a write skew a G2-item; a G-single through a predicate read is not a G2-item). checkers/adya classifies
+// findings into exactly these kinds (adya::adya_kinds()).
+inline constexpr std::array<std::string_view, 14> kAdyaPhenomena = {
+    "G0",    "G1a",   "G1b",         "G1c",       "G-single",   "G2-item",           "G2",
+    "G-SIa", "G-SIb", "lost-update", "read-skew", "write-skew", "G-single-predicate", "impossible-history"};
+
+// Named behaviours: an engine mechanism or a statement shape the documentation describes, not a cycle.
+// A read on one node of a cluster misses a write another node committed before it began (Galera).
+inline constexpr const char* kStaleRead = "stale-read";
+// A write that skips a row whose uncommitted version does not match (InnoDB READ COMMITTED and below).
+inline constexpr const char* kSemiConsistentRead = "semi-consistent-read";
+// An UPDATE/DELETE that waited re-reads rows semi-consistently (InnoDB; MDEV-26643).
+inline constexpr const char* kSemiConsistentUpdateAfterWait = "semi-consistent-update-after-wait";
+// A plain read after a locking (current) read of the same transaction returns the snapshot, not what it locked.
+inline constexpr const char* kSnapshotReadAfterCurrentRead = "snapshot-read-after-current-read";
+// A write to a row inserted after the transaction's read view was taken succeeds (InnoDB snapshot isolation).
+inline constexpr const char* kWriteToRowInsertedAfterReadView = "write-to-row-inserted-after-read-view";
+// A multi-table UPDATE that SETs a column its own join condition reads (Statement::sets_a_join_column) writes rows
+// that depend on the engine's join order. The Sdg oracle reports the a3-violation of such a write with the source the
+// profile gives under this name.
+inline constexpr const char* kMultiTableUpdateSetsJoinColumn = "multi-table-update-sets-join-column";
+
+inline constexpr std::array<std::string_view, 6> kNamedBehaviours = {
+    kStaleRead, kSemiConsistentRead, kSemiConsistentUpdateAfterWait, kSnapshotReadAfterCurrentRead,
+    kWriteToRowInsertedAfterReadView, kMultiTableUpdateSetsJoinColumn};
+
+// Whether `name` belongs to the vocabulary.
+constexpr bool is_known(std::string_view name) {
+  for (std::string_view n : kAdyaPhenomena)
+    if (n == name) return true;
+  for (std::string_view n : kNamedBehaviours)
+    if (n == name) return true;
+  return false;
+}
+
+}  // namespace txprop::behaviour
+
+namespace txprop {
+// Kept under its old name: the Sdg oracle and its tests refer to it so.
+using behaviour::kMultiTableUpdateSetsJoinColumn;
+}  // namespace txprop
