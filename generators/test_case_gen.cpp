@@ -198,8 +198,12 @@ class StatementMaker {
         break;
       case 1: s = locking_select(t->name, maybe_predicate(*t), LockMode::Update); break;
       case 2: s = locking_select(t->name, maybe_predicate(*t), LockMode::Share); break;
-      case 3: s = insert(*t); break;
+      case 3: s = merge_instead(*t) ? merge(*t) : insert(*t); break;
       case 4:
+        if (merge_instead(*t)) {
+          s = merge(*t);
+          break;
+        }
         if (o_.rich_statements && o_.joined_writes && o_.update_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Update)) {
             s = std::move(*j);
@@ -606,6 +610,77 @@ class StatementMaker {
     Statement s = Statement::insert(t.name, std::move(columns), std::move(values));
     if (upsert != Upsert::None) make_upsert(t, upsert, s);
     return s;
+  }
+
+  // Whether this INSERT or UPDATE of `t` is a MERGE instead: drawn only where the suite and the server have MERGE, so
+  // that generation without them is what it was.
+  bool merge_instead(const Table& t) {
+    return o_.merge && o_.engine_has_merge && !t.primary_key.empty() && d_.chance(o_.merge_probability);
+  }
+
+  // MERGE INTO t USING (VALUES ...) AS src(src_c0, ...) ON t.k = src.src_k WHEN ...: the source's columns are named
+  // apart from the target's, so that a bare column in a WHEN condition or SET is the target's (PostgreSQL rejects an
+  // ambiguous one). Source rows have distinct keys (a target row matched twice fails with 21000, "MERGE command cannot
+  // affect row a second time") and no NULLs (VALUES would type a column of NULLs as text).
+  Statement merge(const Table& t) {
+    Statement s;
+    s.kind = StatementKind::Merge;
+    s.table = t.name;
+    s.alias = "src";
+    for (const Column& c : t.columns) s.columns.push_back("src_" + c.name);
+    const std::string& key = t.primary_key.front();
+    std::set<Value> keys;
+    for (int r = d_.chance(0.7) ? 1 : 2; r > 0; --r) {
+      std::vector<Expr> row;
+      for (const Column& c : t.columns) {
+        Value v = c.name == key && d_.chance(0.4) ? Value(static_cast<std::int64_t>(100 + next_key_++)) : value_for(t, c);
+        if (v.is_null()) v = random_value(d_, c.type);
+        if (c.name == key && !keys.insert(v).second) v = Value(static_cast<std::int64_t>(100 + next_key_++));
+        row.push_back(Expr::lit(v));
+      }
+      s.values.push_back(std::move(row));
+    }
+    s.merge_on = Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, key), Expr::qcol("src", "src_" + key));
+    s.merge_whens.push_back(merge_matched(t, d_.chance(0.35)));
+    if (s.merge_whens.back().condition && d_.chance(0.5)) s.merge_whens.push_back(merge_matched(t, false));
+    if (d_.chance(0.85)) {
+      MergeWhen insert;
+      insert.matched = false;
+      insert.action = MergeAction::Insert;
+      for (const Column& c : t.columns) {
+        insert.columns.push_back(c.name);
+        insert.values.push_back(Expr::qcol("src", "src_" + c.name));
+      }
+      s.merge_whens.push_back(std::move(insert));
+    }
+    return s;
+  }
+
+  // WHEN MATCHED [AND <predicate over the target's columns>] THEN UPDATE SET ... | DELETE | DO NOTHING. The SET names
+  // no unique column: two source rows setting unique values could then fail or not by the order MERGE visits them.
+  MergeWhen merge_matched(const Table& t, bool with_condition) {
+    MergeWhen w;
+    if (with_condition) {
+      PlainTerms plain(*this);
+      w.condition = comparison(t);
+    }
+    std::vector<const Column*> settable;
+    for (const Column& c : t.columns)
+      if (!unique_column(t, c)) settable.push_back(&c);
+    const int r = d_.in_range(0, 99);
+    if (r < 60 && !settable.empty()) {
+      w.action = MergeAction::Update;
+      const Column& c = *d_.pick(settable);
+      Expr value = Expr::lit(value_for(t, c));
+      if (d_.chance(0.5)) value = Expr::qcol("src", "src_" + c.name);
+      else if (c.type != ColumnType::Text && d_.chance(0.5))
+        value = Expr::binary(BinaryOp::Add, Expr::col(c.name), Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)));
+      if (value.kind == Expr::Kind::Literal && value.literal.is_null() && c.not_null) value = Expr::lit(random_value(d_, c.type));
+      w.assignments.push_back(Assignment{c.name, std::move(value), {}});
+    } else {
+      w.action = r < 85 ? MergeAction::Delete : MergeAction::DoNothing;
+    }
+    return w;
   }
 
   // The upsert form of an INSERT into `t`, or None: only where the suite turned upserts on, the engine has a form,

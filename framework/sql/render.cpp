@@ -271,6 +271,47 @@ std::string upsert_clause(const Statement& s, Dialect d) {
          (s.where ? " WHERE " + render_expr(*s.where, d) : "");
 }
 
+std::string value_rows(const std::vector<std::vector<Expr>>& values, Dialect d) {
+  std::string rows;
+  for (std::size_t r = 0; r < values.size(); ++r) {
+    rows += r ? ", (" : "(";
+    for (std::size_t i = 0; i < values[r].size(); ++i) rows += (i ? ", " : "") + render_expr(values[r][i], d);
+    rows += ")";
+  }
+  return rows;
+}
+
+// PostgreSQL 15 manual, MERGE: MERGE INTO target USING data_source ON join_condition when_clause [...], where
+// data_source is a table [AS alias] or (VALUES ...) AS alias(columns), and UPDATE SET names the target's columns
+// unqualified. MariaDB 10.11 and SQLite 3.40 have no MERGE.
+std::string render_merge(const Statement& s, Dialect d) {
+  if (d != Dialect::PostgreSql && d != Dialect::Portable)
+    throw std::invalid_argument(fmt::format("{} into {} has no {} spelling: MERGE is PostgreSQL's (15+); MariaDB and "
+                                            "SQLite have none",
+                                            merge_form(s), s.table, to_string(d)));
+  std::string out = "MERGE INTO " + quote_identifier(s.table, d) + " USING ";
+  if (!s.merge_source.empty()) {
+    out += quote_identifier(s.merge_source, d);
+    if (!s.alias.empty()) out += " AS " + quote_identifier(s.alias, d);
+  } else {
+    out += fmt::format("(VALUES {}) AS {}({})", value_rows(s.values, d), quote_identifier(s.alias, d), column_list(s.columns, d));
+  }
+  out += " ON " + render_expr(*s.merge_on, d);
+  for (const MergeWhen& w : s.merge_whens) {
+    out += w.matched ? " WHEN MATCHED" : " WHEN NOT MATCHED";
+    if (w.condition) out += " AND " + render_expr(*w.condition, d);
+    switch (w.action) {
+      case MergeAction::Update: out += " THEN UPDATE SET " + assignment_list(w.assignments, d); break;
+      case MergeAction::Delete: out += " THEN DELETE"; break;
+      case MergeAction::DoNothing: out += " THEN DO NOTHING"; break;
+      case MergeAction::Insert:
+        out += fmt::format(" THEN INSERT ({}) VALUES {}", column_list(w.columns, d), value_rows({w.values}, d));
+        break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
@@ -319,20 +360,10 @@ std::string render(const Statement& s, Dialect d) {
       if (s.limit) out += fmt::format(" LIMIT {}", *s.limit);
       return out + locking_clause(s, d);
     }
-    case StatementKind::Insert: {
-      std::string rows;
-      for (std::size_t r = 0; r < s.values.size(); ++r) {
-        if (r) rows += ", ";
-        rows += "(";
-        for (std::size_t i = 0; i < s.values[r].size(); ++i) {
-          if (i) rows += ", ";
-          rows += render_expr(s.values[r][i], d);
-        }
-        rows += ")";
-      }
+    case StatementKind::Insert:
       return fmt::format("{} {} ({}) VALUES {}{}", insert_verb(s, d), quote_identifier(s.table, d),
-                         column_list(s.columns, d), rows, upsert_clause(s, d));
-    }
+                         column_list(s.columns, d), value_rows(s.values, d), upsert_clause(s, d));
+    case StatementKind::Merge: return render_merge(s, d);
     case StatementKind::Update: {
       // A multi-table write names its SET columns with their table, except in the FROM form (PostgreSQL, SQLite),
       // which can only set the target table's columns and does not accept a qualifier there.

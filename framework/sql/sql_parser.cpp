@@ -173,6 +173,7 @@ class Parser {
     if (accept_keyword("REPLACE")) return insert(Upsert::Replace);
     if (accept_keyword("UPDATE")) return update();
     if (accept_keyword("DELETE")) return delete_();
+    if (accept_keyword("MERGE")) return merge();
     if (accept_keyword("BEGIN")) {
       if (!accept_keyword("TRANSACTION")) accept_keyword("WORK");
       return Statement::begin();
@@ -199,7 +200,7 @@ class Parser {
     }
     if (accept_keyword("LOCK")) return lock_table();
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
-    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
+    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, MERGE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
   }
 
   std::variant<Table, CreateIndex, Statement> setup_statement() {
@@ -491,6 +492,82 @@ class Parser {
       }
     }
     upsert_values_ = false;
+  }
+
+  // PostgreSQL 15's MERGE INTO t USING {u [[AS] s] | (VALUES (...), ...) AS s(c, ...)} ON condition, then WHEN clauses.
+  Statement merge() {
+    Statement s;
+    s.kind = StatementKind::Merge;
+    expect_keyword("INTO");
+    s.table = identifier("a table name");
+    if (is_keyword("AS")) fail(line(), "MERGE INTO t AS alias: txprop names the target by its table name (give the source an alias)");
+    expect_keyword("USING");
+    if (accept_symbol("(")) {
+      if (!accept_keyword("VALUES")) fail_expected("VALUES (a MERGE source is a table or a VALUES list)");
+      s.values = value_rows();
+      expect_symbol(")");
+      expect_keyword("AS");
+      s.alias = identifier("the VALUES source's alias");
+      s.columns = column_list();
+    } else {
+      s.merge_source = identifier("a table name or (VALUES ...)");
+      if (accept_keyword("AS") || (peek().kind != Token::Kind::Symbol && !is_keyword("ON"))) s.alias = identifier("an alias");
+    }
+    expect_keyword("ON");
+    s.merge_on = expression();
+    while (accept_keyword("WHEN")) s.merge_whens.push_back(merge_when(s));
+    if (s.merge_whens.empty()) fail_expected("WHEN [NOT] MATCHED");
+    return s;
+  }
+
+  MergeWhen merge_when(const Statement& s) {
+    MergeWhen w;
+    w.matched = !accept_keyword("NOT");
+    expect_keyword("MATCHED");
+    if (accept_keyword("AND")) w.condition = expression();
+    expect_keyword("THEN");
+    if (accept_keyword("DO")) {
+      expect_keyword("NOTHING");
+      w.action = MergeAction::DoNothing;
+    } else if (accept_keyword("DELETE")) {
+      w.action = MergeAction::Delete;
+    } else if (accept_keyword("UPDATE")) {
+      expect_keyword("SET");
+      Statement target;
+      target.table = s.table;
+      assignments(target);
+      w.action = MergeAction::Update;
+      w.assignments = std::move(target.assignments);
+    } else if (accept_keyword("INSERT")) {
+      w.action = MergeAction::Insert;
+      if (is_symbol("(")) w.columns = column_list();
+      const int at = line();
+      expect_keyword("VALUES");
+      std::vector<std::vector<Expr>> rows = value_rows();
+      if (rows.size() != 1) fail(at, "MERGE ... THEN INSERT takes one row of VALUES");
+      w.values = std::move(rows.front());
+      if (w.columns.empty()) fail(at, "MERGE ... THEN INSERT names its columns: INSERT (c, ...) VALUES (...)");
+      if (w.values.size() != w.columns.size())
+        fail(at, fmt::format("a row of {} value(s) for {} column(s)", w.values.size(), w.columns.size()));
+    } else {
+      fail_expected("UPDATE SET, DELETE, INSERT or DO NOTHING after THEN");
+    }
+    return w;
+  }
+
+  // (e, ...), (e, ...) after VALUES.
+  std::vector<std::vector<Expr>> value_rows() {
+    std::vector<std::vector<Expr>> rows;
+    do {
+      expect_symbol("(");
+      std::vector<Expr> row;
+      do {
+        row.push_back(expression());
+      } while (accept_symbol(","));
+      expect_symbol(")");
+      rows.push_back(std::move(row));
+    } while (accept_symbol(","));
+    return rows;
   }
 
   // A multi-table write's join, MariaDB's spelling: [INNER] JOIN u ON condition.

@@ -85,6 +85,14 @@ struct Options {
   bool upsert_update_where = false;
   double upsert_probability = 0.35;
   double upsert_where_probability = 0.3;
+  // MERGE (issue 17): an INSERT or UPDATE of a table with a primary key becomes, with merge_probability, a MERGE INTO t
+  // USING (VALUES <one or two rows of t's columns>) AS src(src_c0, ...) ON t.k = src.src_k WHEN MATCHED [AND <predicate>]
+  // THEN UPDATE SET ... | DELETE | DO NOTHING [WHEN MATCHED THEN ...] [WHEN NOT MATCHED THEN INSERT ... VALUES (src...)].
+  // `merge` is the suite's switch (Wss, Atomicity: their replays run the MERGE again); engine_has_merge is the
+  // server's (EngineCapabilities::merge, PostgreSQL 15+, set by the harness). Off by default.
+  bool merge = false;
+  bool engine_has_merge = false;
+  double merge_probability = 0.15;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
   // (the harness sets lock_strengths and lock_waits from the profile's capabilities; SQLite has no locking reads).

@@ -85,6 +85,8 @@ struct TestCase {
   // "T1.2 is an upsert (ON CONFLICT DO UPDATE)" for the first upsert statement, "" if none: what an oracle whose
   // instrumentation cannot see which rows an upsert inserted, updated or left alone says when it refuses the case.
   std::string first_upsert() const;
+  // "T1.2 is MERGE (MATCHED UPDATE, NOT MATCHED INSERT)" for the first MERGE, "" if none (refusals, as first_upsert).
+  std::string first_merge() const;
   // "T0.3 is ROLLBACK TO SAVEPOINT s" for the first savepoint statement, "" if none (refusals, as first_upsert).
   std::string first_savepoint() const;
   // "T1.2 is SELECT ... FOR UPDATE SKIP LOCKED" for the first statement with a locking clause beyond a waiting FOR

@@ -9,5 +9,6 @@ TXPROP_SETTINGS(Atomicity) {
   s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
   s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
   s.generator.upserts = true;  // the engine's upsert forms (issue 17): the replay of the committed ones runs them too
+  s.generator.merge = true;  // MERGE where the server has it (PostgreSQL 15+): the replay runs the committed ones too
   s.generator.lock_options = true;  // FOR KEY SHARE / NO KEY UPDATE, NOWAIT, SKIP LOCKED where the engine has them
 }
