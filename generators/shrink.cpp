@@ -488,6 +488,15 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
       copy.transactions[t].end = TxnEnd::Commit;
       out.push_back(std::move(copy));
     }
+  // A chained end toward a plain one, the two transactions each on a connection of its own again.
+  for (std::size_t t = 0; t < c.transactions.size(); ++t)
+    if (c.transactions[t].chain) {
+      TestCase copy = c;
+      copy.transactions[t].chain = false;
+      for (Transaction& x : copy.transactions)
+        if (x.session == c.transactions[t].session) x.session = -1;
+      out.push_back(std::move(copy));
+    }
   // Mixed levels: toward every transaction at the first one's level (the suite's).
   for (std::size_t t = 1; t < c.transactions.size(); ++t)
     if (c.transactions[t].isolation != c.transactions[0].isolation) {

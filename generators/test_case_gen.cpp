@@ -313,6 +313,7 @@ class StatementMaker {
   }
 
   Expr comparison(const Table& t) {
+    if (o_.truth_forms && d_.chance(o_.truth_form_probability)) return truth_form(t);
     if (o_.rich_statements && !plain_terms_ && d_.chance(o_.exists_probability))
       if (auto e = exists(t)) return std::move(*e);
     const Column& c = d_.pick(t.columns);
@@ -612,6 +613,27 @@ class StatementMaker {
     return s;
   }
 
+  // A predicate term in one of the truth forms (Options::truth_forms), over one column and values of its type, except
+  // where the cast makes the type: CAST(integer AS TEXT) compares with the text of a value, CAST(c AS REAL) with a
+  // number (text columns are cast to TEXT only: CAST('a' AS REAL) is an error on PostgreSQL and 0 on MariaDB).
+  Expr truth_form(const Table& t) {
+    const Column& c = d_.pick(t.columns);
+    const Value v = value_for(t, c);
+    static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Gt, BinaryOp::Le, BinaryOp::Ne};
+    Expr cmp = Expr::binary(d_.pick(ops), Expr::col(c.name), Expr::lit(v));
+    switch (d_.in_range(0, 3)) {
+      case 0: return Expr::binary(BinaryOp::Eq, std::move(cmp), Expr::boolean(d_.chance(0.7)));
+      case 1: return Expr::is_truth(std::move(cmp), d_.chance(0.6), d_.chance(0.4));
+      case 2: return Expr::is_distinct(Expr::col(c.name), Expr::lit(d_.chance(0.2) ? Value() : v), d_.chance(0.6));
+      default:
+        if (c.type == ColumnType::Integer && d_.chance(0.5))
+          return Expr::binary(BinaryOp::Eq, Expr::cast(Expr::col(c.name), ValueType::Text),
+                              Expr::lit(Value(v.is_null() ? std::string("0") : v.to_string())));
+        if (c.type == ColumnType::Text) return Expr::binary(BinaryOp::Eq, Expr::cast(Expr::col(c.name), ValueType::Text), Expr::lit(v));
+        return Expr::binary(d_.pick(ops), Expr::cast(Expr::col(c.name), ValueType::Real), Expr::lit(v));
+    }
+  }
+
   // Whether this INSERT or UPDATE of `t` is a MERGE instead: drawn only where the suite and the server have MERGE, so
   // that generation without them is what it was.
   bool merge_instead(const Table& t) {
@@ -859,6 +881,17 @@ Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, i
   const int anchored_at = !anchor ? -1 : d.chance(0.7) ? 0 : d.in_range(0, total - 1);
   for (int i = 0; i < total; ++i)
     t.statements.push_back(i == anchored_at ? maker.anchored(*anchor, anchor_write) : maker.make());
+  if (o.savepoints && d.chance(o.savepoint_probability)) {
+    // SAVEPOINT sp at position i (0..n-1: before a statement), its ROLLBACK TO / RELEASE after statement j >= i.
+    const int i = d.in_range(0, total - 1);
+    const int j = d.in_range(i + 1, total);
+    const auto at = [&](int k) { return t.statements.begin() + k; };
+    t.statements.insert(at(j), Statement::savepoint_statement(d.chance(o.rollback_to_probability)
+                                                                   ? StatementKind::RollbackToSavepoint
+                                                                   : StatementKind::ReleaseSavepoint,
+                                                               "sp"));
+    t.statements.insert(at(i), Statement::savepoint_statement(StatementKind::Savepoint, "sp"));
+  }
   t.end = d.chance(o.rollback_probability) ? TxnEnd::Rollback : TxnEnd::Commit;
   return t;
 }
@@ -887,6 +920,26 @@ rc::Gen<std::vector<int>> submitted_order(const std::vector<Transaction>& transa
   });
 }
 
+// Transaction i ends AND CHAIN into i + 1: both on one connection, i + 1 at i's level, and i + 1's steps that were
+// submitted before i's end moved right after it (the others' order stays).
+void chain_pair(TestCase& c, std::size_t i) {
+  const int a = static_cast<int>(i), b = a + 1;
+  c.transactions[i].chain = true;
+  c.transactions[i].session = c.transactions[i + 1].session = 0;
+  c.transactions[i + 1].isolation = c.transactions[i].isolation;
+  std::size_t left = c.transactions[i].step_count();
+  std::vector<int> order, held;
+  for (int t : c.order) {
+    if (t == b && left > 0) {
+      held.push_back(t);
+      continue;
+    }
+    order.push_back(t);
+    if (t == a && --left == 0) order.insert(order.end(), held.begin(), held.end());
+  }
+  c.order = std::move(order);
+}
+
 rc::Gen<TestCase> test_case(const Options& options) {
   return rc::Gen<TestCase>([options](const rc::Random& random, int size) {
     Draw d(random);
@@ -902,6 +955,8 @@ rc::Gen<TestCase> test_case(const Options& options) {
         c.transactions.back().isolation = d.pick(options.mixed_levels);
     }
     c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
+    if (options.chains && options.engine_has_chain && n > 1 && d.chance(options.chain_probability))
+      chain_pair(c, static_cast<std::size_t>(d.in_range(0, n - 2)));
     if (options.nodes > 1)
       for (std::size_t i = 0; i < c.transactions.size(); ++i)
         c.transactions[i].node = static_cast<int>(i % static_cast<std::size_t>(options.nodes));

@@ -60,7 +60,9 @@ namespace {
 // that the run summary counts the cases with each form per suite (their share of a campaign); once per verdict.
 void tag_forms(const TestCase& c, Verdict& v) {
   for (const std::string& f : rich_forms(c))
-    if ((f.starts_with("form: MERGE") || f.ends_with("AND CHAIN")) && std::find(v.tags.begin(), v.tags.end(), f) == v.tags.end())
+    if ((f.starts_with("form: MERGE") || f.ends_with("AND CHAIN") || f == "form: truth value" || f == "form: CAST" ||
+         f == "form: IS [NOT] DISTINCT FROM" || f.starts_with("form: SAVEPOINT")) &&
+        std::find(v.tags.begin(), v.tags.end(), f) == v.tags.end())
       v.tags.push_back(f);
 }
 

@@ -134,6 +134,7 @@ void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
   o.lock_strengths = c.lock_strengths;
   o.lock_waits = c.lock_waits;
   o.engine_has_merge = c.merge;  // by the server's version (PostgreSQL 15+)
+  o.engine_has_chain = c.chain;
 }
 
 namespace {

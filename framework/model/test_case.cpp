@@ -11,7 +11,9 @@ namespace txprop {
 Statement Transaction::step(std::size_t index) const {
   if (index == 0) return Statement::begin();
   if (index <= statements.size()) return statements[index - 1];
-  return end == TxnEnd::Commit ? Statement::commit() : Statement::rollback();
+  Statement s = end == TxnEnd::Commit ? Statement::commit() : Statement::rollback();
+  s.chain = chain;
+  return s;
 }
 
 std::vector<StepRef> TestCase::submitted_steps() const {
@@ -144,11 +146,43 @@ std::string TestCase::first_upsert() const {
   return {};
 }
 
+namespace {
+bool statement_has_truth_form(const Statement& s) {
+  auto any = [](const std::optional<Expr>& e) { return e && e->has_truth_form(); };
+  if (any(s.where) || any(s.having) || any(s.merge_on)) return true;
+  for (const auto& a : s.assignments) if (a.value.has_truth_form()) return true;
+  for (const auto& row : s.values) for (const auto& v : row) if (v.has_truth_form()) return true;
+  for (const auto& j : s.joins) if (j.on.has_truth_form()) return true;
+  for (const auto& e : s.select_exprs) if (e.has_truth_form()) return true;
+  for (const auto& w : s.merge_whens) {
+    if (any(w.condition)) return true;
+    for (const auto& a : w.assignments) if (a.value.has_truth_form()) return true;
+    for (const auto& v : w.values) if (v.has_truth_form()) return true;
+  }
+  return std::any_of(s.derived.begin(), s.derived.end(), statement_has_truth_form);
+}
+}  // namespace
+
+std::string TestCase::first_truth_form() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (statement_has_truth_form(transactions[t].statements[i]))
+        return fmt::format("T{}.{} uses TRUE / FALSE, IS [NOT] TRUE, CAST or IS [NOT] DISTINCT FROM", t, i + 1);
+  return {};
+}
+
 std::string TestCase::first_merge() const {
   for (std::size_t t = 0; t < transactions.size(); ++t)
     for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
       if (transactions[t].statements[i].is_merge())
         return fmt::format("T{}.{} is {}", t, i + 1, merge_form(transactions[t].statements[i]));
+  return {};
+}
+
+std::string TestCase::first_chain() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    if (transactions[t].chain && !transactions[t].autocommit)
+      return fmt::format("T{} ends {} AND CHAIN", t, to_string(transactions[t].end));
   return {};
 }
 
@@ -472,6 +506,12 @@ std::string TestCase::validate() const {
   for (const auto& session : sessions())
     for (std::size_t j = 1; j < session.size(); ++j) {
       const auto before = static_cast<std::size_t>(session[j - 1]), after = static_cast<std::size_t>(session[j]);
+      if (const Transaction& a = transactions[before], &b = transactions[after]; a.chain && !a.autocommit) {
+        if (b.autocommit) return fmt::format("T{} ends AND CHAIN, but T{} after it on its connection is autocommit", before, after);
+        if (b.isolation != a.isolation)
+          return fmt::format("T{} ends AND CHAIN, so T{} after it runs at its level ({}), not at {}", before, after,
+                             sql_name(a.isolation), sql_name(b.isolation));
+      }
       if (first[after] < last[before])
         return fmt::format("T{} starts on the connection of T{} before T{} ended (step {} of the order is before its "
                            "step {})",
@@ -499,6 +539,9 @@ std::set<std::string> rich_forms(const TestCase& c) {
     if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
       forms.insert("form: NOT IN subquery");
     if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
+    if (e.kind == Expr::Kind::IsTruth || e.kind == Expr::Kind::Boolean) forms.insert("form: truth value");
+    if (e.kind == Expr::Kind::Cast) forms.insert("form: CAST");
+    if (e.kind == Expr::Kind::IsDistinct) forms.insert("form: IS [NOT] DISTINCT FROM");
     if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery in WHERE or SET");
     if (e.kind == Expr::Kind::Exists || e.kind == Expr::Kind::InSubquery || e.kind == Expr::Kind::Subquery) {
       // Correlated: the subquery names a column of a table other than its own.
@@ -512,6 +555,12 @@ std::set<std::string> rich_forms(const TestCase& c) {
     }
     for (const Expr& a : e.args) visit(a);
   };
+  for (const Transaction& t : c.transactions)
+    for (const Statement& s : t.statements)
+      if (s.kind == StatementKind::RollbackToSavepoint) forms.insert("form: SAVEPOINT ... ROLLBACK TO");
+      else if (s.kind == StatementKind::ReleaseSavepoint) forms.insert("form: SAVEPOINT ... RELEASE");
+  for (const Transaction& t : c.transactions)
+    if (t.chain && !t.autocommit) forms.insert(t.end == TxnEnd::Commit ? "form: COMMIT AND CHAIN" : "form: ROLLBACK AND CHAIN");
   for (const Transaction& t : c.transactions)
     for (const Statement& s : t.statements) {
       if (s.where) visit(*s.where);

@@ -109,6 +109,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       std::size_t len = 0;
       for (auto sym : two_char)
         if (rest.starts_with(sym)) len = 2;
+      if (rest.starts_with("<=>")) len = 3;  // MariaDB's NULL-safe equality
       if (len == 0 && one_char.find(c) != std::string_view::npos) len = 1;
       if (len == 0) throw SyntaxError(path, line, fmt::format("unexpected character '{}'", c));
       out.push_back({Token::Kind::Symbol, std::string(rest.substr(0, len)), line});
@@ -182,13 +183,13 @@ class Parser {
       expect_keyword("TRANSACTION");
       return Statement::begin();
     }
-    if (accept_keyword("COMMIT")) {
-      accept_keyword("WORK");
-      return Statement::commit();
-    }
-    if (accept_keyword("ROLLBACK")) {
+    if (accept_keyword("COMMIT") || accept_keyword("END")) {
       if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
-      if (!accept_keyword("TO")) return Statement::rollback();
+      return chained(Statement::commit());
+    }
+    if (accept_keyword("ROLLBACK") || accept_keyword("ABORT")) {
+      if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
+      if (!accept_keyword("TO")) return chained(Statement::rollback());
       accept_keyword("SAVEPOINT");  // optional in every engine's grammar
       return Statement::savepoint_statement(StatementKind::RollbackToSavepoint, identifier("a savepoint name"));
     }
@@ -494,6 +495,14 @@ class Parser {
     upsert_values_ = false;
   }
 
+  // [AND [NO] CHAIN] after COMMIT or ROLLBACK (PostgreSQL 12+, MariaDB).
+  Statement chained(Statement s) {
+    if (!accept_keyword("AND")) return s;
+    s.chain = !accept_keyword("NO");
+    expect_keyword("CHAIN");
+    return s;
+  }
+
   // PostgreSQL 15's MERGE INTO t USING {u [[AS] s] | (VALUES (...), ...) AS s(c, ...)} ON condition, then WHEN clauses.
   Statement merge() {
     Statement s;
@@ -738,6 +747,20 @@ class Parser {
     return t;
   }
 
+  // A CAST's type: the column types, and MariaDB's SIGNED [INTEGER] and CHAR.
+  ValueType cast_type() {
+    if (accept_keyword("SIGNED")) {
+      accept_keyword("INTEGER");
+      return ValueType::Integer;
+    }
+    switch (column_type()) {
+      case ColumnType::Integer: return ValueType::Integer;
+      case ColumnType::Real: return ValueType::Real;
+      case ColumnType::Text: return ValueType::Text;
+    }
+    return ValueType::Text;
+  }
+
   ColumnType column_type() {
     const Token& t = peek();
     if (t.kind != Token::Kind::Word) fail_expected("a column type");
@@ -850,9 +873,16 @@ class Parser {
         {"<=", BinaryOp::Le}, {">", BinaryOp::Gt},  {">=", BinaryOp::Ge}};
     for (auto [symbol, op] : ops)
       if (accept_symbol(symbol)) return Expr::binary(op, std::move(lhs), concat());
+    if (accept_symbol("<=>")) return Expr::is_distinct(std::move(lhs), concat(), true);  // MariaDB's NULL-safe equality
     if (accept_keyword("IS")) {
       const bool negated = accept_keyword("NOT");
-      expect_keyword("NULL");
+      if (accept_keyword("TRUE")) return Expr::is_truth(std::move(lhs), true, negated);
+      if (accept_keyword("FALSE")) return Expr::is_truth(std::move(lhs), false, negated);
+      if (accept_keyword("DISTINCT")) {
+        expect_keyword("FROM");
+        return Expr::is_distinct(std::move(lhs), concat(), negated);
+      }
+      if (!accept_keyword("NULL")) fail_expected("NULL, TRUE, FALSE or DISTINCT FROM after IS [NOT]");
       return Expr::is_null(std::move(lhs), negated);
     }
     bool negated = false;
@@ -966,6 +996,28 @@ class Parser {
           return e;
         }
         if (accept_keyword("EXISTS")) return exists(false);
+        if (accept_keyword("TRUE")) return Expr::boolean(true);
+        if (accept_keyword("FALSE")) return Expr::boolean(false);
+        if (is_keyword("CAST") && is_symbol("(", 1)) {  // CAST(e AS type), with the engines' type names
+          next();
+          next();
+          Expr e = expression();
+          expect_keyword("AS");
+          const ValueType type = cast_type();
+          expect_symbol(")");
+          return Expr::cast(std::move(e), type);
+        }
+        if (is_keyword("IF") && is_symbol("(", 1)) {  // MariaDB's IF(c, a, b): CASE WHEN c THEN a ELSE b END
+          next();
+          next();
+          Expr when = expression();
+          expect_symbol(",");
+          Expr then = expression();
+          expect_symbol(",");
+          Expr otherwise = expression();
+          expect_symbol(")");
+          return Expr::case_(std::move(when), std::move(then), std::move(otherwise));
+        }
         if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {  // HAVING COUNT(c) > 1
           next();
           next();

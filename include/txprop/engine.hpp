@@ -80,6 +80,8 @@ struct EngineCapabilities {
   // them yet).
   bool merge = false;
   bool unique_nulls_not_distinct = false;
+  // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; not SQLite).
+  bool chain = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

@@ -109,6 +109,9 @@ struct Statement {
   // index's columns; empty: any unique key, as MariaDB's ON DUPLICATE KEY UPDATE and ON CONFLICT DO NOTHING).
   Upsert upsert = Upsert::None;
   std::vector<std::string> conflict_target;
+  // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; SQLite has none): a new transaction starts at once,
+  // with the same characteristics (EngineCapabilities::chain; Transaction::chain says which transaction ends so).
+  bool chain = false;
   // SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: the savepoint's name.
   std::string savepoint;
   LockMode lock = LockMode::None;
