@@ -65,6 +65,27 @@ void chained_rollback_has_no_effect(Target& target, IsolationLevel level) {
   EXPECT_TRUE(caught.has("aborted-effect")) << caught.explain();
 }
 
+// T0 ends ROLLBACK AND CHAIN, the chained T1 commits: atomicity leaves T0 out, and its replay of T1 alone sends the
+// BEGIN the chain made in the run (which sent nothing): that BEGIN's outcome is no evidence (no verdict of aborted
+// effect), while a planted final state with T0's write still is.
+void chained_after_rollback(Target& target, IsolationLevel level) {
+  TestCase c;
+  c.schema.tables = {counter_table()};
+  c.transactions = {txn(level, {"UPDATE t SET v = 99 WHERE k = 1"}), txn(level, {"UPDATE t SET v = v + 1 WHERE k = 2"})};
+  c.transactions[0].chain = true;
+  c.transactions[0].end = TxnEnd::Rollback;
+  c.transactions[0].session = c.transactions[1].session = 0;
+  c.order = TestCase::serial_order(c.transactions);
+  ASSERT_EQ(c.validate(), "");
+  History h = target.run(c);
+  ASSERT_FALSE(h.finding) << h.finding->detail;
+  ASSERT_EQ(h.final_state, state(10, 21)) << describe(h);
+  const Verdict correct = check_atomicity(target, h);
+  EXPECT_TRUE(correct.ok()) << correct.explain();
+  h.final_state = state(99, 21);  // planted: the rolled-back T0's write is there
+  EXPECT_TRUE(check_atomicity(target, h).has("aborted-effect"));
+}
+
 void chained_increments(Target& target, IsolationLevel level) {
   TestCase c;
   c.schema.tables = {counter_table()};
@@ -123,6 +144,7 @@ TEST(ChainPlanted, Postgresql) {
   TXPROP_USE_ENGINE(target, "postgresql", false);
   for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable}) {
     chained_rollback_has_no_effect(*target, level);
+    chained_after_rollback(*target, level);
     if (level == IsolationLevel::ReadCommitted) chained_increments(*target, level);
   }
 }
@@ -131,6 +153,7 @@ TEST(ChainPlanted, Mariadb) {
   TXPROP_USE_ENGINE(target, "mariadb", false);
   for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable}) {
     chained_rollback_has_no_effect(*target, level);
+    chained_after_rollback(*target, level);
     chained_increments(*target, level);
   }
 }
