@@ -159,6 +159,67 @@ std::vector<Expr> simpler_exprs(const Expr& e) {
   return out;
 }
 
+// `e` with the MERGE source's columns (source.c) replaced by one source row's values.
+Expr with_source_row(const Expr& e, const Statement& merge, const std::vector<Expr>& row) {
+  if (e.kind == Expr::Kind::Column && e.table == merge.merge_source_name() && merge.merge_source.empty()) {
+    const auto it = std::find(merge.columns.begin(), merge.columns.end(), e.column);
+    if (it != merge.columns.end()) return row[static_cast<std::size_t>(it - merge.columns.begin())];
+  }
+  Expr copy = e;
+  for (Expr& a : copy.args) a = with_source_row(a, merge, row);
+  return copy;
+}
+
+// The plain statements a MERGE of VALUES rows does for its first row, the simpler forms it shrinks toward: the INSERT of
+// its WHEN NOT MATCHED clause, and the UPDATE or DELETE of a WHEN MATCHED clause with the ON condition (and the
+// clause's own) as its WHERE.
+std::vector<Statement> merge_plain_forms(const Statement& m) {
+  std::vector<Statement> out;
+  if (m.merge_source.empty() && !m.values.empty()) {
+    const std::vector<Expr>& row = m.values.front();
+    for (const MergeWhen& w : m.merge_whens) {
+      std::optional<Expr> where = with_source_row(*m.merge_on, m, row);
+      if (w.condition) where = *where && with_source_row(*w.condition, m, row);
+      if (w.action == MergeAction::Insert) {
+        std::vector<Expr> values;
+        for (const Expr& v : w.values) values.push_back(with_source_row(v, m, row));
+        out.push_back(Statement::insert(m.table, w.columns, std::move(values)));
+      } else if (w.action == MergeAction::Update) {
+        std::vector<Assignment> sets = w.assignments;
+        for (Assignment& a : sets) a.value = with_source_row(a.value, m, row);
+        out.push_back(Statement::update(m.table, std::move(sets), std::move(where)));
+      } else if (w.action == MergeAction::Delete) {
+        out.push_back(Statement::delete_(m.table, std::move(where)));
+      }
+    }
+  }
+  return out;
+}
+
+// A MERGE's one-step simplifications: toward a plain INSERT / UPDATE / DELETE, one WHEN clause or source row fewer, a
+// WHEN clause without its AND condition.
+std::vector<Statement> simpler_merges(const Statement& m) {
+  std::vector<Statement> out = merge_plain_forms(m);
+  for (std::size_t i = 0; i < m.merge_whens.size(); ++i) {
+    if (m.merge_whens.size() > 1) {
+      Statement fewer = m;
+      fewer.merge_whens.erase(fewer.merge_whens.begin() + static_cast<std::ptrdiff_t>(i));
+      out.push_back(std::move(fewer));
+    }
+    if (m.merge_whens[i].condition) {
+      Statement plain = m;
+      plain.merge_whens[i].condition.reset();
+      out.push_back(std::move(plain));
+    }
+  }
+  for (std::size_t r = 0; m.values.size() > 1 && r < m.values.size(); ++r) {
+    Statement fewer = m;
+    fewer.values.erase(fewer.values.begin() + static_cast<std::ptrdiff_t>(r));
+    out.push_back(std::move(fewer));
+  }
+  return out;
+}
+
 void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
   for (std::size_t t = 0; t < c.transactions.size(); ++t)
     for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s) {
@@ -178,6 +239,8 @@ void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
           with(copy);
         }
       }
+      if (st.is_merge())
+        for (Statement& simpler : simpler_merges(st)) with(std::move(simpler));
       // An upsert toward the plain INSERT of its row (a DO UPDATE's WHERE and SET items shrink with the UPDATE's).
       if (st.is_upsert()) {
         Statement plain = st;
@@ -455,6 +518,15 @@ std::vector<TestCase> shrink_test_case(const TestCase& c) {
     if (c.transactions[t].end == TxnEnd::Rollback) {
       TestCase copy = c;
       copy.transactions[t].end = TxnEnd::Commit;
+      out.push_back(std::move(copy));
+    }
+  // A chained end toward a plain one, the two transactions each on a connection of its own again.
+  for (std::size_t t = 0; t < c.transactions.size(); ++t)
+    if (c.transactions[t].chain) {
+      TestCase copy = c;
+      copy.transactions[t].chain = false;
+      for (Transaction& x : copy.transactions)
+        if (x.session == c.transactions[t].session) x.session = -1;
       out.push_back(std::move(copy));
     }
   // Mixed levels: toward every transaction at the first one's level (the suite's).

@@ -198,8 +198,12 @@ class StatementMaker {
         break;
       case 1: s = locking_select(t->name, maybe_predicate(*t), LockMode::Update); break;
       case 2: s = locking_select(t->name, maybe_predicate(*t), LockMode::Share); break;
-      case 3: s = insert(*t); break;
+      case 3: s = merge_instead(*t) ? merge(*t) : insert(*t); break;
       case 4:
+        if (merge_instead(*t)) {
+          s = merge(*t);
+          break;
+        }
         if (o_.rich_statements && o_.joined_writes && o_.update_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Update)) {
             s = std::move(*j);
@@ -309,6 +313,7 @@ class StatementMaker {
   }
 
   Expr comparison(const Table& t) {
+    if (o_.truth_forms && d_.chance(o_.truth_form_probability)) return truth_form(t);
     if (o_.rich_statements && !plain_terms_ && d_.chance(o_.exists_probability))
       if (auto e = exists(t)) return std::move(*e);
     const Column& c = d_.pick(t.columns);
@@ -608,6 +613,98 @@ class StatementMaker {
     return s;
   }
 
+  // A predicate term in one of the truth forms (Options::truth_forms), over one column and values of its type, except
+  // where the cast makes the type: CAST(integer AS TEXT) compares with the text of a value, CAST(c AS REAL) with a
+  // number (text columns are cast to TEXT only: CAST('a' AS REAL) is an error on PostgreSQL and 0 on MariaDB).
+  Expr truth_form(const Table& t) {
+    const Column& c = d_.pick(t.columns);
+    const Value v = value_for(t, c);
+    static const std::vector<BinaryOp> ops = {BinaryOp::Eq, BinaryOp::Gt, BinaryOp::Le, BinaryOp::Ne};
+    Expr cmp = Expr::binary(d_.pick(ops), Expr::col(c.name), Expr::lit(v));
+    switch (d_.in_range(0, 3)) {
+      case 0: return Expr::binary(BinaryOp::Eq, std::move(cmp), Expr::boolean(d_.chance(0.7)));
+      case 1: return Expr::is_truth(std::move(cmp), d_.chance(0.6), d_.chance(0.4));
+      case 2: return Expr::is_distinct(Expr::col(c.name), Expr::lit(d_.chance(0.2) ? Value() : v), d_.chance(0.6));
+      default:
+        if (c.type == ColumnType::Integer && d_.chance(0.5))
+          return Expr::binary(BinaryOp::Eq, Expr::cast(Expr::col(c.name), ValueType::Text),
+                              Expr::lit(Value(v.is_null() ? std::string("0") : v.to_string())));
+        if (c.type == ColumnType::Text) return Expr::binary(BinaryOp::Eq, Expr::cast(Expr::col(c.name), ValueType::Text), Expr::lit(v));
+        return Expr::binary(d_.pick(ops), Expr::cast(Expr::col(c.name), ValueType::Real), Expr::lit(v));
+    }
+  }
+
+  // Whether this INSERT or UPDATE of `t` is a MERGE instead: drawn only where the suite and the server have MERGE, so
+  // that generation without them is what it was.
+  bool merge_instead(const Table& t) {
+    return o_.merge && o_.engine_has_merge && !t.primary_key.empty() && d_.chance(o_.merge_probability);
+  }
+
+  // MERGE INTO t USING (VALUES ...) AS src(src_c0, ...) ON t.k = src.src_k WHEN ...: the source's columns are named
+  // apart from the target's, so that a bare column in a WHEN condition or SET is the target's (PostgreSQL rejects an
+  // ambiguous one). Source rows have distinct keys (a target row matched twice fails with 21000, "MERGE command cannot
+  // affect row a second time") and no NULLs (VALUES would type a column of NULLs as text).
+  Statement merge(const Table& t) {
+    Statement s;
+    s.kind = StatementKind::Merge;
+    s.table = t.name;
+    s.alias = "src";
+    for (const Column& c : t.columns) s.columns.push_back("src_" + c.name);
+    const std::string& key = t.primary_key.front();
+    std::set<Value> keys;
+    for (int r = d_.chance(0.7) ? 1 : 2; r > 0; --r) {
+      std::vector<Expr> row;
+      for (const Column& c : t.columns) {
+        Value v = c.name == key && d_.chance(0.4) ? Value(static_cast<std::int64_t>(100 + next_key_++)) : value_for(t, c);
+        if (v.is_null()) v = random_value(d_, c.type);
+        if (c.name == key && !keys.insert(v).second) v = Value(static_cast<std::int64_t>(100 + next_key_++));
+        row.push_back(Expr::lit(v));
+      }
+      s.values.push_back(std::move(row));
+    }
+    s.merge_on = Expr::binary(BinaryOp::Eq, Expr::qcol(t.name, key), Expr::qcol("src", "src_" + key));
+    s.merge_whens.push_back(merge_matched(t, d_.chance(0.35)));
+    if (s.merge_whens.back().condition && d_.chance(0.5)) s.merge_whens.push_back(merge_matched(t, false));
+    if (d_.chance(0.85)) {
+      MergeWhen insert;
+      insert.matched = false;
+      insert.action = MergeAction::Insert;
+      for (const Column& c : t.columns) {
+        insert.columns.push_back(c.name);
+        insert.values.push_back(Expr::qcol("src", "src_" + c.name));
+      }
+      s.merge_whens.push_back(std::move(insert));
+    }
+    return s;
+  }
+
+  // WHEN MATCHED [AND <predicate over the target's columns>] THEN UPDATE SET ... | DELETE | DO NOTHING. The SET names
+  // no unique column: two source rows setting unique values could then fail or not by the order MERGE visits them.
+  MergeWhen merge_matched(const Table& t, bool with_condition) {
+    MergeWhen w;
+    if (with_condition) {
+      PlainTerms plain(*this);
+      w.condition = comparison(t);
+    }
+    std::vector<const Column*> settable;
+    for (const Column& c : t.columns)
+      if (!unique_column(t, c)) settable.push_back(&c);
+    const int r = d_.in_range(0, 99);
+    if (r < 60 && !settable.empty()) {
+      w.action = MergeAction::Update;
+      const Column& c = *d_.pick(settable);
+      Expr value = Expr::lit(value_for(t, c));
+      if (d_.chance(0.5)) value = Expr::qcol("src", "src_" + c.name);
+      else if (c.type != ColumnType::Text && d_.chance(0.5))
+        value = Expr::binary(BinaryOp::Add, Expr::col(c.name), Expr::lit(c.type == ColumnType::Integer ? Value(1) : Value(0.5)));
+      if (value.kind == Expr::Kind::Literal && value.literal.is_null() && c.not_null) value = Expr::lit(random_value(d_, c.type));
+      w.assignments.push_back(Assignment{c.name, std::move(value), {}});
+    } else {
+      w.action = r < 85 ? MergeAction::Delete : MergeAction::DoNothing;
+    }
+    return w;
+  }
+
   // The upsert form of an INSERT into `t`, or None: only where the suite turned upserts on, the engine has a form,
   // and the primary key is the table's only unique key (so that ON CONFLICT (k), which arbitrates that key only, and
   // MariaDB's ON DUPLICATE KEY UPDATE, which takes any unique key, mean the same).
@@ -784,6 +881,17 @@ Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, i
   const int anchored_at = !anchor ? -1 : d.chance(0.7) ? 0 : d.in_range(0, total - 1);
   for (int i = 0; i < total; ++i)
     t.statements.push_back(i == anchored_at ? maker.anchored(*anchor, anchor_write) : maker.make());
+  if (o.savepoints && d.chance(o.savepoint_probability)) {
+    // SAVEPOINT sp at position i (0..n-1: before a statement), its ROLLBACK TO / RELEASE after statement j >= i.
+    const int i = d.in_range(0, total - 1);
+    const int j = d.in_range(i + 1, total);
+    const auto at = [&](int k) { return t.statements.begin() + k; };
+    t.statements.insert(at(j), Statement::savepoint_statement(d.chance(o.rollback_to_probability)
+                                                                   ? StatementKind::RollbackToSavepoint
+                                                                   : StatementKind::ReleaseSavepoint,
+                                                               "sp"));
+    t.statements.insert(at(i), Statement::savepoint_statement(StatementKind::Savepoint, "sp"));
+  }
   t.end = d.chance(o.rollback_probability) ? TxnEnd::Rollback : TxnEnd::Commit;
   return t;
 }
@@ -812,6 +920,26 @@ rc::Gen<std::vector<int>> submitted_order(const std::vector<Transaction>& transa
   });
 }
 
+// Transaction i ends AND CHAIN into i + 1: both on one connection, i + 1 at i's level, and i + 1's steps that were
+// submitted before i's end moved right after it (the others' order stays).
+void chain_pair(TestCase& c, std::size_t i) {
+  const int a = static_cast<int>(i), b = a + 1;
+  c.transactions[i].chain = true;
+  c.transactions[i].session = c.transactions[i + 1].session = 0;
+  c.transactions[i + 1].isolation = c.transactions[i].isolation;
+  std::size_t left = c.transactions[i].step_count();
+  std::vector<int> order, held;
+  for (int t : c.order) {
+    if (t == b && left > 0) {
+      held.push_back(t);
+      continue;
+    }
+    order.push_back(t);
+    if (t == a && --left == 0) order.insert(order.end(), held.begin(), held.end());
+  }
+  c.order = std::move(order);
+}
+
 rc::Gen<TestCase> test_case(const Options& options) {
   return rc::Gen<TestCase>([options](const rc::Random& random, int size) {
     Draw d(random);
@@ -827,6 +955,8 @@ rc::Gen<TestCase> test_case(const Options& options) {
         c.transactions.back().isolation = d.pick(options.mixed_levels);
     }
     c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
+    if (options.chains && options.engine_has_chain && n > 1 && d.chance(options.chain_probability))
+      chain_pair(c, static_cast<std::size_t>(d.in_range(0, n - 2)));
     if (options.nodes > 1)
       for (std::size_t i = 0; i < c.transactions.size(); ++i)
         c.transactions[i].node = static_cast<int>(i % static_cast<std::size_t>(options.nodes));

@@ -54,6 +54,20 @@ Verdict Oracle::check(Target& target, const TestCase& c) const {
   return judge_case(*this, target, c, [&](const TestCase& prepared) { return target.run(prepared); }).verdict;
 }
 
+namespace {
+
+// The issue-17 forms a case has (MERGE, chained transactions), tagged on every oracle's verdict, judged or refused, so
+// that the run summary counts the cases with each form per suite (their share of a campaign); once per verdict.
+void tag_forms(const TestCase& c, Verdict& v) {
+  for (const std::string& f : rich_forms(c))
+    if ((f.starts_with("form: MERGE") || f.ends_with("AND CHAIN") || f == "form: truth value" || f == "form: CAST" ||
+         f == "form: IS [NOT] DISTINCT FROM" || f.starts_with("form: SAVEPOINT")) &&
+        std::find(v.tags.begin(), v.tags.end(), f) == v.tags.end())
+      v.tags.push_back(f);
+}
+
+}  // namespace
+
 Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, const RunCase& run) {
   Judgement j;
   j.refused = oracle.cannot_judge(c, target.engine());
@@ -61,11 +75,13 @@ Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, co
     j.verdict = Verdict::pass(oracle.name());
     j.verdict.tags.push_back(refusal_tag(j.refused));
     j.verdict.without_verdict(oracle.name() + " cannot judge this case: " + j.refused);
+    tag_forms(c, j.verdict);
     return j;
   }
   j.prepared = oracle.prepare(c, target.engine());
   j.history = run(j.prepared);
   j.verdict = oracle.judge(target, j.history);
+  tag_forms(c, j.verdict);
   return j;
 }
 

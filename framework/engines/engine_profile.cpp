@@ -16,6 +16,14 @@ std::string DocumentedBehaviour::allows(const std::string& phenomenon) const {
 
 std::string EngineProfile::kind(const TargetConfig&) const { return name(); }
 
+std::string missing_capability(const TestCase& c, const EngineCapabilities& capabilities, const std::string& what) {
+  if (std::string merge = c.first_merge(); !merge.empty() && !capabilities.merge)
+    return fmt::format("{}, which {} does not have (MERGE is PostgreSQL's, from 15)", merge, what);
+  if (std::string chain = c.first_chain(); !chain.empty() && !capabilities.chain)
+    return fmt::format("{}, which {} does not have (PostgreSQL 12+ and MariaDB chain transactions)", chain, what);
+  return {};
+}
+
 const StatementRule& VisibilityRules::rule(StatementKind kind, LockMode lock) const {
   switch (kind) {
     case StatementKind::Update: return update;

@@ -39,6 +39,8 @@ void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
   o.upsert_update_where = c.upsert_update_where;
   o.lock_strengths = c.lock_strengths;
   o.lock_waits = c.lock_waits;
+  o.engine_has_merge = c.merge;  // by the server's version (PostgreSQL 15+)
+  o.engine_has_chain = c.chain;
 }
 
 PropertySettings hooked_settings(const std::string& property, const SuiteParam& param) {

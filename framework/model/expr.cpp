@@ -1,5 +1,7 @@
 #include "txprop/expr.hpp"
 
+#include <algorithm>
+
 namespace txprop {
 
 Expr Expr::lit(Value v) {
@@ -98,6 +100,43 @@ Expr Expr::exists(std::string table, std::optional<Expr> where, bool negated) {
     e.args.push_back(std::move(*where));
   }
   return e;
+}
+
+Expr Expr::boolean(bool truth) {
+  Expr e;
+  e.kind = Kind::Boolean;
+  e.truth = truth;
+  return e;
+}
+
+Expr Expr::is_truth(Expr inner, bool truth, bool negated) {
+  Expr e;
+  e.kind = Kind::IsTruth;
+  e.truth = truth;
+  e.negated = negated;
+  e.args = {std::move(inner)};
+  return e;
+}
+
+Expr Expr::cast(Expr inner, ValueType type) {
+  Expr e;
+  e.kind = Kind::Cast;
+  e.cast_type = type;
+  e.args = {std::move(inner)};
+  return e;
+}
+
+Expr Expr::is_distinct(Expr a, Expr b, bool negated) {
+  Expr e;
+  e.kind = Kind::IsDistinct;
+  e.negated = negated;
+  e.args = {std::move(a), std::move(b)};
+  return e;
+}
+
+bool Expr::has_truth_form() const {
+  if (kind == Kind::Boolean || kind == Kind::IsTruth || kind == Kind::Cast || kind == Kind::IsDistinct) return true;
+  return std::any_of(args.begin(), args.end(), [](const Expr& a) { return a.has_truth_form(); });
 }
 
 Expr Expr::case_(Expr when, Expr then, Expr otherwise) {

@@ -73,7 +73,8 @@ bool Statement::is_transaction_control() const {
 }
 
 bool Statement::is_write() const {
-  return kind == StatementKind::Insert || kind == StatementKind::Update || kind == StatementKind::Delete;
+  return kind == StatementKind::Insert || kind == StatementKind::Update || kind == StatementKind::Delete ||
+         kind == StatementKind::Merge;
 }
 
 std::vector<std::string> Statement::tables() const {
@@ -81,6 +82,13 @@ std::vector<std::string> Statement::tables() const {
   if (is_transaction_control() || is_savepoint()) return out;
   out.push_back(table);
   std::vector<std::string> sub;
+  if (!merge_source.empty()) sub.push_back(merge_source);
+  if (merge_on) merge_on->collect_subquery_tables(sub);
+  for (const MergeWhen& w : merge_whens) {
+    if (w.condition) w.condition->collect_subquery_tables(sub);
+    for (const auto& a : w.assignments) a.value.collect_subquery_tables(sub);
+    for (const auto& v : w.values) v.collect_subquery_tables(sub);
+  }
   for (const auto& j : joins) {
     sub.push_back(j.table);
     j.on.collect_subquery_tables(sub);
@@ -144,8 +152,26 @@ std::string to_string(StatementKind kind) {
     case StatementKind::RollbackToSavepoint: return "ROLLBACK TO SAVEPOINT";
     case StatementKind::ReleaseSavepoint: return "RELEASE SAVEPOINT";
     case StatementKind::LockTable: return "LOCK TABLE";
+    case StatementKind::Merge: return "MERGE";
   }
   return "?";
+}
+
+std::string merge_form(const Statement& s) {
+  if (!s.is_merge()) return {};
+  std::string out;
+  for (const MergeWhen& w : s.merge_whens) {
+    out += out.empty() ? "" : ", ";
+    out += w.matched ? "MATCHED" : "NOT MATCHED";
+    if (w.condition) out += " AND ...";
+    switch (w.action) {
+      case MergeAction::Update: out += " UPDATE"; break;
+      case MergeAction::Delete: out += " DELETE"; break;
+      case MergeAction::DoNothing: out += " DO NOTHING"; break;
+      case MergeAction::Insert: out += " INSERT"; break;
+    }
+  }
+  return "MERGE (" + out + ")";
 }
 
 std::string upsert_form(const Statement& s) {

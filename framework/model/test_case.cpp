@@ -11,7 +11,9 @@ namespace txprop {
 Statement Transaction::step(std::size_t index) const {
   if (index == 0) return Statement::begin();
   if (index <= statements.size()) return statements[index - 1];
-  return end == TxnEnd::Commit ? Statement::commit() : Statement::rollback();
+  Statement s = end == TxnEnd::Commit ? Statement::commit() : Statement::rollback();
+  s.chain = chain;
+  return s;
 }
 
 std::vector<StepRef> TestCase::submitted_steps() const {
@@ -144,6 +146,46 @@ std::string TestCase::first_upsert() const {
   return {};
 }
 
+namespace {
+bool statement_has_truth_form(const Statement& s) {
+  auto any = [](const std::optional<Expr>& e) { return e && e->has_truth_form(); };
+  if (any(s.where) || any(s.having) || any(s.merge_on)) return true;
+  for (const auto& a : s.assignments) if (a.value.has_truth_form()) return true;
+  for (const auto& row : s.values) for (const auto& v : row) if (v.has_truth_form()) return true;
+  for (const auto& j : s.joins) if (j.on.has_truth_form()) return true;
+  for (const auto& e : s.select_exprs) if (e.has_truth_form()) return true;
+  for (const auto& w : s.merge_whens) {
+    if (any(w.condition)) return true;
+    for (const auto& a : w.assignments) if (a.value.has_truth_form()) return true;
+    for (const auto& v : w.values) if (v.has_truth_form()) return true;
+  }
+  return std::any_of(s.derived.begin(), s.derived.end(), statement_has_truth_form);
+}
+}  // namespace
+
+std::string TestCase::first_truth_form() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (statement_has_truth_form(transactions[t].statements[i]))
+        return fmt::format("T{}.{} uses TRUE / FALSE, IS [NOT] TRUE, CAST or IS [NOT] DISTINCT FROM", t, i + 1);
+  return {};
+}
+
+std::string TestCase::first_merge() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (transactions[t].statements[i].is_merge())
+        return fmt::format("T{}.{} is {}", t, i + 1, merge_form(transactions[t].statements[i]));
+  return {};
+}
+
+std::string TestCase::first_chain() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    if (transactions[t].chain && !transactions[t].autocommit)
+      return fmt::format("T{} ends {} AND CHAIN", t, to_string(transactions[t].end));
+  return {};
+}
+
 bool TestCase::has_autocommit_statements() const {
   return std::any_of(transactions.begin(), transactions.end(),
                      [](const Transaction& t) { return t.is_autocommit_statement(); });
@@ -241,10 +283,71 @@ std::string check_upsert(const Table& table, const Statement& s) {
   return {};
 }
 
+// A MERGE's own rules (PostgreSQL 15 manual, MERGE): a source and an ON condition, at least one WHEN clause; UPDATE
+// and DELETE only WHEN MATCHED, INSERT only WHEN NOT MATCHED; an INSERT's values name the source's columns only.
+std::string check_merge(const Schema& schema, const Table& table, const Statement& s) {
+  const std::string& source = s.merge_source_name();
+  if (s.merge_source.empty() && (s.values.empty() || s.alias.empty() || s.columns.empty()))
+    return fmt::format("MERGE INTO {} needs a source: a table, or (VALUES ...) AS alias(columns)", s.table);
+  if (!s.merge_on) return fmt::format("MERGE INTO {} has no ON condition", s.table);
+  if (s.merge_whens.empty()) return fmt::format("MERGE INTO {} has no WHEN clause", s.table);
+  if (source == s.table) return fmt::format("MERGE INTO {} needs a source named apart from its target (USING ... AS s)", s.table);
+  if (!s.assignments.empty() || s.where || !s.joins.empty() || s.upsert != Upsert::None || !s.returning.empty())
+    return "MERGE has no SET, WHERE, JOIN, ON CONFLICT or RETURNING outside its WHEN clauses";
+  // The source as a table of the scope: its columns are what the source rows carry.
+  Schema scope = schema;
+  Table src;
+  src.name = source;
+  if (!s.merge_source.empty()) {
+    const Table* from = schema.find_table(s.merge_source);
+    if (!from) return fmt::format("MERGE INTO {} USING unknown table {}", s.table, s.merge_source);
+    src.columns = from->columns;
+  } else {
+    for (const auto& c : s.columns) src.columns.push_back(Column{c, ColumnType::Integer, false});
+    for (const auto& row : s.values) {
+      if (row.size() != s.columns.size())
+        return fmt::format("MERGE source {} has {} columns but a row of {} values", source, s.columns.size(), row.size());
+      for (const auto& v : row)
+        if (v.kind != Expr::Kind::Literal && v.kind != Expr::Kind::Neg)
+          return fmt::format("MERGE source {}: VALUES rows hold literals", source);
+    }
+  }
+  if (!s.alias.empty() && scope.find_table(s.alias)) return fmt::format("MERGE source alias {} names a table", s.alias);
+  scope.tables.push_back(src);
+  if (auto err = check_expr(scope, table, *s.merge_on); !err.empty()) return "MERGE ... ON: " + err;
+  for (const MergeWhen& w : s.merge_whens) {
+    const bool insert = w.action == MergeAction::Insert, update = w.action == MergeAction::Update;
+    if ((w.matched && insert) || (!w.matched && (update || w.action == MergeAction::Delete)))
+      return fmt::format("MERGE: WHEN {}MATCHED cannot {}", w.matched ? "" : "NOT ", insert ? "INSERT" : update ? "UPDATE" : "DELETE");
+    // WHEN NOT MATCHED sees no target row: its condition and values name the source only.
+    const Table& visible = w.matched ? table : scope.tables.back();
+    if (w.condition)
+      if (auto err = check_expr(scope, visible, *w.condition); !err.empty()) return "MERGE ... WHEN: " + err;
+    if (update && w.assignments.empty()) return "MERGE: WHEN MATCHED THEN UPDATE without SET";
+    if (!update && !w.assignments.empty()) return "MERGE: SET belongs to WHEN MATCHED THEN UPDATE";
+    for (const Assignment& a : w.assignments) {
+      if (!a.table.empty() || !table.find_column(a.column))
+        return fmt::format("MERGE ... UPDATE SET {}: not a column of {}", a.column, s.table);
+      if (auto err = check_expr(scope, table, a.value); !err.empty()) return "MERGE ... UPDATE SET: " + err;
+    }
+    if (insert && (w.values.size() != w.columns.size() || w.values.empty()))
+      return fmt::format("MERGE ... INSERT into {} has {} columns but {} values", s.table, w.columns.size(), w.values.size());
+    if (!insert && (!w.columns.empty() || !w.values.empty())) return "MERGE: a column list and VALUES belong to INSERT";
+    for (const auto& c : w.columns)
+      if (!table.find_column(c)) return fmt::format("MERGE ... INSERT: column {} is not in table {}", c, s.table);
+    for (const auto& v : w.values)
+      if (auto err = check_expr(scope, scope.tables.back(), v); !err.empty()) return "MERGE ... INSERT VALUES: " + err;
+  }
+  return {};
+}
+
 std::string check_statement(const Schema& schema, const Statement& s) {
   if (s.is_transaction_control() || s.is_savepoint()) return {};
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
+  if (s.is_merge()) return check_merge(schema, *table, s);
+  if (!s.merge_source.empty() || s.merge_on || !s.merge_whens.empty())
+    return fmt::format("a {} has no USING ... ON ... WHEN (only a MERGE has)", to_string(s.kind));
   if (auto err = check_upsert(*table, s); !err.empty()) return err;
   if (s.lock != LockMode::None && s.kind != StatementKind::Select)
     return fmt::format("a {} has no locking clause (only a SELECT has)", to_string(s.kind));
@@ -403,6 +506,12 @@ std::string TestCase::validate() const {
   for (const auto& session : sessions())
     for (std::size_t j = 1; j < session.size(); ++j) {
       const auto before = static_cast<std::size_t>(session[j - 1]), after = static_cast<std::size_t>(session[j]);
+      if (const Transaction& a = transactions[before], &b = transactions[after]; a.chain && !a.autocommit) {
+        if (b.autocommit) return fmt::format("T{} ends AND CHAIN, but T{} after it on its connection is autocommit", before, after);
+        if (b.isolation != a.isolation)
+          return fmt::format("T{} ends AND CHAIN, so T{} after it runs at its level ({}), not at {}", before, after,
+                             sql_name(a.isolation), sql_name(b.isolation));
+      }
       if (first[after] < last[before])
         return fmt::format("T{} starts on the connection of T{} before T{} ended (step {} of the order is before its "
                            "step {})",
@@ -430,6 +539,9 @@ std::set<std::string> rich_forms(const TestCase& c) {
     if (e.kind == Expr::Kind::Not && !e.args.empty() && e.args[0].kind == Expr::Kind::InSubquery)
       forms.insert("form: NOT IN subquery");
     if (e.kind == Expr::Kind::Case) forms.insert("form: CASE");
+    if (e.kind == Expr::Kind::IsTruth || e.kind == Expr::Kind::Boolean) forms.insert("form: truth value");
+    if (e.kind == Expr::Kind::Cast) forms.insert("form: CAST");
+    if (e.kind == Expr::Kind::IsDistinct) forms.insert("form: IS [NOT] DISTINCT FROM");
     if (e.kind == Expr::Kind::Subquery) forms.insert("form: scalar subquery in WHERE or SET");
     if (e.kind == Expr::Kind::Exists || e.kind == Expr::Kind::InSubquery || e.kind == Expr::Kind::Subquery) {
       // Correlated: the subquery names a column of a table other than its own.
@@ -443,6 +555,12 @@ std::set<std::string> rich_forms(const TestCase& c) {
     }
     for (const Expr& a : e.args) visit(a);
   };
+  for (const Transaction& t : c.transactions)
+    for (const Statement& s : t.statements)
+      if (s.kind == StatementKind::RollbackToSavepoint) forms.insert("form: SAVEPOINT ... ROLLBACK TO");
+      else if (s.kind == StatementKind::ReleaseSavepoint) forms.insert("form: SAVEPOINT ... RELEASE");
+  for (const Transaction& t : c.transactions)
+    if (t.chain && !t.autocommit) forms.insert(t.end == TxnEnd::Commit ? "form: COMMIT AND CHAIN" : "form: ROLLBACK AND CHAIN");
   for (const Transaction& t : c.transactions)
     for (const Statement& s : t.statements) {
       if (s.where) visit(*s.where);
@@ -470,6 +588,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
       if (s.written_tables().size() > 1)
         forms.insert(s.kind == StatementKind::Delete ? "form: DELETE of two tables" : "form: UPDATE of two tables");
       if (s.is_upsert()) forms.insert("form: " + upsert_form(s));
+      if (s.is_merge()) {
+        forms.insert("form: MERGE");
+        for (const MergeWhen& w : s.merge_whens)
+          if (w.condition) forms.insert("form: MERGE WHEN ... AND condition");
+      }
       if (s.has_lock_option()) forms.insert("form: " + lock_clause(s));
     }
   return forms;

@@ -130,17 +130,31 @@ class Scheduler {
     s.busy_retry = false;
     s.blockers.reset();
     s.sent_at = Clock::now();
-    const Statement step = tx.step(static_cast<std::size_t>(index));
+    Statement step = tx.step(static_cast<std::size_t>(index));
+    step.chain = step.chain && next_on_connection(t) >= 0;
     // A statement that cannot wait on a lock is only asked about late, in case it hangs.
     s.probe_interval = driver_.may_wait(step, tx.isolation) ? options_.first_probe_after : kMaxProbeInterval;
     s.next_probe = s.sent_at + s.probe_interval;
-    if (tx.autocommit && step.is_transaction_control()) {
-      // Nothing is sent for BEGIN and the end of an autocommit transaction.
+    if ((tx.autocommit && step.is_transaction_control()) || (index == 0 && opened_by_chain(t))) {
+      // Nothing is sent for BEGIN and the end of an autocommit transaction, nor for a BEGIN that AND CHAIN did.
       s.worker->start("");
       return;
     }
     ++metrics_.statements;
     s.worker->start(render(step, driver_.dialect()));
+  }
+
+  int next_on_connection(int t) const {
+    const auto it = std::find(previous_on_connection_.begin(), previous_on_connection_.end(), t);
+    return it == previous_on_connection_.end() ? -1 : static_cast<int>(it - previous_on_connection_.begin());
+  }
+  // Whether the transaction before `t` on its connection ended by its own COMMIT / ROLLBACK AND CHAIN, which opened
+  // `t` (after an abort the runner's plain ROLLBACK closed everything, and `t` sends its BEGIN).
+  bool opened_by_chain(int t) const {
+    const int before = previous_on_connection_[static_cast<std::size_t>(t)];
+    if (before < 0 || !txn(before).chain || txn(before).autocommit) return false;
+    const TxnFate fate = h_.transactions[static_cast<std::size_t>(before)].fate;
+    return fate == TxnFate::Committed || fate == TxnFate::RolledBack;
   }
 
   void mark_blocked(int t) {

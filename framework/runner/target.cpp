@@ -80,6 +80,10 @@ void Target::check_alive() {
 
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
+  const int v = config_.server_version_num;
+  const std::string server = v > 0 ? fmt::format("{} {}.{}", config_.kind, v / 10000, v % 10000) : config_.kind;
+  if (auto err = missing_capability(c, config_.profile().capabilities(config_), server); !err.empty())
+    throw CaseRejected(fmt::format("txprop: target {}: {}", config_.masked_uri(), err));
   auto& workers = sessions_->workers;
   // One worker per connection: transactions that share a session run on the same one, one after the other.
   const std::vector<std::vector<int>> connections = c.sessions();

@@ -416,8 +416,14 @@ class Reader {
                                                                  : "its last transaction ended"));
         s_.transactions[static_cast<std::size_t>(state.open)].end =
             statement.kind == StatementKind::Commit ? TxnEnd::Commit : TxnEnd::Rollback;
+        s_.transactions[static_cast<std::size_t>(state.open)].chain = statement.chain;
         s_.order.push_back(state.open);
         state.open = -1;
+        if (statement.chain) {  // AND CHAIN: the next transaction begins with it (its BEGIN step sends nothing)
+          state.open = new_transaction(session, false);
+          state.begin_line = step.line;
+          s_.order.push_back(state.open);
+        }
       } else {
         if (statement.kind == StatementKind::Insert && statement.columns.empty())
           if (const Table* table = s_.schema.find_table(statement.table)) statement.columns = table->column_names();
@@ -746,6 +752,13 @@ std::string write_scenario(const Scenario& s) {
   for (const auto& sql : render_setup(s.schema, Dialect::Portable)) out += sql + ";\n";
 
   out += "\nsteps:\n";
+  // Whether the transaction before `txn` on its connection ended AND CHAIN (which began `txn`).
+  auto chained_before = [](const Scenario& sc, std::size_t txn) {
+    const int k = sc.transactions[txn].session;
+    for (std::size_t j = txn; k >= 0 && j-- > 0;)
+      if (sc.transactions[j].session == k) return sc.transactions[j].chain && !sc.transactions[j].autocommit;
+    return false;
+  };
   std::vector<std::size_t> next(s.transactions.size(), 0);
   for (int txn : s.order) {
     const auto i = static_cast<std::size_t>(txn);
@@ -753,6 +766,7 @@ std::string write_scenario(const Scenario& s) {
     const Statement step = tx.step(next[i]++);
     // An autocommit statement is written as the statement alone, outside BEGIN ... COMMIT.
     if (tx.autocommit && step.is_transaction_control()) continue;
+    if (step.kind == StatementKind::Begin && chained_before(s, i)) continue;  // AND CHAIN began it
     out += fmt::format("{}: {};\n", session_of(i), render(step, Dialect::Portable));
   }
 

@@ -89,6 +89,8 @@ int precedence(const Expr& e) {
     case Expr::Kind::Not: return 3;
     case Expr::Kind::Exists: return e.negated ? 3 : 9;
     case Expr::Kind::IsNull:
+    case Expr::Kind::IsTruth:
+    case Expr::Kind::IsDistinct:
     case Expr::Kind::InList:
     case Expr::Kind::Between:
     case Expr::Kind::InSubquery: return 4;
@@ -98,6 +100,17 @@ int precedence(const Expr& e) {
 }
 
 std::string render_expr(const Expr& e, Dialect d);
+
+// CAST's target type per dialect: MariaDB casts to SIGNED, DOUBLE (10.4+) and CHAR (KB "CAST").
+std::string cast_type_name(ValueType t, Dialect d) {
+  switch (t) {
+    case ValueType::Integer: return d == Dialect::MySql ? "SIGNED" : d == Dialect::PostgreSql ? "BIGINT" : "INTEGER";
+    case ValueType::Real: return d == Dialect::MySql ? "DOUBLE" : d == Dialect::PostgreSql ? "DOUBLE PRECISION" : "REAL";
+    case ValueType::Text: return d == Dialect::MySql ? "CHAR" : "TEXT";
+    case ValueType::Null: break;
+  }
+  throw std::invalid_argument("CAST without a type");
+}
 
 // A child printed in a context of strength `parent`; `strict` also parenthesises equal strength
 // (right operands of left-associative operators, operands of non-associative comparisons).
@@ -156,6 +169,18 @@ std::string render_expr(const Expr& e, Dialect d) {
     }
     case Expr::Kind::IsNull:
       return child(e.args[0], 5, d) + (e.negated ? " IS NOT NULL" : " IS NULL");
+    // TRUE, FALSE and IS [NOT] TRUE | FALSE: PostgreSQL (manual 9.2), MariaDB (KB "TRUE FALSE", "IS"), SQLite 3.23+.
+    case Expr::Kind::Boolean: return e.truth ? "TRUE" : "FALSE";
+    case Expr::Kind::IsTruth:
+      return child(e.args[0], 5, d) + (e.negated ? " IS NOT " : " IS ") + (e.truth ? "TRUE" : "FALSE");
+    case Expr::Kind::Cast: return fmt::format("CAST({} AS {})", render_expr(e.args[0], d), cast_type_name(e.cast_type, d));
+    // IS [NOT] DISTINCT FROM: PostgreSQL, SQLite 3.39+; MariaDB has the NULL-safe equality <=> (KB "<=>").
+    case Expr::Kind::IsDistinct:
+      if (d == Dialect::MySql) {
+        const std::string same = child(e.args[0], 5, d) + " <=> " + child(e.args[1], 5, d);
+        return e.negated ? same : "NOT (" + same + ")";
+      }
+      return fmt::format("{} IS {}DISTINCT FROM {}", child(e.args[0], 5, d), e.negated ? "NOT " : "", child(e.args[1], 5, d));
     case Expr::Kind::InList: {
       std::string list;
       for (std::size_t i = 1; i < e.args.size(); ++i) {
@@ -271,6 +296,47 @@ std::string upsert_clause(const Statement& s, Dialect d) {
          (s.where ? " WHERE " + render_expr(*s.where, d) : "");
 }
 
+std::string value_rows(const std::vector<std::vector<Expr>>& values, Dialect d) {
+  std::string rows;
+  for (std::size_t r = 0; r < values.size(); ++r) {
+    rows += r ? ", (" : "(";
+    for (std::size_t i = 0; i < values[r].size(); ++i) rows += (i ? ", " : "") + render_expr(values[r][i], d);
+    rows += ")";
+  }
+  return rows;
+}
+
+// PostgreSQL 15 manual, MERGE: MERGE INTO target USING data_source ON join_condition when_clause [...], where
+// data_source is a table [AS alias] or (VALUES ...) AS alias(columns), and UPDATE SET names the target's columns
+// unqualified. MariaDB 10.11 and SQLite 3.40 have no MERGE.
+std::string render_merge(const Statement& s, Dialect d) {
+  if (d != Dialect::PostgreSql && d != Dialect::Portable)
+    throw std::invalid_argument(fmt::format("{} into {} has no {} spelling: MERGE is PostgreSQL's (15+); MariaDB and "
+                                            "SQLite have none",
+                                            merge_form(s), s.table, to_string(d)));
+  std::string out = "MERGE INTO " + quote_identifier(s.table, d) + " USING ";
+  if (!s.merge_source.empty()) {
+    out += quote_identifier(s.merge_source, d);
+    if (!s.alias.empty()) out += " AS " + quote_identifier(s.alias, d);
+  } else {
+    out += fmt::format("(VALUES {}) AS {}({})", value_rows(s.values, d), quote_identifier(s.alias, d), column_list(s.columns, d));
+  }
+  out += " ON " + render_expr(*s.merge_on, d);
+  for (const MergeWhen& w : s.merge_whens) {
+    out += w.matched ? " WHEN MATCHED" : " WHEN NOT MATCHED";
+    if (w.condition) out += " AND " + render_expr(*w.condition, d);
+    switch (w.action) {
+      case MergeAction::Update: out += " THEN UPDATE SET " + assignment_list(w.assignments, d); break;
+      case MergeAction::Delete: out += " THEN DELETE"; break;
+      case MergeAction::DoNothing: out += " THEN DO NOTHING"; break;
+      case MergeAction::Insert:
+        out += fmt::format(" THEN INSERT ({}) VALUES {}", column_list(w.columns, d), value_rows({w.values}, d));
+        break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
@@ -279,8 +345,12 @@ std::string render(const Statement& s, Dialect d) {
   const std::string where = s.where ? " WHERE " + render_expr(*s.where, d) : std::string();
   switch (s.kind) {
     case StatementKind::Begin: return d == Dialect::MySql ? "START TRANSACTION" : "BEGIN";
-    case StatementKind::Commit: return "COMMIT";
-    case StatementKind::Rollback: return "ROLLBACK";
+    // COMMIT AND CHAIN / ROLLBACK AND CHAIN: PostgreSQL 12+ (manual, COMMIT), MariaDB (KB, "COMMIT"); SQLite has none.
+    case StatementKind::Commit:
+    case StatementKind::Rollback:
+      if (s.chain && d == Dialect::Sqlite)
+        throw std::invalid_argument(fmt::format("{} AND CHAIN has no sqlite spelling: SQLite has no chained transactions", to_string(s.kind)));
+      return to_string(s.kind) + (s.chain ? " AND CHAIN" : "");
     // The same text on PostgreSQL 15 (SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT), MariaDB 10.11 (KB
     // "SAVEPOINT") and SQLite (https://www.sqlite.org/lang_savepoint.html).
     case StatementKind::Savepoint:
@@ -319,20 +389,10 @@ std::string render(const Statement& s, Dialect d) {
       if (s.limit) out += fmt::format(" LIMIT {}", *s.limit);
       return out + locking_clause(s, d);
     }
-    case StatementKind::Insert: {
-      std::string rows;
-      for (std::size_t r = 0; r < s.values.size(); ++r) {
-        if (r) rows += ", ";
-        rows += "(";
-        for (std::size_t i = 0; i < s.values[r].size(); ++i) {
-          if (i) rows += ", ";
-          rows += render_expr(s.values[r][i], d);
-        }
-        rows += ")";
-      }
+    case StatementKind::Insert:
       return fmt::format("{} {} ({}) VALUES {}{}", insert_verb(s, d), quote_identifier(s.table, d),
-                         column_list(s.columns, d), rows, upsert_clause(s, d));
-    }
+                         column_list(s.columns, d), value_rows(s.values, d), upsert_clause(s, d));
+    case StatementKind::Merge: return render_merge(s, d);
     case StatementKind::Update: {
       // A multi-table write names its SET columns with their table, except in the FROM form (PostgreSQL, SQLite),
       // which can only set the target table's columns and does not accept a qualifier there.

@@ -109,6 +109,7 @@ std::vector<Token> tokenize(std::string_view s, const std::string& path, int lin
       std::size_t len = 0;
       for (auto sym : two_char)
         if (rest.starts_with(sym)) len = 2;
+      if (rest.starts_with("<=>")) len = 3;  // MariaDB's NULL-safe equality
       if (len == 0 && one_char.find(c) != std::string_view::npos) len = 1;
       if (len == 0) throw SyntaxError(path, line, fmt::format("unexpected character '{}'", c));
       out.push_back({Token::Kind::Symbol, std::string(rest.substr(0, len)), line});
@@ -173,6 +174,7 @@ class Parser {
     if (accept_keyword("REPLACE")) return insert(Upsert::Replace);
     if (accept_keyword("UPDATE")) return update();
     if (accept_keyword("DELETE")) return delete_();
+    if (accept_keyword("MERGE")) return merge();
     if (accept_keyword("BEGIN")) {
       if (!accept_keyword("TRANSACTION")) accept_keyword("WORK");
       return Statement::begin();
@@ -181,13 +183,13 @@ class Parser {
       expect_keyword("TRANSACTION");
       return Statement::begin();
     }
-    if (accept_keyword("COMMIT")) {
-      accept_keyword("WORK");
-      return Statement::commit();
-    }
-    if (accept_keyword("ROLLBACK")) {
+    if (accept_keyword("COMMIT") || accept_keyword("END")) {
       if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
-      if (!accept_keyword("TO")) return Statement::rollback();
+      return chained(Statement::commit());
+    }
+    if (accept_keyword("ROLLBACK") || accept_keyword("ABORT")) {
+      if (!accept_keyword("WORK")) accept_keyword("TRANSACTION");
+      if (!accept_keyword("TO")) return chained(Statement::rollback());
       accept_keyword("SAVEPOINT");  // optional in every engine's grammar
       return Statement::savepoint_statement(StatementKind::RollbackToSavepoint, identifier("a savepoint name"));
     }
@@ -199,7 +201,7 @@ class Parser {
     }
     if (accept_keyword("LOCK")) return lock_table();
     if (is_keyword("CREATE")) fail(line(), "CREATE TABLE and CREATE INDEX belong in the setup section");
-    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
+    fail_expected("a statement (SELECT, INSERT, UPDATE, DELETE, MERGE, BEGIN, START TRANSACTION, COMMIT, ROLLBACK or LOCK TABLE)");
   }
 
   std::variant<Table, CreateIndex, Statement> setup_statement() {
@@ -493,6 +495,90 @@ class Parser {
     upsert_values_ = false;
   }
 
+  // [AND [NO] CHAIN] after COMMIT or ROLLBACK (PostgreSQL 12+, MariaDB).
+  Statement chained(Statement s) {
+    if (!accept_keyword("AND")) return s;
+    s.chain = !accept_keyword("NO");
+    expect_keyword("CHAIN");
+    return s;
+  }
+
+  // PostgreSQL 15's MERGE INTO t USING {u [[AS] s] | (VALUES (...), ...) AS s(c, ...)} ON condition, then WHEN clauses.
+  Statement merge() {
+    Statement s;
+    s.kind = StatementKind::Merge;
+    expect_keyword("INTO");
+    s.table = identifier("a table name");
+    if (is_keyword("AS")) fail(line(), "MERGE INTO t AS alias: txprop names the target by its table name (give the source an alias)");
+    expect_keyword("USING");
+    if (accept_symbol("(")) {
+      if (!accept_keyword("VALUES")) fail_expected("VALUES (a MERGE source is a table or a VALUES list)");
+      s.values = value_rows();
+      expect_symbol(")");
+      expect_keyword("AS");
+      s.alias = identifier("the VALUES source's alias");
+      s.columns = column_list();
+    } else {
+      s.merge_source = identifier("a table name or (VALUES ...)");
+      if (accept_keyword("AS") || (peek().kind != Token::Kind::Symbol && !is_keyword("ON"))) s.alias = identifier("an alias");
+    }
+    expect_keyword("ON");
+    s.merge_on = expression();
+    while (accept_keyword("WHEN")) s.merge_whens.push_back(merge_when(s));
+    if (s.merge_whens.empty()) fail_expected("WHEN [NOT] MATCHED");
+    return s;
+  }
+
+  MergeWhen merge_when(const Statement& s) {
+    MergeWhen w;
+    w.matched = !accept_keyword("NOT");
+    expect_keyword("MATCHED");
+    if (accept_keyword("AND")) w.condition = expression();
+    expect_keyword("THEN");
+    if (accept_keyword("DO")) {
+      expect_keyword("NOTHING");
+      w.action = MergeAction::DoNothing;
+    } else if (accept_keyword("DELETE")) {
+      w.action = MergeAction::Delete;
+    } else if (accept_keyword("UPDATE")) {
+      expect_keyword("SET");
+      Statement target;
+      target.table = s.table;
+      assignments(target);
+      w.action = MergeAction::Update;
+      w.assignments = std::move(target.assignments);
+    } else if (accept_keyword("INSERT")) {
+      w.action = MergeAction::Insert;
+      if (is_symbol("(")) w.columns = column_list();
+      const int at = line();
+      expect_keyword("VALUES");
+      std::vector<std::vector<Expr>> rows = value_rows();
+      if (rows.size() != 1) fail(at, "MERGE ... THEN INSERT takes one row of VALUES");
+      w.values = std::move(rows.front());
+      if (w.columns.empty()) fail(at, "MERGE ... THEN INSERT names its columns: INSERT (c, ...) VALUES (...)");
+      if (w.values.size() != w.columns.size())
+        fail(at, fmt::format("a row of {} value(s) for {} column(s)", w.values.size(), w.columns.size()));
+    } else {
+      fail_expected("UPDATE SET, DELETE, INSERT or DO NOTHING after THEN");
+    }
+    return w;
+  }
+
+  // (e, ...), (e, ...) after VALUES.
+  std::vector<std::vector<Expr>> value_rows() {
+    std::vector<std::vector<Expr>> rows;
+    do {
+      expect_symbol("(");
+      std::vector<Expr> row;
+      do {
+        row.push_back(expression());
+      } while (accept_symbol(","));
+      expect_symbol(")");
+      rows.push_back(std::move(row));
+    } while (accept_symbol(","));
+    return rows;
+  }
+
   // A multi-table write's join, MariaDB's spelling: [INNER] JOIN u ON condition.
   bool write_join(Statement& s) {
     if (!accept_keyword("INNER") && !is_keyword("JOIN")) return false;
@@ -661,6 +747,20 @@ class Parser {
     return t;
   }
 
+  // A CAST's type: the column types, and MariaDB's SIGNED [INTEGER] and CHAR.
+  ValueType cast_type() {
+    if (accept_keyword("SIGNED")) {
+      accept_keyword("INTEGER");
+      return ValueType::Integer;
+    }
+    switch (column_type()) {
+      case ColumnType::Integer: return ValueType::Integer;
+      case ColumnType::Real: return ValueType::Real;
+      case ColumnType::Text: return ValueType::Text;
+    }
+    return ValueType::Text;
+  }
+
   ColumnType column_type() {
     const Token& t = peek();
     if (t.kind != Token::Kind::Word) fail_expected("a column type");
@@ -773,9 +873,16 @@ class Parser {
         {"<=", BinaryOp::Le}, {">", BinaryOp::Gt},  {">=", BinaryOp::Ge}};
     for (auto [symbol, op] : ops)
       if (accept_symbol(symbol)) return Expr::binary(op, std::move(lhs), concat());
+    if (accept_symbol("<=>")) return Expr::is_distinct(std::move(lhs), concat(), true);  // MariaDB's NULL-safe equality
     if (accept_keyword("IS")) {
       const bool negated = accept_keyword("NOT");
-      expect_keyword("NULL");
+      if (accept_keyword("TRUE")) return Expr::is_truth(std::move(lhs), true, negated);
+      if (accept_keyword("FALSE")) return Expr::is_truth(std::move(lhs), false, negated);
+      if (accept_keyword("DISTINCT")) {
+        expect_keyword("FROM");
+        return Expr::is_distinct(std::move(lhs), concat(), negated);
+      }
+      if (!accept_keyword("NULL")) fail_expected("NULL, TRUE, FALSE or DISTINCT FROM after IS [NOT]");
       return Expr::is_null(std::move(lhs), negated);
     }
     bool negated = false;
@@ -889,6 +996,28 @@ class Parser {
           return e;
         }
         if (accept_keyword("EXISTS")) return exists(false);
+        if (accept_keyword("TRUE")) return Expr::boolean(true);
+        if (accept_keyword("FALSE")) return Expr::boolean(false);
+        if (is_keyword("CAST") && is_symbol("(", 1)) {  // CAST(e AS type), with the engines' type names
+          next();
+          next();
+          Expr e = expression();
+          expect_keyword("AS");
+          const ValueType type = cast_type();
+          expect_symbol(")");
+          return Expr::cast(std::move(e), type);
+        }
+        if (is_keyword("IF") && is_symbol("(", 1)) {  // MariaDB's IF(c, a, b): CASE WHEN c THEN a ELSE b END
+          next();
+          next();
+          Expr when = expression();
+          expect_symbol(",");
+          Expr then = expression();
+          expect_symbol(",");
+          Expr otherwise = expression();
+          expect_symbol(")");
+          return Expr::case_(std::move(when), std::move(then), std::move(otherwise));
+        }
         if (const Aggregate agg = aggregate_ahead(); agg != Aggregate::None) {  // HAVING COUNT(c) > 1
           next();
           next();

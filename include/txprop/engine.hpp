@@ -77,13 +77,20 @@ struct EngineCapabilities {
   // MariaDB's ON DUPLICATE KEY UPDATE has none). The generator makes only these.
   std::vector<Upsert> upserts;
   bool upsert_update_where = false;
-  // Forms a server has from some version on (EngineProfile::capabilities(config)); the SQL model does not make them
-  // yet: MERGE, and unique indexes whose NULLs are not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT).
+  // Forms a server has from some version on (EngineProfile::capabilities(config)): MERGE (statement.hpp), and unique
+  // indexes whose NULLs are not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT; the SQL model does not make
+  // them yet).
   bool merge = false;
   bool unique_nulls_not_distinct = false;
+  // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; not SQLite).
+  bool chain = false;
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };
+
+// "T1.2 is MERGE (...), which <what> does not have" for the first statement of `c` in a form `capabilities` lack (MERGE
+// where `merge` is false), "" if none: Target::run refuses such a case with this line before it sends anything.
+std::string missing_capability(const TestCase& c, const EngineCapabilities& capabilities, const std::string& what);
 
 // What the engine's documentation says about one isolation level under one configuration. Every oracle reads its
 // facts from here, so each is written once, with its source.

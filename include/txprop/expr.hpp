@@ -30,6 +30,11 @@ struct Expr {
                   // outer statement's table with qualified columns (a correlated subquery)
     Case,         // CASE WHEN args[0] THEN args[1] ELSE args[2] END
     Aggregate,    // aggregate(column) over the statement's rows (SELECT ... HAVING only)
+    // Truth values, casts and NULL-safe comparison (issue 17 item 5), as users' cases and bug reports write them:
+    Boolean,      // TRUE / FALSE (`truth`)
+    IsTruth,      // args[0] IS [NOT] TRUE | FALSE (`truth`; negated: IS NOT)
+    Cast,         // CAST(args[0] AS cast_type): INTEGER, REAL or TEXT, spelled per dialect
+    IsDistinct,   // args[0] IS [NOT] DISTINCT FROM args[1] (negated: IS NOT DISTINCT FROM, MariaDB's <=>)
     Excluded,     // the value an upsert proposed for `column` (PostgreSQL's and SQLite's EXCLUDED.column, MariaDB's
                   // VALUES(column)): only in the SET and WHERE of INSERT ... ON CONFLICT DO UPDATE (statement.hpp)
   };
@@ -42,6 +47,8 @@ struct Expr {
   Aggregate aggregate = Aggregate::None;
   bool negated = false;
   bool has_where = false;    // Subquery/InSubquery: whether the last argument is a WHERE predicate
+  bool truth = false;        // Boolean, IsTruth: TRUE or FALSE
+  ValueType cast_type = ValueType::Null;  // Cast: the type cast to (Integer, Real or Text)
   std::vector<Expr> args;
 
   static Expr lit(Value v);
@@ -59,6 +66,12 @@ struct Expr {
   static Expr aggregate_of(Aggregate agg, std::string column);
   // table.column
   static Expr qcol(std::string table, std::string column);
+  static Expr boolean(bool truth);
+  static Expr is_truth(Expr e, bool truth, bool negated = false);
+  static Expr cast(Expr e, ValueType type);
+  static Expr is_distinct(Expr a, Expr b, bool negated = false);
+  // Whether a truth value, IS [NOT] TRUE / FALSE, CAST or IS [NOT] DISTINCT FROM occurs anywhere in this tree.
+  bool has_truth_form() const;
   // EXCLUDED.column
   static Expr excluded(std::string column);
 

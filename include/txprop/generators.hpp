@@ -85,6 +85,32 @@ struct Options {
   bool upsert_update_where = false;
   double upsert_probability = 0.35;
   double upsert_where_probability = 0.3;
+  // MERGE (issue 17): an INSERT or UPDATE of a table with a primary key becomes, with merge_probability, a MERGE INTO t
+  // USING (VALUES <one or two rows of t's columns>) AS src(src_c0, ...) ON t.k = src.src_k WHEN MATCHED [AND <predicate>]
+  // THEN UPDATE SET ... | DELETE | DO NOTHING [WHEN MATCHED THEN ...] [WHEN NOT MATCHED THEN INSERT ... VALUES (src...)].
+  // `merge` is the suite's switch (Wss, Atomicity: their replays run the MERGE again); engine_has_merge is the
+  // server's (EngineCapabilities::merge, PostgreSQL 15+, set by the harness). Off by default.
+  bool merge = false;
+  bool engine_has_merge = false;
+  double merge_probability = 0.15;
+  // Chained transactions (issue 17): with chain_probability a case's transaction i ends COMMIT / ROLLBACK AND CHAIN
+  // and transaction i + 1 runs after it on its connection, in the chained transaction (its level is i's; the submitted
+  // order is kept, with i + 1's steps moved after i's end). `chains` is the suite's switch, engine_has_chain the
+  // server's (EngineCapabilities::chain, set by the harness). Off by default.
+  bool chains = false;
+  bool engine_has_chain = false;
+  double chain_probability = 0.2;
+  // Truth values, casts and NULL-safe comparison (issue 17): with truth_form_probability a predicate term is
+  // (c op v) = TRUE | FALSE, (c op v) IS [NOT] TRUE | FALSE, c IS [NOT] DISTINCT FROM v (MariaDB: <=>), or a comparison
+  // of CAST(c AS TEXT | REAL) with a value of that type. Every engine has them. Off by default (Wss, Atomicity).
+  bool truth_forms = false;
+  double truth_form_probability = 0.05;
+  // Savepoints (issue 17): with savepoint_probability a transaction gets SAVEPOINT sp before one of its statements and,
+  // after a later one, ROLLBACK TO SAVEPOINT sp (rollback_to_probability) or RELEASE SAVEPOINT sp. Every engine has
+  // them. Off by default (Wss, Atomicity judge them); shrinking drops the pair first.
+  bool savepoints = false;
+  double savepoint_probability = 0.2;
+  double rollback_to_probability = 0.6;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
   // (the harness sets lock_strengths and lock_waits from the profile's capabilities; SQLite has no locking reads).

@@ -16,7 +16,9 @@ namespace txprop {
 // LockTable is PostgreSQL's LOCK [TABLE] t [IN <mode> MODE] [NOWAIT] (manual, LOCK), inside BEGIN ... COMMIT: a table
 // lock held to the transaction's end (EngineCapabilities::lock_table). MariaDB's LOCK TABLES ends the transaction
 // and holds its locks past it, which does not fit one transaction per session; it is not modelled.
-enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint, LockTable };
+// Merge is PostgreSQL 15's MERGE INTO t USING <source> ON <condition> WHEN ... (Statement::merge_whens; manual, MERGE):
+// EngineCapabilities::merge says which servers have it.
+enum class StatementKind { Begin, Commit, Rollback, Select, Insert, Update, Delete, Savepoint, RollbackToSavepoint, ReleaseSavepoint, LockTable, Merge };
 // SELECT ... FOR SHARE / FOR UPDATE, and PostgreSQL's weaker two (manual 13.3.2, "Row-Level Locks"): FOR KEY SHARE
 // conflicts only with FOR UPDATE (and a DELETE or an UPDATE of a key column), so it does not block an UPDATE of other
 // columns; FOR NO KEY UPDATE does not block FOR KEY SHARE. EngineCapabilities::lock_strengths says which an engine has.
@@ -45,6 +47,20 @@ struct Assignment {
   // UPDATE (MariaDB's `UPDATE t JOIN u ON ... SET t.a = 1, u.b = 2`, where the profile says the engine has it).
   std::string table;
   friend bool operator==(const Assignment&, const Assignment&) = default;
+};
+
+// One WHEN clause of a MERGE (PostgreSQL 15 manual, MERGE): WHEN MATCHED [AND condition] THEN UPDATE SET ... | DELETE |
+// DO NOTHING, or WHEN NOT MATCHED [AND condition] THEN INSERT (columns) VALUES (...) | DO NOTHING. The first clause
+// whose kind and condition hold for a source row decides what happens to it; a row no clause takes is left alone.
+enum class MergeAction { Update, Delete, DoNothing, Insert };
+struct MergeWhen {
+  bool matched = true;
+  std::optional<Expr> condition;        // AND ...: may name the target's and the source's columns (NOT MATCHED: the source's)
+  MergeAction action = MergeAction::DoNothing;
+  std::vector<Assignment> assignments;  // UPDATE SET: the target's columns, unqualified
+  std::vector<std::string> columns;     // INSERT (columns) VALUES (values): values name the source's columns only
+  std::vector<Expr> values;
+  friend bool operator==(const MergeWhen&, const MergeWhen&) = default;
 };
 
 // One item of an aggregating SELECT list: a grouping column (aggregate None) or aggregate(column), COUNT(*) as
@@ -93,6 +109,9 @@ struct Statement {
   // index's columns; empty: any unique key, as MariaDB's ON DUPLICATE KEY UPDATE and ON CONFLICT DO NOTHING).
   Upsert upsert = Upsert::None;
   std::vector<std::string> conflict_target;
+  // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; SQLite has none): a new transaction starts at once,
+  // with the same characteristics (EngineCapabilities::chain; Transaction::chain says which transaction ends so).
+  bool chain = false;
   // SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: the savepoint's name.
   std::string savepoint;
   LockMode lock = LockMode::None;
@@ -121,6 +140,12 @@ struct Statement {
   std::optional<Expr> having;
   std::vector<OrderItem> order_by;
   std::optional<std::int64_t> limit;
+  // MERGE INTO table USING <source> ON merge_on WHEN ...: the source is the table merge_source (named `alias` when one
+  // is given), or with merge_source empty the rows `values` as `(VALUES ...) AS alias(columns)`. Source columns are
+  // qualified with the alias (or the source table's name), the target's with `table` or unqualified.
+  std::string merge_source;
+  std::optional<Expr> merge_on;
+  std::vector<MergeWhen> merge_whens;
   // DELETE / UPDATE ... RETURNING these columns of the rows deleted or written (instrumentation).
   std::vector<std::string> returning;
   // A joined DELETE / UPDATE: RETURNING also these columns of the joined table's row the written row was joined to,
@@ -139,12 +164,15 @@ struct Statement {
   static Statement savepoint_statement(StatementKind kind, std::string name);
 
   bool is_transaction_control() const;
-  bool is_write() const;  // INSERT, UPDATE, DELETE
+  bool is_write() const;  // INSERT, UPDATE, DELETE, MERGE
   bool is_read() const { return kind == StatementKind::Select; }
   bool is_savepoint() const {
     return kind == StatementKind::Savepoint || kind == StatementKind::RollbackToSavepoint || kind == StatementKind::ReleaseSavepoint;
   }
   bool is_upsert() const { return kind == StatementKind::Insert && upsert != Upsert::None; }
+  bool is_merge() const { return kind == StatementKind::Merge; }
+  // MERGE: the name its source's columns are qualified with (the alias, else the source table).
+  const std::string& merge_source_name() const { return alias.empty() ? merge_source : alias; }
   // A locking read with NOWAIT or SKIP LOCKED: its result (or its error) depends on which rows other transactions
   // had locked when it ran, so a replay without them need not give it again.
   bool depends_on_locks() const {
@@ -176,6 +204,9 @@ std::string to_string(StatementKind kind);
 // The upsert's form as a person names it ("ON CONFLICT DO UPDATE ... WHERE", "INSERT IGNORE", "REPLACE"); "" for a
 // statement that is not an upsert. Used for form tags, shares and refusal reasons.
 std::string upsert_form(const Statement& s);
+// The MERGE's form as a person names it, from its WHEN clauses: "MERGE (MATCHED AND ... UPDATE, NOT MATCHED INSERT)";
+// "" for a statement that is not a MERGE. Used for form tags, shares and refusal reasons.
+std::string merge_form(const Statement& s);
 // The locking clause as PostgreSQL spells it ("FOR NO KEY UPDATE SKIP LOCKED"; for LOCK TABLE the statement, "LOCK
 // TABLE t IN SHARE MODE NOWAIT"); "" for a statement without one.
 std::string lock_clause(const Statement& s);

@@ -36,6 +36,12 @@ struct Transaction {
   // nodes (spread over the nodes). Transactions sharing a connection share its node (the first one's that is set).
   // Ignored by single-server targets.
   int node = -1;
+  // Its end is sent AND CHAIN (COMMIT AND CHAIN / ROLLBACK AND CHAIN): the next transaction on its connection (same
+  // session) runs in the transaction the chain opens, so it keeps this one's level (validate() checks they are equal)
+  // and its BEGIN sends nothing. Oracles see two transactions, one after the other on one connection. Where this one
+  // aborts (the runner then sends a plain ROLLBACK) or has no next transaction, the end is sent without the chain and
+  // the next one's BEGIN is sent.
+  bool chain = false;
 
   // One statement run in autocommit mode: a transaction of its own that commits or aborts with the statement.
   bool is_autocommit_statement() const { return autocommit && statements.size() == 1; }
@@ -85,6 +91,13 @@ struct TestCase {
   // "T1.2 is an upsert (ON CONFLICT DO UPDATE)" for the first upsert statement, "" if none: what an oracle whose
   // instrumentation cannot see which rows an upsert inserted, updated or left alone says when it refuses the case.
   std::string first_upsert() const;
+  // "T1.2 is MERGE (MATCHED UPDATE, NOT MATCHED INSERT)" for the first MERGE, "" if none (refusals, as first_upsert).
+  std::string first_merge() const;
+  // "T1.2 uses TRUE / FALSE, IS [NOT] TRUE, CAST or IS [NOT] DISTINCT FROM" for the first statement with one of these
+  // (Expr::has_truth_form), "" if none (refusals of oracles that evaluate predicates themselves, as first_upsert).
+  std::string first_truth_form() const;
+  // "T0 ends COMMIT AND CHAIN" for the first transaction that chains, "" if none (refusals, as first_upsert).
+  std::string first_chain() const;
   // "T0.3 is ROLLBACK TO SAVEPOINT s" for the first savepoint statement, "" if none (refusals, as first_upsert).
   std::string first_savepoint() const;
   // "T1.2 is SELECT ... FOR UPDATE SKIP LOCKED" for the first statement with a locking clause beyond a waiting FOR

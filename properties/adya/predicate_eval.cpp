@@ -204,6 +204,10 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
     case Expr::Kind::Exists: return std::nullopt;       // their version sets are not recorded
     case Expr::Kind::Aggregate: return std::nullopt;    // a HAVING aggregate is over many rows, not this version
     case Expr::Kind::Excluded: return std::nullopt;     // an upsert's proposed value: Adya refuses upserts
+    case Expr::Kind::Boolean:
+    case Expr::Kind::IsTruth:
+    case Expr::Kind::Cast:
+    case Expr::Kind::IsDistinct: return std::nullopt;   // Adya refuses cases with these (first_truth_form)
   }
   return std::nullopt;
 }

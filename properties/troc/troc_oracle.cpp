@@ -25,6 +25,13 @@ class TrocOracle final : public Oracle {
     if (std::string upsert = c.first_upsert(); !upsert.empty())
       return upsert + ", and Troc's visibility and lock model has no rule for the row an upsert inserts, updates or "
                       "leaves alone";
+    // A MERGE reads its target through its ON condition and then writes what its WHEN clauses say: Troc's tables have
+    // a rule per SELECT / INSERT / UPDATE / DELETE, none for a statement that may do all three.
+    if (std::string merge = c.first_merge(); !merge.empty())
+      return merge + ", and Troc's visibility and lock model has no rule for a MERGE";
+    // Troc re-executes statements on views it builds itself, evaluating their predicates in C++ (judge.cpp).
+    if (std::string truth = c.first_truth_form(); !truth.empty())
+      return truth + ", which Troc's own evaluation of predicates does not model";
     // Nor for a savepoint: its row-version history has no versions that a ROLLBACK TO SAVEPOINT undoes while the
     // transaction goes on (and which locks that releases differs by engine).
     if (std::string savepoint = c.first_savepoint(); !savepoint.empty())

@@ -9,5 +9,9 @@ TXPROP_SETTINGS(Wss) {
   s.generator.rich_statements = true;  // EXISTS / NOT EXISTS subqueries, CASE (issue 11)
   s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
   s.generator.upserts = true;  // the engine's upsert forms (issue 17): the serial replay runs them too
+  s.generator.chains = true;  // COMMIT / ROLLBACK AND CHAIN where the server has it: two transactions on one connection
+  s.generator.truth_forms = true;  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM (every engine)
+  s.generator.savepoints = true;  // SAVEPOINT ... ROLLBACK TO / RELEASE: the serial replay runs them too
+  s.generator.merge = true;  // MERGE where the server has it (PostgreSQL 15+): the serial replay runs it too
   s.generator.lock_options = true;  // FOR KEY SHARE / NO KEY UPDATE, NOWAIT, SKIP LOCKED where the engine has them
 }

@@ -321,7 +321,7 @@ TEST(SqlParser, ErrorsNameFileLineAndExpectation) {
             "x.txn:3: expected an expression, found end of input");
   EXPECT_EQ(statement_error("SELECT * FROM t WHER k = 1"), "q.sql:1: expected the end of the statement, found 'WHER'");
   EXPECT_EQ(statement_error("SELEC * FROM t"),
-            "q.sql:1: expected a statement (SELECT, INSERT, UPDATE, DELETE, BEGIN, START TRANSACTION, COMMIT, "
+            "q.sql:1: expected a statement (SELECT, INSERT, UPDATE, DELETE, MERGE, BEGIN, START TRANSACTION, COMMIT, "
             "ROLLBACK or LOCK TABLE), found 'SELEC'");
   EXPECT_EQ(statement_error("SELECT * FROM t WHERE v = 'abc"),
             "q.sql:1: unterminated string literal (missing closing ')");

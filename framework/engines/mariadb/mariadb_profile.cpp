@@ -63,6 +63,9 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // IGNORE", "REPLACE". No ON CONFLICT ... DO NOTHING.
   c.upserts = {Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace};
   c.upsert_update_where = false;
+  // MariaDB KB, COMMIT: "COMMIT [WORK] [AND [NO] CHAIN] ...": "The AND CHAIN clause causes a new transaction to begin as
+  // soon as the current one ends, and the new transaction has the same isolation level as the just-terminated one".
+  c.chain = true;
   c.wait_detection = "InnoDB lock waits (information_schema) on a control connection";
   c.aborting_errors = "deadlock (1213) and snapshot conflict (1020) roll the transaction back; a lock wait timeout "
                       "(1205) ends only the statement";

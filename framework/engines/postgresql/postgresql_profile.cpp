@@ -90,6 +90,9 @@ class PostgresqlProfile final : public EngineProfile {
   EngineCapabilities capabilities(const TargetConfig& config) const override {
     EngineCapabilities c = capabilities();
     c.merge = c.unique_nulls_not_distinct = config.server_version_num >= 150000;
+    // PostgreSQL 12 release notes: "Add support for COMMIT AND CHAIN and ROLLBACK AND CHAIN" (manual, COMMIT: "a new
+    // (sub)transaction is immediately started with the same transaction characteristics").
+    c.chain = config.server_version_num >= 120000;
     return c;
   }
 
