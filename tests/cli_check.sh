@@ -21,6 +21,10 @@ grep -q 'txprop replay: 1 of 1 run(s) failed' "$out" || fail "replay does not sa
 
 "$txprop" replay "$dir/named_transactions.txn" --property wss --level rr >"$out" 2>&1 && fail "replay at a level SQLite does not test exited 0"
 grep -q 'nothing replayed' "$out" || fail "replay does not say nothing was replayed"
+for bad in 0 -3 abc 5x ""; do
+  "$txprop" replay "$dir/named_transactions.txn" --repeat "$bad" >"$out" 2>&1 && fail "replay --repeat '$bad' exited 0"
+  grep -q -- "--repeat needs a whole number" "$out" || fail "replay --repeat '$bad' does not name what was wrong"
+done
 
 "$txprop" replay "$dir/colliding_names.txn" >"$out" 2>&1 || fail "replay of colliding_names.txn exited $?"
 grep -qE '^ +[0-9]+  observer  SELECT' "$out" || fail "replay does not label the observer transaction 'observer'"
