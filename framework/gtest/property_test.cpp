@@ -226,9 +226,9 @@ History PropertyRunner::run(const TestCase& c) {
   attempt_ran_ = true;
   // A crash, or a server that stopped answering the runner's own questions (the wait probe), is the target
   // failing: the case is not shrunk against it.
-  if (last_history_.finding && (last_history_.finding->kind == RunFinding::Kind::Crash ||
-                                last_history_.finding->detail.starts_with("the wait probe failed"))) {
-    crash(c, &last_history_, last_history_.finding->detail);
+  if (last_history_.finding &&
+      (last_history_.finding->kind == RunFinding::Kind::Crash || last_history_.finding->fault != Fault::None)) {
+    crash(c, &last_history_, last_history_.finding->detail, last_history_.finding->fault);
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
   const History& h = last_history_;
@@ -247,7 +247,7 @@ Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
 // A lost connection or a server gone during a case: the case is the counterexample as it is. When the target
 // answers again the case is re-run once; a crash that does not reproduce is counted and reported, and the re-run's
 // history stands; one that reproduces, or a target that stays away, fails the property without shrinking.
-void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail, const std::string& as) {
+void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail, Fault fault) {
   if (shrinking_ || rerunning_) {
     // A shrink attempt cannot tell a smaller case from a dead server: stop shrinking here.
     target_lost_ = true;
@@ -260,22 +260,21 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
   } else {
     first = History::never_ran(c, suite_.config.name, target_.server_version());  // the reset or a connect failed
   }
-  // A server that stopped answering is a hang; one that went away, a crash.
-  // (a connect that timed out: MariaDB "system error: 110", libpq "timeout expired")
-  const bool stalled = detail.find("no answer within") != std::string::npos ||
-                       detail.find("system error: 110") != std::string::npos ||
-                       detail.find("timeout expired") != std::string::npos;
+  // A server that stopped answering is a hang; one that went away, a crash (the driver typed the fault).
   if (!first.finding)
-    first.finding = RunFinding{stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{-1, -1}, detail};
-  const std::string kind = !as.empty() ? as : first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
+    first.finding = RunFinding{fault == Fault::Stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash,
+                               StepRef{-1, -1}, detail, fault};
+  const std::string kind = fault == Fault::Rejected         ? "setup-rejected"
+                           : first.finding->kind == RunFinding::Kind::Hang ? "hang"
+                                                                           : "crash";
   const std::string where = first.finding->step.txn < 0 ? std::string("between the steps (reset or state read)")
                                                         : to_string(first.finding->step);
   std::string rerun;
   bool reproduced = false, reachable = true;
-  if (!as.empty()) {
+  if (fault == Fault::Rejected) {
     rerun = "not re-run: the engine gives the same answer every time";
-  } else if (detail.find(": cannot connect: ") != std::string::npos) {
-    // Connecting failed just now: asking again at once would only wait for the same timeout.
+  } else if (fault == Fault::Unreachable || (!h && fault == Fault::Stalled)) {
+    // Connecting (or txprop's own call) failed just now: asking again at once would only wait for the same timeout.
     reachable = false;
     rerun = "not re-run: the target cannot be reached";
     result_.target_lost = detail;
@@ -390,10 +389,10 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
         body(c);
       } catch (const CaseRejected& e) {
         // The engine refused the case's tables or rows (e.g. a missing privilege): its own error, not shrunk.
-        crash(c, nullptr, e.what(), "setup-rejected");
+        crash(c, nullptr, e.what(), Fault::Rejected);
       } catch (const TargetError& e) {
         // The target could not be used for this case (reset, reconnect or a replay failed).
-        crash(c, nullptr, e.what());
+        crash(c, nullptr, e.what(), e.fault());
         body(c);  // it answered again and the crash did not reproduce: the case is judged on a fresh run
       }
     } catch (const rc::detail::CaseResult& r) {

@@ -117,7 +117,7 @@ class Scheduler {
         Outcome o = s.worker->run(set);
         if (!o.ok()) {
           fail_run(RunFinding::Kind::Crash, StepRef{t, index},
-                   fmt::format("setting {} failed: {}", sql_name(tx.isolation), summary(o)));
+                   fmt::format("setting {} failed: {}", sql_name(tx.isolation), summary(o)), drivers::fault_of(o.error));
           return;
         }
       }
@@ -180,7 +180,8 @@ class Scheduler {
         // A COMMIT whose outcome cannot be known ends the run too: no oracle may guess whether it committed.
         fail_run(RunFinding::Kind::Crash, ref,
                  (o.error.cls == ErrorClass::CommitOutcomeUnknown ? "commit outcome unknown: " : "lost connection: ") +
-                     o.error.message);
+                     o.error.message,
+                 o.error.fault != Fault::None ? o.error.fault : Fault::Lost);
         return;
       }
     }
@@ -216,7 +217,8 @@ class Scheduler {
       Outcome o = s.worker->run("ROLLBACK");
       if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
         s.worker->broken = true;
-        fail_run(RunFinding::Kind::Crash, StepRef{t, -1}, "lost connection during ROLLBACK: " + o.error.message);
+        fail_run(RunFinding::Kind::Crash, StepRef{t, -1}, "lost connection during ROLLBACK: " + o.error.message,
+                 drivers::fault_of(o.error));
         return;
       }
     }
@@ -341,15 +343,15 @@ class Scheduler {
       }
     ++metrics_.probes;
     std::vector<drivers::WaitState> states;
-    const auto asked = Clock::now();
     try {
       states = driver_.probe(sessions);
     } catch (const drivers::DriverError& e) {
       // The control connection did not answer in time (a stalled server) or was lost (a server gone).
-      const bool slow = Clock::now() - asked >= std::min<Clock::duration>(options_.hang_limit, drivers::control_timeout());
+      const bool slow = e.fault() == Fault::Stalled;
       control_lost_ = true;
       fail_run(slow ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{all[0], state(all[0]).current},
-               fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()));
+               fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()),
+               e.fault());
       return;
     }
     const auto after = Clock::now();
@@ -397,29 +399,36 @@ class Scheduler {
     return false;
   }
 
-  // SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for
-  // readers, one of which waits to write). When every unfinished transaction is busy, one rolls back: as SQLite's
-  // documentation of sqlite3_busy_handler asks, a transaction trying to write gives way to one trying to commit;
-  // among several, the one blocked last.
+  // The cycle as the driver's deadlock rule sees it.
+  drivers::CycleMember member(int t) const {
+    const TxnState& s = txns_[static_cast<std::size_t>(t)];
+    drivers::CycleMember m;
+    m.txn = t;
+    m.began_at = position_[static_cast<std::size_t>(t)][0];
+    m.committing = s.current >= 0 && txn(t).is_end_step(static_cast<std::size_t>(s.current));
+    m.blocked_seq = s.blocked_seq;
+    return m;
+  }
+
+  // Where waits are errors (SQLite), the engine never breaks a cycle of them: when every unfinished transaction is
+  // busy, the driver's rule (Driver::deadlock_victim) names the one that rolls back.
   bool break_busy_cycle() {
-    int victim = -1;
-    auto committing = [&](int t) { return txn(t).is_end_step(static_cast<std::size_t>(state(t).current)); };
+    std::vector<drivers::CycleMember> cycle;
     for (std::size_t i = 0; i < txns_.size(); ++i) {
       const TxnState& s = txns_[i];
       if (s.current < 0) continue;
       if (!s.busy_retry) return false;
-      const int t = static_cast<int>(i);
-      if (victim < 0 || (committing(victim) && !committing(t)) ||
-          (committing(victim) == committing(t) && s.blocked_seq > state(victim).blocked_seq))
-        victim = t;
+      cycle.push_back(member(static_cast<int>(i)));
     }
-    if (victim < 0) return false;
+    const int chosen = cycle.empty() ? -1 : driver_.deadlock_victim(cycle);
+    if (chosen < 0) return false;
+    const int victim = cycle[static_cast<std::size_t>(chosen)].txn;
     TxnState& s = state(victim);
     s.busy_retry = false;
     s.running = false;
     complete(victim, Outcome::failure(ErrorClass::Deadlock, "SQLITE_BUSY",
                                       "every unfinished transaction waits on SQLITE_BUSY; txprop rolls back the one "
-                                      "blocked last"));
+                                      "the engine's rule names (Driver::deadlock_victim)"));
     return true;
   }
 
@@ -538,9 +547,9 @@ class Scheduler {
       }
   }
 
-  void fail_run(RunFinding::Kind kind, StepRef ref, std::string detail) {
+  void fail_run(RunFinding::Kind kind, StepRef ref, std::string detail, Fault fault = Fault::None) {
     if (h_.finding) return;
-    h_.finding = RunFinding{kind, ref, std::move(detail)};
+    h_.finding = RunFinding{kind, ref, std::move(detail), fault};
     if (kind == RunFinding::Kind::Hang && ref.index >= 0)
       h_.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] =
           Outcome{Outcome::Status::Hang, {}, {}, -1, Error{ErrorClass::Canceled, "", h_.finding->detail}};
