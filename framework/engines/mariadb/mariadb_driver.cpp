@@ -410,7 +410,8 @@ class MyDriver final : public Driver {
       case ErrorClass::Deadlock:          // 1213 rolls back the whole transaction
       case ErrorClass::SnapshotConflict:  // 1020 rolls back the whole transaction (MDEV-35235)
         return ErrorEffect::TransactionAborted;
-      case ErrorClass::LostConnection: return ErrorEffect::Fatal;
+      case ErrorClass::LostConnection:
+      case ErrorClass::CommitOutcomeUnknown: return ErrorEffect::Fatal;
       default: return ErrorEffect::StatementOnly;  // incl. 1205: only the statement (innodb_rollback_on_timeout=OFF)
     }
   }

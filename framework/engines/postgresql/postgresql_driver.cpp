@@ -1,6 +1,6 @@
 // PostgreSQL through libpqxx. Each test process works in its own schema of the configured database. Blocking is
-// read from pg_blocking_pids() on a control connection; deadlock_timeout is lowered in test sessions so a
-// deadlock costs tens of milliseconds, not the default second. Any error inside a transaction aborts it
+// read from pg_blocking_pids() on a control connection, and a cycle of waits it shows is ended by the runner
+// (deadlock_victim below), so a deadlock costs a wait probe, not deadlock_timeout. Any error inside a transaction aborts it
 // (a later COMMIT would silently roll back), so the driver reports every error as ending the transaction.
 #include <pqxx/pqxx>
 
@@ -277,20 +277,16 @@ class PgDriver final : public Driver {
     auto s = connect();
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
+    if (superuser_) setup += fmt::format("; SET deadlock_timeout = '{}ms'", deadlock_timeout_ms());
     Outcome o = s->execute(setup);
     if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message, fault_of(o.error));
     return s;
   }
 
-  // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it. The
-  // waiter whose timeout expires first (once the cycle is closed) runs the check and is the victim, so the timeouts
-  // are staggered by transaction, as PostgreSQL's own isolation tests do: T0 base, T1 base + 100 ms, ... The victim
-  // of a cycle is its lowest-numbered transaction, as long as the cycle closes within the base after it began to
-  // wait (the base is 200 ms unless deadlock_timeout= says otherwise; the steps are 100 ms apart).
-  std::string transaction_session_sql(int txn) const override {
-    if (!superuser_) return {};
-    return fmt::format("SET deadlock_timeout = '{}ms'", deadlock_base_ms() + 100LL * txn);
-  }
+  // The runner ends every cycle it sees in pg_blocking_pids (its victim: pg_deadlock_victim). PostgreSQL's own check
+  // runs only after deadlock_timeout of waiting and is kept as the fallback for a cycle the probe cannot show; in
+  // test sessions it is raised (a superuser may set it), so that it never races the runner for the victim.
+  int deadlock_victim(const std::vector<CycleMember>& cycle) const override { return pg_deadlock_victim(cycle); }
 
   std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
     std::vector<WaitState> out(sessions.size());
@@ -329,7 +325,7 @@ class PgDriver final : public Driver {
   }
 
   ErrorEffect effect(const Error& e) const override {
-    if (e.cls == ErrorClass::LostConnection) return ErrorEffect::Fatal;
+    if (e.cls == ErrorClass::LostConnection || e.cls == ErrorClass::CommitOutcomeUnknown) return ErrorEffect::Fatal;
     return ErrorEffect::TransactionAborted;
   }
 
@@ -391,8 +387,13 @@ class PgDriver final : public Driver {
                             quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
   }
 
-  // deadlock_timeout= was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp).
-  long long deadlock_base_ms() const { return std::stoll(config_.param("deadlock_timeout", "200")); }
+  // PostgreSQL's own deadlock check in test sessions, the fallback behind the runner's: deadlock_timeout= (validated as
+  // a whole number of milliseconds when the URI was parsed, postgresql_profile.cpp), else half the hang limit, at most
+  // 5 s, so that a cycle only the engine can see still ends well within the hang limit.
+  long long deadlock_timeout_ms() const {
+    if (const std::string v = config_.param("deadlock_timeout"); !v.empty()) return std::stoll(v);
+    return std::clamp<long long>(control_timeout().count() / 2, 1, 5000);
+  }
 
   // A session-level advisory lock keyed by the schema's name, held by the control connection for its whole life: it
   // is what tells another run that this schema is in use. Advisory locks belong to the database, as the schema does.
