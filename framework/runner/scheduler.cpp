@@ -435,6 +435,7 @@ class Scheduler {
       TxnState& s = state(all[k]);
       if (!s.running) continue;
       if (states[k].waiting) {
+        s.left_wait = false;  // waits again (on another lock): nothing is on its way
         if (!s.waiting) {
           s.waiting = true;
           mark_blocked(all[k]);
