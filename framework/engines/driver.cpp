@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
 #include <mutex>
 #include <random>
@@ -9,12 +10,37 @@
 #include <fmt/format.h>
 
 #include "cleanup.hpp"
+#include "session_errors.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/internal/env_settings.hpp"
 
 namespace txprop::drivers {
 
 std::unique_ptr<Driver> open_driver(const TargetConfig& config) { return config.profile().open(config); }
+
+DriverError target_fault(const TargetConfig& config, Fault fault, const std::string& detail) {
+  return DriverError(fmt::format("txprop: target {}: {}", config.masked_uri(), detail), fault, true);
+}
+
+Fault fault_of(const Error& e) { return e.fault != Fault::None ? e.fault : Fault::Rejected; }
+
+bool is_commit(const std::string& sql) {
+  std::string head;
+  for (char c : sql) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ';') {
+      if (!head.empty()) break;
+      continue;
+    }
+    head += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return head == "COMMIT";
+}
+
+Outcome commit_outcome(const std::string& sql, Outcome o) {
+  if (o.failed() && o.error.cls == ErrorClass::LostConnection && is_commit(sql))
+    o.error.cls = ErrorClass::CommitOutcomeUnknown;
+  return o;
+}
 
 std::string reset_script(const std::vector<std::string>& previous_tables, const Schema& schema, Dialect d) {
   std::string script;
@@ -27,7 +53,7 @@ DatabaseState read_tables(Session& control, const Schema& schema, Dialect d) {
   DatabaseState state;
   for (const auto& t : schema.tables) {
     Outcome o = control.execute("SELECT * FROM " + quote_identifier(t.name, d));
-    if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message);
+    if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message, fault_of(o.error));
     state[t.name] = sorted_rows(std::move(o.rows));
   }
   return state;

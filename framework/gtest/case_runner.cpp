@@ -24,9 +24,9 @@ History PropertyRunner::run(const TestCase& c) {
   attempt_ran_ = true;
   // A crash, or a server that stopped answering the runner's own questions (the wait probe), is the target
   // failing: the case is not shrunk against it.
-  if (last_history_.finding && (last_history_.finding->kind == RunFinding::Kind::Crash ||
-                                last_history_.finding->detail.starts_with("the wait probe failed"))) {
-    crash(c, &last_history_, last_history_.finding->detail);
+  if (last_history_.finding &&
+      (last_history_.finding->kind == RunFinding::Kind::Crash || last_history_.finding->fault != Fault::None)) {
+    crash(c, &last_history_, last_history_.finding->detail, last_history_.finding->fault);
     // Not reproduced on a re-run: that re-run's history is judged instead.
   }
   const History& h = last_history_;
@@ -109,10 +109,10 @@ void PropertyRunner::attempt(const std::function<void(const TestCase&)>& body, c
       body(c);
     } catch (const CaseRejected& e) {
       // The engine refused the case's tables or rows (e.g. a missing privilege): its own error, not shrunk.
-      crash(c, nullptr, e.what(), "setup-rejected");
+      crash(c, nullptr, e.what(), Fault::Rejected);
     } catch (const TargetError& e) {
       // The target could not be used for this case (reset, reconnect or a replay failed).
-      crash(c, nullptr, e.what());
+      crash(c, nullptr, e.what(), e.fault());
       body(c);  // it answered again and the crash did not reproduce: the case is judged on a fresh run
     }
   } catch (const rc::detail::CaseResult& r) {

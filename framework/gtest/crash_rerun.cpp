@@ -12,7 +12,7 @@ namespace txprop {
 // A lost connection or a server gone during a case: the case is the counterexample as it is. When the target
 // answers again the case is re-run once; a crash that does not reproduce is counted and reported, and the re-run's
 // history stands; one that reproduces, or a target that stays away, fails the property without shrinking.
-void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail, const std::string& as) {
+void PropertyRunner::crash(const TestCase& c, const History* h, const std::string& detail, Fault fault) {
   if (shrinking_ || rerunning_) {
     // A shrink attempt cannot tell a smaller case from a dead server: stop shrinking here.
     target_lost_ = true;
@@ -25,22 +25,21 @@ void PropertyRunner::crash(const TestCase& c, const History* h, const std::strin
   } else {
     first = History::never_ran(c, suite_.config.name, target_.server_version());  // the reset or a connect failed
   }
-  // A server that stopped answering is a hang; one that went away, a crash.
-  // (a connect that timed out: MariaDB "system error: 110", libpq "timeout expired")
-  const bool stalled = detail.find("no answer within") != std::string::npos ||
-                       detail.find("system error: 110") != std::string::npos ||
-                       detail.find("timeout expired") != std::string::npos;
+  // A server that stopped answering is a hang; one that went away, a crash (the driver typed the fault).
   if (!first.finding)
-    first.finding = RunFinding{stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{-1, -1}, detail};
-  const std::string kind = !as.empty() ? as : first.finding->kind == RunFinding::Kind::Hang ? "hang" : "crash";
+    first.finding = RunFinding{fault == Fault::Stalled ? RunFinding::Kind::Hang : RunFinding::Kind::Crash,
+                               StepRef{-1, -1}, detail, fault};
+  const std::string kind = fault == Fault::Rejected                         ? "setup-rejected"
+                           : first.finding->kind == RunFinding::Kind::Hang ? "hang"
+                                                                           : "crash";
   const std::string where = first.finding->step.txn < 0 ? std::string("between the steps (reset or state read)")
                                                         : to_string(first.finding->step);
   std::string rerun;
   bool reproduced = false, reachable = true;
-  if (!as.empty()) {
+  if (fault == Fault::Rejected) {
     rerun = "not re-run: the engine gives the same answer every time";
-  } else if (detail.find(": cannot connect: ") != std::string::npos) {
-    // Connecting failed just now: asking again at once would only wait for the same timeout.
+  } else if (fault == Fault::Unreachable || (!h && fault == Fault::Stalled)) {
+    // Connecting (or txprop's own call) failed just now: asking again at once would only wait for the same timeout.
     reachable = false;
     rerun = "not re-run: the target cannot be reached";
     result_.target_lost = detail;

@@ -6,6 +6,17 @@
 
 namespace txprop {
 
+std::string to_string(Fault f) {
+  switch (f) {
+    case Fault::None: return "none";
+    case Fault::Unreachable: return "unreachable";
+    case Fault::Stalled: return "stalled";
+    case Fault::Lost: return "lost";
+    case Fault::Rejected: return "rejected";
+  }
+  return "?";
+}
+
 std::string to_string(ErrorClass c) {
   switch (c) {
     case ErrorClass::None: return "none";

@@ -18,7 +18,8 @@ constexpr auto kMaxProbeInterval = std::chrono::milliseconds(20);
 // How long two waiters without known blockers must stay waiting before we believe neither is about to be
 // released (MariaDB picks a deadlock victim synchronously but the victim's rollback takes a moment).
 constexpr auto kSettleGrace = std::chrono::milliseconds(3);
-// How long a statement released from a deadlock cycle is held for the victim's error to arrive.
+// How long a statement is held for the error of a deadlock victim the engine chose (InnoDB) to arrive, once the server
+// said that victim no longer waits.
 constexpr auto kVictimGrace = std::chrono::milliseconds(2000);
 
 struct TxnState {
@@ -32,11 +33,12 @@ struct TxnState {
   Clock::time_point sent_at;
   Clock::time_point next_probe;
   std::chrono::microseconds probe_interval{0};
-  std::optional<Clock::time_point> held_since;  // its result is held until the deadlock victim's error is in
-  std::uint64_t blocked_seq = 0;  // when it was found blocked (SQLite deadlock victim choice)
+  std::optional<Clock::time_point> held_since;  // its result is held until a deadlock victim's error is in
+  std::uint64_t blocked_seq = 0;  // when it was found blocked (the drivers' deadlock rules)
   bool begun = false;         // BEGIN was sent
   bool ended = false;
-  bool in_cycle = false;      // waits in a deadlock cycle the server's blockers show (the engine must break it)
+  bool in_cycle = false;      // waits in a deadlock cycle the server's blockers show
+  bool left_wait = false;     // the server said it waited, then that it no longer does: its result is on its way
 };
 
 class Scheduler {
@@ -117,7 +119,7 @@ class Scheduler {
         Outcome o = s.worker->run(set);
         if (!o.ok()) {
           fail_run(RunFinding::Kind::Crash, StepRef{t, index},
-                   fmt::format("setting {} failed: {}", sql_name(tx.isolation), summary(o)));
+                   fmt::format("setting {} failed: {}", sql_name(tx.isolation), summary(o)), drivers::fault_of(o.error));
           return;
         }
       }
@@ -179,7 +181,16 @@ class Scheduler {
     s.running = false;
     s.waiting = false;
     s.in_cycle = false;
+    s.left_wait = false;
     s.held_since.reset();
+    if (t == victim_) {
+      victim_ = -1;
+      // The engine's own error for the cancel (PostgreSQL 57014), classed as what it ended: a deadlock.
+      if (o.failed() && o.error.fault == Fault::None) {
+        o.error.cls = ErrorClass::Deadlock;
+        o.error.message = victim_reason_ + " (" + o.error.message + ")";
+      }
+    }
     if (o.failed()) {
       const ErrorEffect effect = driver_.effect(o.error);
       if (effect == ErrorEffect::Blocked) {
@@ -187,14 +198,18 @@ class Scheduler {
         mark_blocked(t);
         return;
       }
-      if (effect == ErrorEffect::Fatal || o.error.cls == ErrorClass::LostConnection) {
+      // A COMMIT whose outcome is unknown ends the run whatever the driver says it does to the transaction: neither
+      // committed nor aborted may be recorded for it.
+      if (effect == ErrorEffect::Fatal || o.error.cls == ErrorClass::LostConnection ||
+          o.error.cls == ErrorClass::CommitOutcomeUnknown) {
         h_.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(index)] = o;
         h_.events.push_back(Event{Event::Kind::Completed, ref});
         s.worker->broken = true;
         // A COMMIT whose outcome cannot be known ends the run too: no oracle may guess whether it committed.
         fail_run(RunFinding::Kind::Crash, ref,
                  (o.error.cls == ErrorClass::CommitOutcomeUnknown ? "commit outcome unknown: " : "lost connection: ") +
-                     o.error.message);
+                     o.error.message,
+                 o.error.fault != Fault::None ? o.error.fault : Fault::Lost);
         return;
       }
     }
@@ -230,7 +245,8 @@ class Scheduler {
       Outcome o = s.worker->run("ROLLBACK");
       if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
         s.worker->broken = true;
-        fail_run(RunFinding::Kind::Crash, StepRef{t, -1}, "lost connection during ROLLBACK: " + o.error.message);
+        fail_run(RunFinding::Kind::Crash, StepRef{t, -1}, "lost connection during ROLLBACK: " + o.error.message,
+                 drivers::fault_of(o.error));
         return;
       }
     }
@@ -264,55 +280,117 @@ class Scheduler {
     s.worker->start(render(txn(t).step(static_cast<std::size_t>(s.current)), driver_.dialect()));
   }
 
-  // Collects finished statements; returns whether any finished. A statement that was waiting completes because
-  // something released it; when that was a COMMIT or ROLLBACK still in flight (engines release locks before the
-  // reply reaches us), the end is recorded first, so the actual order shows the cause before the effect.
+  // Takes `t`'s result if it is in; returns whether it was.
+  bool take(int t) {
+    TxnState& s = state(t);
+    if (!s.running) return false;
+    std::optional<Outcome> o = s.worker->take();
+    if (!o) return false;
+    complete(t, std::move(*o));
+    return true;
+  }
+
+  // Collects finished statements; returns whether any finished. Replies arrive in any order; they are recorded so
+  // that the actual order shows every cause before its effect:
+  // 1. while the runner ends a deadlock victim (end_cycle), nothing but the victim's error: its abort releases the
+  //    others of its cycle;
+  // 2. errors before results (a deadlock victim the engine chose releases the statement it blocked);
+  // 3. statements that were not waiting, each held while a victim the engine chose may still be on its way
+  //    (released_by_unseen_victim);
+  // 4. a statement that was waiting, only once nothing else in flight is undecided (whatever released it, a COMMIT
+  //    or ROLLBACK in flight or a victim the engine aborted before the runner saw it wait, is then recorded), and held
+  //    like those of 3. (InnoDB may abort a victim the runner saw wait, after its request closed the cycle).
   bool harvest() {
-    bool end_in_flight = false;
-    for (std::size_t i = 0; i < txns_.size(); ++i)
-      end_in_flight = end_in_flight || (txns_[i].running && !txns_[i].waiting &&
-                                        txn(static_cast<int>(i)).is_end_step(static_cast<std::size_t>(txns_[i].current)));
+    if (victim_ >= 0) return take(victim_);
     bool any = false;
-    holding_for_victim_ = false;
-    // A deadlock victim's error first: it released what the others of its cycle waited for.
+    for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i)
+      if (txns_[i].running && txns_[i].worker->peek_failed() == std::optional<bool>(true))
+        any = take(static_cast<int>(i)) || any;
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
-      TxnState& s = txns_[i];
-      if (!s.running || !s.in_cycle || s.worker->peek_failed() != std::optional<bool>(true)) continue;
-      if (auto o = s.worker->take()) {
-        any = true;
-        complete(static_cast<int>(i), std::move(*o));
-      }
+      const TxnState& s = txns_[i];
+      if (!s.running || s.waiting || !s.worker->peek_failed().has_value()) continue;
+      if (released_by_unseen_victim(static_cast<int>(i))) continue;
+      any = take(static_cast<int>(i)) || any;
     }
+    const bool undecided = std::any_of(txns_.begin(), txns_.end(), [](const TxnState& s) { return s.running && !s.waiting; });
+    if (undecided) return any;
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
-      TxnState& s = txns_[i];
-      if (!s.running || (s.waiting && end_in_flight)) continue;
-      if (s.in_cycle && hold_for_victim(static_cast<int>(i))) continue;
-      if (auto o = s.worker->take()) {
-        any = true;
-        complete(static_cast<int>(i), std::move(*o));
-      }
+      const TxnState& s = txns_[i];
+      if (!s.running || !s.waiting || !s.worker->peek_failed().has_value()) continue;
+      if (released_by_unseen_victim(static_cast<int>(i))) continue;
+      any = take(static_cast<int>(i)) || any;
     }
     return any;
   }
 
-  // A statement of a deadlock cycle that completes without an error was released by the victim's abort (PostgreSQL
-  // releases the victim's locks before its error reaches us): while another member of the cycle is still in
-  // flight, its error is on its way, and it is recorded first (and nothing is dispatched meanwhile). Bounded: a
-  // cycle the engine broke without a victim releases the hold after kVictimGrace.
-  bool hold_for_victim(int t) {
+  // Where the engine breaks cycles itself and the probe names no blockers (InnoDB aborts a victim the moment a lock
+  // request closes the cycle, so the runner may never see the victim's last wait end): a statement that completed
+  // without an error while another was seen waiting may have been released by that one's abort. The server is asked
+  // once whether the waiters still wait; one that no longer does has its reply on the way, and `t` is held until it
+  // is recorded (bounded by kVictimGrace). A COMMIT or ROLLBACK is never held: its own end may be what released them.
+  bool released_by_unseen_victim(int t) {
     TxnState& s = state(t);
-    const std::optional<bool> failed = s.worker->peek_failed();
-    if (!failed || *failed) return false;
-    bool victim_in_flight = false;
-    for (std::size_t j = 0; j < txns_.size(); ++j)
-      if (static_cast<int>(j) != t && txns_[j].in_cycle && txns_[j].running && !txns_[j].worker->peek_failed().has_value())
-        victim_in_flight = true;
-    if (!victim_in_flight) return false;
+    if (txn(t).is_end_step(static_cast<std::size_t>(s.current))) return false;
+    auto unseen = [&](const TxnState& o) { return &o != &s && o.running && !o.worker->peek_failed().has_value(); };
+    std::vector<int> waiters;
+    bool pending = false;
+    for (std::size_t i = 0; i < txns_.size(); ++i) {
+      const TxnState& o = txns_[i];
+      if (!unseen(o)) continue;
+      if (o.left_wait) pending = true;
+      else if (o.waiting && !o.blockers) waiters.push_back(static_cast<int>(i));
+    }
+    if (!waiters.empty() && !pending) pending = left_their_wait(waiters);
+    if (!pending) return false;
     const auto now = Clock::now();
     if (!s.held_since) s.held_since = now;
-    if (now - *s.held_since > kVictimGrace) return false;
-    holding_for_victim_ = true;
-    return true;
+    return now - *s.held_since <= kVictimGrace;
+  }
+
+  // Asks the server whether `waiters` still wait; marks those that do not (left_wait). Returns whether any did not.
+  bool left_their_wait(const std::vector<int>& waiters) {
+    std::vector<const drivers::Session*> sessions;
+    for (int t : waiters) sessions.push_back(&state(t).worker->session());
+    std::vector<drivers::WaitState> states;
+    ++metrics_.probes;
+    try {
+      states = driver_.probe(sessions);
+    } catch (const drivers::DriverError&) {
+      return false;  // the regular probe meets the same failure and ends the run with it
+    }
+    bool any = false;
+    for (std::size_t k = 0; k < waiters.size(); ++k) {
+      if (states[k].waiting) continue;
+      TxnState& w = state(waiters[k]);
+      w.waiting = false;
+      w.left_wait = true;
+      any = true;
+    }
+    return any;
+  }
+
+  // A cycle of waits the server's blockers show, on an engine whose rule has the runner end it (PostgreSQL looks for
+  // deadlocks only after deadlock_timeout and aborts whichever waiter's timer fires first, which depends on timing):
+  // the victim the driver's rule names is cancelled now, and nothing else is recorded or sent until its error is in.
+  // Nothing else can end a wait in the cycle meanwhile (the engine's own check comes only after deadlock_timeout), so
+  // the cancel meets the waiting statement, on every run.
+  void end_cycle() {
+    if (victim_ >= 0) return;
+    std::vector<drivers::CycleMember> cycle;
+    std::string names;
+    for (std::size_t i = 0; i < txns_.size(); ++i)
+      if (txns_[i].in_cycle && txns_[i].running && txns_[i].waiting) {
+        cycle.push_back(member(static_cast<int>(i)));
+        names += fmt::format("{}T{}", names.empty() ? "" : ", ", i);
+      }
+    if (cycle.empty()) return;
+    const int chosen = driver_.deadlock_victim(cycle);
+    if (chosen < 0) return;
+    victim_ = cycle[static_cast<std::size_t>(chosen)].txn;
+    victim_since_ = Clock::now();
+    victim_reason_ = fmt::format("deadlock among {}: txprop ended T{}, the victim the engine's rule names "
+                                 "(Driver::deadlock_victim)", names, victim_);
+    driver_.cancel(state(victim_).worker->session());
   }
 
   // Marks the transactions on a cycle of waits among the blockers the server reported.
@@ -355,15 +433,15 @@ class Scheduler {
       }
     ++metrics_.probes;
     std::vector<drivers::WaitState> states;
-    const auto asked = Clock::now();
     try {
       states = driver_.probe(sessions);
     } catch (const drivers::DriverError& e) {
       // The control connection did not answer in time (a stalled server) or was lost (a server gone).
-      const bool slow = Clock::now() - asked >= std::min<Clock::duration>(options_.hang_limit, drivers::control_timeout());
+      const bool slow = e.fault() == Fault::Stalled;
       control_lost_ = true;
       fail_run(slow ? RunFinding::Kind::Hang : RunFinding::Kind::Crash, StepRef{all[0], state(all[0]).current},
-               fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()));
+               fmt::format("the wait probe failed{}: {}", slow ? " (the server did not answer in time)" : "", e.what()),
+               e.fault());
       return;
     }
     const auto after = Clock::now();
@@ -371,6 +449,7 @@ class Scheduler {
       TxnState& s = state(all[k]);
       if (!s.running) continue;
       if (states[k].waiting) {
+        s.left_wait = false;  // waits again (on another lock): nothing is on its way
         if (!s.waiting) {
           s.waiting = true;
           mark_blocked(all[k]);
@@ -386,6 +465,7 @@ class Scheduler {
       }
     }
     mark_cycles();
+    end_cycle();
   }
 
   // A cycle among waiting transactions whose blockers the server reported: the engine will abort one of them
@@ -411,29 +491,36 @@ class Scheduler {
     return false;
   }
 
-  // SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for
-  // readers, one of which waits to write). When every unfinished transaction is busy, one rolls back: as SQLite's
-  // documentation of sqlite3_busy_handler asks, a transaction trying to write gives way to one trying to commit;
-  // among several, the one blocked last.
+  // The cycle as the driver's deadlock rule sees it.
+  drivers::CycleMember member(int t) const {
+    const TxnState& s = txns_[static_cast<std::size_t>(t)];
+    drivers::CycleMember m;
+    m.txn = t;
+    m.began_at = position_[static_cast<std::size_t>(t)][0];
+    m.committing = s.current >= 0 && txn(t).is_end_step(static_cast<std::size_t>(s.current));
+    m.blocked_seq = s.blocked_seq;
+    return m;
+  }
+
+  // Where waits are errors (SQLite), the engine never breaks a cycle of them: when every unfinished transaction is
+  // busy, the driver's rule (Driver::deadlock_victim) names the one that rolls back.
   bool break_busy_cycle() {
-    int victim = -1;
-    auto committing = [&](int t) { return txn(t).is_end_step(static_cast<std::size_t>(state(t).current)); };
+    std::vector<drivers::CycleMember> cycle;
     for (std::size_t i = 0; i < txns_.size(); ++i) {
       const TxnState& s = txns_[i];
       if (s.current < 0) continue;
       if (!s.busy_retry) return false;
-      const int t = static_cast<int>(i);
-      if (victim < 0 || (committing(victim) && !committing(t)) ||
-          (committing(victim) == committing(t) && s.blocked_seq > state(victim).blocked_seq))
-        victim = t;
+      cycle.push_back(member(static_cast<int>(i)));
     }
-    if (victim < 0) return false;
+    const int chosen = cycle.empty() ? -1 : driver_.deadlock_victim(cycle);
+    if (chosen < 0) return false;
+    const int victim = cycle[static_cast<std::size_t>(chosen)].txn;
     TxnState& s = state(victim);
     s.busy_retry = false;
     s.running = false;
     complete(victim, Outcome::failure(ErrorClass::Deadlock, "SQLITE_BUSY",
                                       "every unfinished transaction waits on SQLITE_BUSY; txprop rolls back the one "
-                                      "blocked last"));
+                                      "the engine's rule names (Driver::deadlock_victim)"));
     return true;
   }
 
@@ -460,8 +547,12 @@ class Scheduler {
           if (!s.blockers) waiters_unexplained = true;
         }
       }
-      if (holding_for_victim_) {  // a deadlock victim's error is on its way: wait for it, dispatch nothing
-        signal_.wait_for(gen, std::chrono::milliseconds(1));
+      if (victim_ >= 0) {  // the runner ended a deadlock victim: wait for its error, dispatch nothing
+        if (now - victim_since_ > options_.hang_limit) {
+          hang_all_waiting();
+          return;
+        }
+        signal_.wait_for(gen, std::chrono::milliseconds(5));
         continue;
       }
       if (!undecided && dispatch_queued()) {
@@ -552,9 +643,9 @@ class Scheduler {
       }
   }
 
-  void fail_run(RunFinding::Kind kind, StepRef ref, std::string detail) {
+  void fail_run(RunFinding::Kind kind, StepRef ref, std::string detail, Fault fault = Fault::None) {
     if (h_.finding) return;
-    h_.finding = RunFinding{kind, ref, std::move(detail)};
+    h_.finding = RunFinding{kind, ref, std::move(detail), fault};
     if (kind == RunFinding::Kind::Hang && ref.index >= 0)
       h_.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)] =
           Outcome{Outcome::Status::Hang, {}, {}, -1, Error{ErrorClass::Canceled, "", h_.finding->detail}};
@@ -605,7 +696,9 @@ class Scheduler {
   RunMetrics& metrics_;
   std::vector<TxnState> txns_;
   std::uint64_t blocked_counter_ = 0;
-  bool holding_for_victim_ = false;
+  int victim_ = -1;  // the deadlock victim the runner cancelled, until its reply is recorded
+  Clock::time_point victim_since_;
+  std::string victim_reason_;
   bool control_lost_ = false;  // a wait probe failed: the server does not answer
   std::vector<std::vector<int>> position_;  // [txn][step]: index in the submitted order
   std::vector<int> previous_on_connection_;  // [txn]: the transaction before it on its connection, -1 if none

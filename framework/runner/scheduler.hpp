@@ -3,6 +3,10 @@
 // waits on a lock; later steps of a blocked transaction queue behind it; when a transaction ends, blocked
 // statements resume first, and the scheduler waits until each has completed or is blocked again before it
 // submits the next step. This gives one actual order per submitted order.
+// Deadlocks (README, "Deadlocks are deterministic"): a cycle of waits the server's blockers show is ended by the
+// runner with the victim the driver's rule names (Driver::deadlock_victim: PostgreSQL the youngest transaction of the
+// cycle, SQLite a writer before a committer), or left to an engine that breaks it at once with a documented victim
+// (InnoDB); either way the victim's error is recorded before anything its abort released.
 #pragma once
 
 #include <vector>

@@ -91,8 +91,10 @@ Outcome SessionWorker::run(std::string sql) {
   }
   abandon(std::chrono::milliseconds(2000));
   take();
-  return Outcome::failure(ErrorClass::LostConnection, "",
-                          fmt::format("no answer within {} ms; the connection was abandoned", run_limit.count()));
+  Outcome o = Outcome::failure(ErrorClass::LostConnection, "",
+                               fmt::format("no answer within {} ms; the connection was abandoned", run_limit.count()));
+  o.error.fault = Fault::Stalled;
+  return o;
 }
 
 bool SessionWorker::abandon(std::chrono::milliseconds grace) {

@@ -61,7 +61,8 @@ std::unique_ptr<runner::SessionWorker> Target::new_worker(std::size_t txn, int n
   w->run_limit = options_.hang_limit;
   // Worker i serves transaction i of every case: its per-transaction settings are made once, here.
   if (const std::string sql = driver_->transaction_session_sql(static_cast<int>(txn)); !sql.empty())
-    if (Outcome o = w->run(sql); !o.ok()) throw drivers::DriverError("txprop: session setup failed: " + summary(o));
+    if (Outcome o = w->run(sql); !o.ok())
+      throw drivers::DriverError("txprop: session setup failed: " + summary(o), drivers::fault_of(o.error));
   return w;
 }
 
@@ -72,10 +73,14 @@ void Target::check_alive() {
   try {
     driver_->check_alive();
   } catch (const drivers::DriverError& e) {
-    const std::string what = e.what();
-    throw TargetError(what.starts_with("txprop: target ") ? what
-                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
+    throw target_error(e);
   }
+}
+
+// The driver's error as one line naming the target (once), with its fault.
+TargetError Target::target_error(const drivers::DriverError& e) const {
+  return TargetError(e.names_target() ? e.what() : fmt::format("txprop: target {}: {}", config_.masked_uri(), e.what()),
+                     e.fault());
 }
 
 History Target::run(const TestCase& c) {
@@ -107,13 +112,9 @@ History Target::run(const TestCase& c) {
     t0 = Clock::now();
     driver_->reset(c.schema);
   } catch (const drivers::StatementRejected& e) {
-    const std::string what = e.what();
-    throw CaseRejected(what.starts_with("txprop: target ") ? what
-                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
+    throw CaseRejected(target_error(e).what(), Fault::Rejected);
   } catch (const drivers::DriverError& e) {
-    const std::string what = e.what();
-    throw TargetError(what.starts_with("txprop: target ") ? what
-                                                           : fmt::format("txprop: target {}: {}", config_.masked_uri(), what));
+    throw target_error(e);
   }
   std::vector<runner::SessionWorker*> used;
   for (std::size_t i = 0; i < connections.size(); ++i) used.push_back(workers[i].get());
@@ -136,7 +137,7 @@ History Target::run(const TestCase& c) {
     try {
       h.final_state = driver_->read_state(c.schema);
     } catch (const drivers::DriverError& e) {
-      h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what()};
+      h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what(), e.fault()};
     }
   }
   const auto t3 = Clock::now();

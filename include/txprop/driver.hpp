@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "txprop/database_state.hpp"
+#include "txprop/fault.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/schema.hpp"
 #include "txprop/sql.hpp"
@@ -20,18 +22,34 @@
 namespace txprop::drivers {
 
 // Something txprop itself needed failed (connecting, creating the test database, resetting it). The message is
-// one line and names the target.
+// one line; fault() says what failed, as the driver decided it from its native codes (never from the text), and
+// names_target() whether the message already starts with "txprop: target <masked uri>: ".
 class DriverError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit DriverError(const std::string& what, Fault fault = Fault::Lost, bool names_target = false)
+      : std::runtime_error(what), fault_(fault), names_target_(names_target) {}
+  Fault fault() const { return fault_; }
+  bool names_target() const { return names_target_; }
+
+ private:
+  Fault fault_;
+  bool names_target_;
 };
+
+// "txprop: target <masked uri>: <detail>", with its fault.
+DriverError target_fault(const TargetConfig& config, Fault fault, const std::string& detail);
 
 // The engine rejected a statement txprop sent for its own purposes (the reset that creates a case's tables and
 // rows), with the engine's own error; not a lost connection: the same case would be rejected again.
 class StatementRejected : public DriverError {
  public:
-  using DriverError::DriverError;
+  explicit StatementRejected(const std::string& what, bool names_target = false)
+      : DriverError(what, Fault::Rejected, names_target) {}
 };
+
+// The fault behind an error of txprop's own call on a session: Lost or Stalled as the driver set it, else the
+// engine refused the statement (Rejected).
+Fault fault_of(const Error& e);
 
 // One connection. Not thread-safe: one thread executes on it at a time; Driver::cancel may be called from another.
 class Session {
@@ -44,6 +62,14 @@ class Session {
   // Makes a call stuck in the client library return (from another thread): shuts the socket down, so the
   // statement in flight fails as a lost connection. The session is unusable afterwards.
   virtual void abandon() {}
+};
+
+// One transaction of a cycle of lock waits the runner sees, as Driver::deadlock_victim is asked about it.
+struct CycleMember {
+  int txn = -1;                   // the transaction's index in the case
+  int began_at = -1;              // the position of its first step in the submitted order (larger: younger)
+  bool committing = false;        // the step it waits with ends its transaction (COMMIT)
+  std::uint64_t blocked_seq = 0;  // when the runner found it blocked (larger: later)
 };
 
 // What a wait probe learnt about one session with a statement in flight.
@@ -86,6 +112,14 @@ class Driver {
   virtual std::string transaction_session_sql(int txn) const {
     (void)txn;
     return {};
+  }
+  // Engine knowledge for the scheduler: which member (an index into `cycle`) the runner ends when the transactions of
+  // `cycle` wait on each other (each one's blockers, as probe() told, are in the cycle; where waits are errors,
+  // every unfinished transaction is busy). -1 leaves the cycle to the engine: it breaks it itself, at once and with
+  // a documented victim. The runner records the victim's error before anything its abort released.
+  virtual int deadlock_victim(const std::vector<CycleMember>& cycle) const {
+    (void)cycle;
+    return -1;
   }
   // Interrupts the statement running on `session` (called from another thread than the one executing).
   virtual void cancel(const Session& session) = 0;

@@ -50,6 +50,9 @@ struct RunFinding {
   Kind kind = Kind::Crash;
   StepRef step;
   std::string detail;
+  // The target's own failure, as its driver typed it: Lost, Stalled (the control connection did not answer), ...;
+  // None for what the engine itself did while still answering (a statement that hung, a deadlock it never broke).
+  Fault fault = Fault::None;
 };
 
 struct History {

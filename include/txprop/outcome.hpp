@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "txprop/fault.hpp"
 #include "txprop/value.hpp"
 
 namespace txprop {
@@ -27,8 +28,10 @@ enum class ErrorClass {
   // Galera: a COMMIT that failed certification against a write set another node committed first, or a transaction
   // a replicated write set aborted (brute-force abort); MariaDB reports both as 1213, and the transaction is rolled back.
   CertificationFailure,
-  // A COMMIT whose outcome the client cannot know (the connection or the node's cluster membership was lost while
-  // it ran): it may have committed on the cluster or not. Never guessed: the run ends with it as a finding.
+  // A COMMIT whose outcome the client cannot know: it may have committed or not. Set by the driver: a COMMIT whose
+  // connection was lost (MySQL 2006/2013, libpq broken_connection), PostgreSQL 40003 statement_completion_unknown,
+  // a Galera node that left the primary component (1047). Never guessed: the run ends with it as a finding, and an
+  // oracle that needs the transaction's fate says it cannot judge (TxnFate::Unknown).
   CommitOutcomeUnknown,
   Other,
 };
@@ -39,6 +42,7 @@ struct Error {
   ErrorClass cls = ErrorClass::None;
   std::string code;     // SQLSTATE (PostgreSQL), native code (MySQL, SQLite)
   std::string message;  // the engine's text, for people
+  Fault fault = Fault::None;  // the target's own failure behind the error (Lost, Stalled), set by the driver
   friend bool operator==(const Error&, const Error&) = default;
 };
 

@@ -127,7 +127,8 @@ class PropertyRunner {
   bool no_shrink_ = false;      // the failure is a crash: no shrinking
   bool target_lost_ = false;    // a shrink attempt or re-run could not reach the target: stop using it
   bool rerunning_ = false;
-  void crash(const TestCase& c, const History* h, const std::string& detail, const std::string& as = "");
+  // `fault`: the target's failure as its driver typed it (Rejected: the engine refused the case's setup).
+  void crash(const TestCase& c, const History* h, const std::string& detail, Fault fault);
   std::optional<History> failing_history_;
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;

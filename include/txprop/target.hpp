@@ -18,6 +18,7 @@ namespace txprop {
 
 namespace drivers {
 class Driver;
+class DriverError;
 }
 namespace runner {
 class SessionWorker;
@@ -90,6 +91,7 @@ class Target {
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
   std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn, int node);
+  TargetError target_error(const drivers::DriverError& e) const;
 
   TargetConfig config_;
   RunOptions options_;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "txprop/fault.hpp"
 #include "txprop/isolation.hpp"
 
 namespace txprop {
@@ -54,9 +55,14 @@ struct TargetConfig {
 
 // A target that cannot be used: a malformed URI, an unreachable server, a wrong password, an unsupported level.
 // The message is one line and names the URI with the password masked.
+// fault(): what failed, where the target itself failed (a connect refused or timed out, a call lost or unanswered).
 class TargetError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TargetError(const std::string& what, Fault fault = Fault::None) : std::runtime_error(what), fault_(fault) {}
+  Fault fault() const { return fault_; }
+
+ private:
+  Fault fault_;
 };
 
 // The one masking function for anything that may hold a URI (issue 23): the password of user:password@ is masked

@@ -1,6 +1,7 @@
 // The scheduler's hang limit, with an engine stand-in whose statement never returns and never waits on a lock
 // (a real engine cannot be made to hang on demand). The run must end with a hang finding, the statement
-// cancelled, and the other transaction rolled back.
+// cancelled, and the other transaction rolled back. And a COMMIT whose outcome is unknown: the run ends with it, the
+// transaction neither committed nor aborted.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -100,4 +101,58 @@ TEST(SchedulerHang, StatementThatNeverReturnsIsAHangFinding) {
   ASSERT_FALSE(raw1->executed.empty());
   EXPECT_EQ(raw1->executed.back(), "ROLLBACK");
   EXPECT_EQ(h.transactions[1].fate, TxnFate::Unfinished);
+}
+
+namespace {
+
+// A session whose COMMIT loses its connection after it was sent (the driver's CommitOutcomeUnknown), as no real
+// server can be made to do on demand.
+class LostCommitSession final : public drivers::Session {
+ public:
+  Outcome execute(const std::string& sql) override {
+    if (sql != "COMMIT") return Outcome{};
+    Outcome o = Outcome::failure(ErrorClass::CommitOutcomeUnknown, "40003", "connection lost during COMMIT");
+    o.error.fault = Fault::Lost;
+    return o;
+  }
+  std::string server_id() const override { return "1"; }
+};
+
+// Says of every error that it aborts the transaction (PostgreSQL's rule), so that only the scheduler's own handling
+// of CommitOutcomeUnknown can keep the transaction from being recorded as aborted.
+class AbortingDriver final : public drivers::Driver {
+ public:
+  Dialect dialect() const override { return Dialect::PostgreSql; }
+  std::string server_version() override { return "stand-in"; }
+  std::unique_ptr<drivers::Session> open_session() override { return nullptr; }
+  std::vector<drivers::WaitState> probe(const std::vector<const drivers::Session*>& s) override {
+    return std::vector<drivers::WaitState>(s.size());
+  }
+  void cancel(const drivers::Session&) override {}
+  ErrorEffect effect(const Error&) const override { return ErrorEffect::TransactionAborted; }
+  void reset(const Schema&) override {}
+  DatabaseState read_state(const Schema&) override { return {}; }
+};
+
+}  // namespace
+
+TEST(SchedulerFaults, CommitOutcomeUnknownIsNeverGuessed) {
+  AbortingDriver driver;
+  runner::CompletionSignal signal;
+  runner::SessionWorker w0(std::make_unique<LostCommitSession>(), signal, false);
+  Table t;
+  t.name = "t";
+  t.columns = {{"k", ColumnType::Integer, true}};
+  TestCase c;
+  c.schema.tables = {t};
+  c.transactions = {Transaction{IsolationLevel::ReadCommitted, {Statement::delete_("t")}, TxnEnd::Commit}};
+  c.order = {0, 0, 0};
+  RunOptions options;
+  RunMetrics metrics;
+  const History h = runner::schedule(c, driver, {&w0}, signal, options, metrics);
+  ASSERT_TRUE(h.finding);
+  EXPECT_EQ(h.finding->kind, RunFinding::Kind::Crash);
+  EXPECT_EQ(h.finding->fault, Fault::Lost);
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Unfinished);  // neither committed nor aborted
+  EXPECT_EQ(h.outcomes[0][2].error.cls, ErrorClass::CommitOutcomeUnknown);
 }

@@ -23,24 +23,13 @@
 #include <fmt/format.h>
 
 #include "../mariadb/mariadb_driver.hpp"
+#include "../session_errors.hpp"
 #include "galera_driver.hpp"
 #include "txprop/driver.hpp"
 
 namespace txprop::drivers {
 
 namespace {
-
-bool is_commit(const std::string& sql) {
-  std::string head;
-  for (char c : sql) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == ';') {
-      if (!head.empty()) break;
-      continue;
-    }
-    head += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  }
-  return head == "COMMIT";
-}
 
 class GaleraSession final : public Session {
  public:
@@ -49,9 +38,9 @@ class GaleraSession final : public Session {
   Outcome execute(const std::string& sql) override {
     Outcome o = inner_->execute(sql);
     if (!o.failed() || !is_commit(sql)) return o;
+    // A lost connection on a COMMIT is CommitOutcomeUnknown already (the MariaDB session, session_errors.hpp).
     if (o.error.code == std::to_string(ER_LOCK_DEADLOCK)) o.error.cls = ErrorClass::CertificationFailure;
-    else if (o.error.cls == ErrorClass::LostConnection || o.error.code == std::to_string(ER_UNKNOWN_COM_ERROR) ||
-             o.error.code == std::to_string(ER_ERROR_DURING_COMMIT))
+    else if (o.error.code == std::to_string(ER_UNKNOWN_COM_ERROR) || o.error.code == std::to_string(ER_ERROR_DURING_COMMIT))
       o.error.cls = ErrorClass::CommitOutcomeUnknown;
     return o;
   }
@@ -102,7 +91,7 @@ class GaleraDriver final : public Driver {
     auto s = nodes_[k]->open_session();
     if (const std::string wait = config_.param("wsrep_sync_wait"); !wait.empty())
       if (Outcome o = s->execute("SET SESSION wsrep_sync_wait = " + wait); !o.ok())
-        throw DriverError("txprop: session setup failed: " + o.error.message);
+        throw DriverError("txprop: session setup failed: " + o.error.message, fault_of(o.error));
     return std::make_unique<GaleraSession>(std::move(s), static_cast<int>(k));
   }
 
@@ -152,16 +141,16 @@ class GaleraDriver final : public Driver {
     const std::string wait = "SELECT 1 FROM " + quote_identifier(schema.tables.front().name, Dialect::MySql) + " LIMIT 1";
     for (std::size_t k = 1; k < readers_.size(); ++k)
       if (Outcome o = readers_[k]->execute(wait); !o.ok())
-        throw DriverError(fmt::format("txprop: target {}: node {} did not apply the reset: {}", config_.masked_uri(),
-                                      k + 1, summary(o)));
+        throw target_fault(config_, fault_of(o.error), fmt::format("node {} did not apply the reset: {}", k + 1, summary(o)));
   }
 
   DatabaseState read_state(const Schema& schema) override {
     DatabaseState first = read_tables(*readers_[0], schema, Dialect::MySql);
     for (std::size_t k = 1; k < readers_.size(); ++k)
       if (DatabaseState other = read_tables(*readers_[k], schema, Dialect::MySql); !(other == first))
-        throw DriverError(fmt::format("txprop: target {}: nodes diverge: node {}'s applied state differs from node 1's "
-                                      "after the run", config_.masked_uri(), k + 1));
+        // The nodes answered, but disagree: a finding about the engine, not a fault of the target (Fault::None).
+        throw target_fault(config_, Fault::None,
+                           fmt::format("nodes diverge: node {}'s applied state differs from node 1's after the run", k + 1));
     return first;
   }
 
@@ -194,7 +183,7 @@ std::unique_ptr<Driver> open_galera_driver(const TargetConfig& config) {
   try {
     return std::make_unique<GaleraDriver>(config);
   } catch (const DriverError& e) {
-    throw TargetError(e.what());
+    throw TargetError(e.what(), e.fault());
   }
 }
 

@@ -24,13 +24,12 @@
 #include "cleanup.hpp"
 #include "mariadb_driver.hpp"
 #include "reset_plan.hpp"
+#include "session_errors.hpp"
 #include "txprop/driver.hpp"
 
 namespace txprop::drivers {
 
-namespace {
-
-ErrorClass classify(unsigned int code) {
+ErrorClass classify_errno(unsigned int code) {
   switch (code) {
     case 1213: return ErrorClass::Deadlock;             // ER_LOCK_DEADLOCK
     case 1205: return ErrorClass::LockTimeout;          // ER_LOCK_WAIT_TIMEOUT
@@ -47,6 +46,28 @@ ErrorClass classify(unsigned int code) {
     default: return ErrorClass::Other;
   }
 }
+
+// The target's own failure behind a client error: ER_CONNECTION_KILLED (1927), CR_SERVER_GONE_ERROR (2006),
+// CR_SERVER_LOST (2013) and CR_SERVER_LOST_EXTENDED (2055) lose the connection; CR_CONNECTION_ERROR (2002) and
+// CR_CONN_HOST_ERROR (2003) mean it could not be made. A call that used up the read timeout (control connections
+// only) met a server that did not answer: the client reports it as 2013 too.
+// https://mariadb.com/kb/en/mariadb-error-codes/
+Fault fault_of_errno(unsigned code, bool timed_out) {
+  switch (code) {
+    case 1927: case 2006: case 2013: case 2055: return timed_out ? Fault::Stalled : Fault::Lost;
+    case 2002: case 2003: return timed_out ? Fault::Stalled : Fault::Unreachable;
+    default: return Fault::None;
+  }
+}
+
+// A connect that failed: CR_SERVER_LOST (2013) during the handshake, or any failure that used up the connect
+// timeout, met a server that accepted the TCP connection but did not answer (a stalled server); others (refused,
+// ER_ACCESS_DENIED_ERROR 1045, an unknown database) could not connect at all.
+Fault connect_fault(unsigned code, bool timed_out) {
+  return code == 2013 || timed_out ? Fault::Stalled : Fault::Unreachable;
+}
+
+namespace {
 
 ValueType field_kind(enum_field_types t) {
   switch (t) {
@@ -83,13 +104,18 @@ class MySession final : public Session {
     // FOUND_ROWS: an UPDATE's affected count is the rows it matched (as on PostgreSQL and SQLite), not only the
     // rows whose values changed.
     unsigned long flags = CLIENT_FOUND_ROWS | (multi_statements ? CLIENT_MULTI_STATEMENTS : 0);
+    if (multi_statements) read_timeout_ = std::chrono::seconds((control_timeout().count() + 999) / 1000);
+    const auto start = std::chrono::steady_clock::now();
     if (!mysql_real_connect(mysql_, c.host.c_str(), c.user.c_str(), c.password.c_str(),
                             database.empty() ? nullptr : database.c_str(), static_cast<unsigned>(c.port), nullptr,
                             flags)) {
       std::string msg = mysql_error(mysql_);
+      const unsigned code = mysql_errno(mysql_);
       mysql_close(mysql_);
       mysql_ = nullptr;
-      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", c.masked_uri(), msg));
+      const bool timed_out = std::chrono::steady_clock::now() - start >= std::chrono::seconds(timeout);
+      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", c.masked_uri(), msg),
+                        connect_fault(code, timed_out));
     }
     id_ = std::to_string(mysql_thread_id(mysql_));
     fd_ = static_cast<int>(mysql_get_socket(mysql_));
@@ -98,7 +124,9 @@ class MySession final : public Session {
     if (mysql_) mysql_close(mysql_);
   }
 
-  Outcome execute(const std::string& sql) override {
+  Outcome execute(const std::string& sql) override { return commit_outcome(sql, query(sql)); }
+
+  Outcome query(const std::string& sql) {
     sent_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
     if (mysql_real_query(mysql_, sql.data(), sql.size()) != 0) return error();
     Outcome out;
@@ -154,13 +182,17 @@ class MySession final : public Session {
  private:
   Outcome error() {
     const unsigned code = mysql_errno(mysql_);
-    return Outcome::failure(classify(code), std::to_string(code), mysql_error(mysql_));
+    Outcome o = Outcome::failure(classify_errno(code), std::to_string(code), mysql_error(mysql_));
+    const bool timed_out = read_timeout_.count() > 0 && std::chrono::steady_clock::now() - sent_at() >= read_timeout_;
+    o.error.fault = fault_of_errno(code, timed_out);
+    return o;
   }
 
   MYSQL* mysql_ = nullptr;
   std::string id_;
   std::atomic<std::chrono::steady_clock::rep> sent_at_{0};  // written by the session's worker, read by the probe
   int fd_ = -1;
+  std::chrono::seconds read_timeout_{0};  // control connections: calls are bounded by MYSQL_OPT_READ_TIMEOUT
 };
 
 class MyDriver final : public Driver {
@@ -196,9 +228,9 @@ class MyDriver final : public Driver {
       Outcome o = admin.execute(query);
       if (o.ok() && !o.rows.empty()) return;
       if (std::chrono::steady_clock::now() > deadline)
-        throw DriverError(fmt::format("txprop: target {}: database {} did not appear on {}:{} within {} ms",
-                                      config_.masked_uri(), database_, config_.host, config_.port,
-                                      control_timeout().count()));
+        throw target_fault(config_, Fault::Stalled,
+                           fmt::format("database {} did not appear on {}:{} within {} ms", database_, config_.host,
+                                       config_.port, control_timeout().count()));
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
@@ -257,8 +289,9 @@ class MyDriver final : public Driver {
   void take_ownership(MySession& s, int seconds) {
     Outcome o = s.execute(fmt::format("SELECT GET_LOCK('{}', {})", database_, seconds));
     if (!o.ok() || o.rows.empty() || o.rows[0][0] != Value(std::int64_t{1}))
-      throw DriverError(fmt::format("txprop: target {}: cannot take the lock that owns database {} ({})",
-                                    config_.masked_uri(), database_, o.ok() ? "held by another session" : summary(o)));
+      throw target_fault(config_, o.ok() ? Fault::Rejected : fault_of(o.error),
+                         fmt::format("cannot take the lock that owns database {} ({})", database_,
+                                     o.ok() ? "held by another session" : summary(o)));
   }
 
   void reconnect_control(const std::string& why) {
@@ -271,7 +304,7 @@ class MyDriver final : public Driver {
       take_ownership(*fresh, 5);
       set_up_control(std::move(fresh));
     } catch (const TargetError& e) {
-      throw DriverError(e.what());
+      throw DriverError(e.what(), e.fault(), true);
     }
   }
 
@@ -294,8 +327,7 @@ class MyDriver final : public Driver {
   void check_alive() override {
     Outcome o = control_->execute("SELECT 1");
     if (o.ok()) return;
-    if (o.error.cls != ErrorClass::LostConnection)
-      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (o.error.cls != ErrorClass::LostConnection) throw target_fault(config_, fault_of(o.error), summary(o));
     reconnect_control(o.error.message);
   }
 
@@ -308,7 +340,7 @@ class MyDriver final : public Driver {
     std::string setup = "SET SESSION innodb_lock_wait_timeout = 3600";
     if (config_.flag("innodb_snapshot_isolation")) setup += ", SESSION innodb_snapshot_isolation = " + snapshot_isolation_value();
     Outcome o = s->execute(setup);
-    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
+    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message, fault_of(o.error));
     return s;
   }
 
@@ -317,7 +349,7 @@ class MyDriver final : public Driver {
     Outcome o = control_->execute("SHOW ENGINE INNODB STATUS");
     if (!o.ok() || o.rows.empty() || o.rows[0].size() < 3)
       throw DriverError("txprop: SHOW ENGINE INNODB STATUS failed (the user needs the PROCESS privilege): " +
-                        summary(o));
+                        summary(o), o.failed() ? fault_of(o.error) : Fault::Rejected);
     const auto looked = std::chrono::steady_clock::now();
     const std::string& status = o.rows[0][2].as_text();
     // One block per transaction, each starting with "---TRANSACTION ".
@@ -378,25 +410,25 @@ class MyDriver final : public Driver {
       case ErrorClass::Deadlock:          // 1213 rolls back the whole transaction
       case ErrorClass::SnapshotConflict:  // 1020 rolls back the whole transaction (MDEV-35235)
         return ErrorEffect::TransactionAborted;
-      case ErrorClass::LostConnection: return ErrorEffect::Fatal;
+      case ErrorClass::LostConnection:
+      case ErrorClass::CommitOutcomeUnknown: return ErrorEffect::Fatal;
       default: return ErrorEffect::StatementOnly;  // incl. 1205: only the statement (innodb_rollback_on_timeout=OFF)
     }
   }
 
   void reset(const Schema& schema) override {
     const std::string script = reset_plan_.script(schema);
-    const auto sent = std::chrono::steady_clock::now();
     Outcome o = control_->execute(script);
+    if (o.failed() && o.error.fault == Fault::Stalled)
+      throw target_fault(config_, Fault::Stalled,
+                         fmt::format("no answer within {} ms to the reset ({})", control_timeout().count(), o.error.message));
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
-      if (std::chrono::steady_clock::now() - sent >= control_timeout())
-        throw DriverError(fmt::format("txprop: target {}: no answer within {} ms to the reset ({})", config_.masked_uri(),
-                                      control_timeout().count(), o.error.message));
       reconnect_control(o.error.message);
       o = control_->execute(script);
     }
     if (!o.ok())
       throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
-                                          "tables and rows: {}", config_.masked_uri(), summary(o)));
+                                          "tables and rows: {}", config_.masked_uri(), summary(o)), true);
     reset_plan_.done(schema);
   }
 
@@ -422,7 +454,7 @@ class MyDriver final : public Driver {
 
   void run(MySession& s, const std::string& sql) {
     Outcome o = s.execute(sql);
-    if (!o.ok()) throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (!o.ok()) throw target_fault(config_, fault_of(o.error), summary(o));
   }
 
   TargetConfig config_;
@@ -441,7 +473,7 @@ std::unique_ptr<Driver> open_mariadb_driver(const TargetConfig& config, const st
   try {
     return std::make_unique<MyDriver>(config, attach_to);
   } catch (const DriverError& e) {
-    throw TargetError(e.what());
+    throw TargetError(e.what(), e.fault());
   }
 }
 

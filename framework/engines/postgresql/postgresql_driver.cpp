@@ -1,6 +1,6 @@
 // PostgreSQL through libpqxx. Each test process works in its own schema of the configured database. Blocking is
-// read from pg_blocking_pids() on a control connection; deadlock_timeout is lowered in test sessions so a
-// deadlock costs tens of milliseconds, not the default second. Any error inside a transaction aborts it
+// read from pg_blocking_pids() on a control connection, and a cycle of waits it shows is ended by the runner
+// (deadlock_victim below), so a deadlock costs a wait probe, not deadlock_timeout. Any error inside a transaction aborts it
 // (a later COMMIT would silently roll back), so the driver reports every error as ending the transaction.
 #include <pqxx/pqxx>
 
@@ -16,10 +16,48 @@
 #include "cleanup.hpp"
 #include "postgresql_driver.hpp"
 #include "reset_plan.hpp"
+#include "session_errors.hpp"
 #include "txprop/driver.hpp"
 #include "watchdog.hpp"
 
 namespace txprop::drivers {
+
+// Every SQLSTATE goes through here, also those libpqxx 6 throws as classes without sqlstate() (the 40xxx family).
+// https://www.postgresql.org/docs/15/errcodes-appendix.html
+ErrorClass classify_sqlstate(const std::string& state) {
+  if (state == "40001") return ErrorClass::SerializationFailure;
+  if (state == "40P01") return ErrorClass::Deadlock;
+  if (state == "40003") return ErrorClass::CommitOutcomeUnknown;  // statement_completion_unknown
+  if (state == "40002") return ErrorClass::ConstraintViolation;   // transaction_integrity_constraint_violation
+  if (state.starts_with("40")) return ErrorClass::SerializationFailure;  // 40000 transaction_rollback
+  if (state == "55P03") return ErrorClass::LockTimeout;
+  if (state == "25P02") return ErrorClass::TransactionAborted;
+  if (state == "57014") return ErrorClass::Canceled;
+  if (state.starts_with("23")) return ErrorClass::ConstraintViolation;
+  if (state.starts_with("42")) return ErrorClass::InvalidStatement;
+  if (state.starts_with("22") || state == "21000") return ErrorClass::DataError;
+  if (state.starts_with("08") || state.starts_with("57P")) return ErrorClass::LostConnection;
+  return ErrorClass::Other;
+}
+
+// The target's own failure behind a SQLSTATE: class 08 (connection exception) and 57P01-57P05 (the backend was
+// terminated, the server shuts down or cannot accept connections now, the database was dropped, idle timeout) lose
+// the connection; 40003 is a statement whose completion is unknown for the same reason.
+Fault fault_of_sqlstate(const std::string& state) {
+  if (state.starts_with("08") || state.starts_with("57P") || state == "40003") return Fault::Lost;
+  return Fault::None;
+}
+
+// PostgreSQL looks for a deadlock only after deadlock_timeout, and the waiter whose timer expires first aborts itself:
+// which one depends on timing (https://www.postgresql.org/docs/15/runtime-config-locks.html, deadlock_timeout; a busy
+// machine changed the victim). The runner ends the cycle it sees in pg_blocking_pids itself: the youngest member, the
+// one whose first step was submitted last (the transaction that began last gives way, as in wait-die schemes).
+int pg_deadlock_victim(const std::vector<CycleMember>& cycle) {
+  int victim = -1;
+  for (std::size_t i = 0; i < cycle.size(); ++i)
+    if (victim < 0 || cycle[i].began_at > cycle[static_cast<std::size_t>(victim)].began_at) victim = static_cast<int>(i);
+  return victim;
+}
 
 namespace {
 
@@ -29,17 +67,10 @@ std::string first_line(std::string s) {
   return s;
 }
 
-ErrorClass classify_sqlstate(const std::string& state) {
-  if (state == "40001") return ErrorClass::SerializationFailure;
-  if (state == "40P01") return ErrorClass::Deadlock;
-  if (state == "55P03") return ErrorClass::LockTimeout;
-  if (state == "25P02") return ErrorClass::TransactionAborted;
-  if (state == "57014") return ErrorClass::Canceled;
-  if (state.starts_with("23")) return ErrorClass::ConstraintViolation;
-  if (state.starts_with("42")) return ErrorClass::InvalidStatement;
-  if (state.starts_with("22") || state == "21000") return ErrorClass::DataError;
-  if (state.starts_with("08") || state.starts_with("57P")) return ErrorClass::LostConnection;
-  return ErrorClass::Other;
+Outcome sql_failure(const std::string& state, const std::string& message) {
+  Outcome o = Outcome::failure(classify_sqlstate(state), state, first_line(message));
+  o.error.fault = fault_of_sqlstate(state);
+  return o;
 }
 
 Value field_value(const pqxx::field& f, pqxx::oid type) {
@@ -60,6 +91,11 @@ Value field_value(const pqxx::field& f, pqxx::oid type) {
   }
 }
 
+// libpq's connect_timeout: at most 5 s, and within the hang limit (libpq's minimum is 2 s).
+std::chrono::seconds connect_timeout() {
+  return std::chrono::seconds(std::clamp<long long>((control_timeout().count() + 999) / 1000, 2, 5));
+}
+
 // application_name is this process's schema name, so its own connections can be found (and ended on a signal).
 std::string connection_string(const TargetConfig& c, const std::string& application_name) {
   auto quote = [](const std::string& v) {
@@ -70,10 +106,8 @@ std::string connection_string(const TargetConfig& c, const std::string& applicat
     }
     return out + "'";
   };
-  // At most 5 s, and within the hang limit (libpq's minimum is 2 s).
-  const long long connect_timeout = std::clamp<long long>((control_timeout().count() + 999) / 1000, 2, 5);
   std::string s = fmt::format("host={} port={} user={} dbname={} connect_timeout={} application_name={}",
-                              quote(c.host), c.port, quote(c.user), quote(c.database), connect_timeout,
+                              quote(c.host), c.port, quote(c.user), quote(c.database), connect_timeout().count(),
                               application_name);
   if (!c.password.empty()) s += " password=" + quote(c.password);
   return s;
@@ -118,20 +152,21 @@ class PgSession final : public Session {
         out.affected = r.affected_rows();
       }
       return out;
-    } catch (const pqxx::serialization_failure& e) {
-      return Outcome::failure(ErrorClass::SerializationFailure, "40001", first_line(e.what()));
+    } catch (const pqxx::serialization_failure& e) {  // libpqxx 6: these have no sqlstate(); each is one SQLSTATE
+      return sql_failure("40001", e.what());
     } catch (const pqxx::deadlock_detected& e) {
-      return Outcome::failure(ErrorClass::Deadlock, "40P01", first_line(e.what()));
+      return sql_failure("40P01", e.what());
     } catch (const pqxx::statement_completion_unknown& e) {
-      return Outcome::failure(ErrorClass::Other, "40003", first_line(e.what()));
+      return sql_failure("40003", e.what());
     } catch (const pqxx::transaction_rollback& e) {
-      return Outcome::failure(ErrorClass::SerializationFailure, "40000", first_line(e.what()));
+      return sql_failure("40000", e.what());
     } catch (const pqxx::broken_connection& e) {
-      return Outcome::failure(ErrorClass::LostConnection, "08006", first_line(e.what()));
+      return commit_outcome(sql, sql_failure("08006", e.what()));
     } catch (const pqxx::sql_error& e) {
-      return Outcome::failure(classify_sqlstate(e.sqlstate()), e.sqlstate(), first_line(e.what()));
+      return commit_outcome(sql, sql_failure(e.sqlstate(), e.what()));
     } catch (const std::exception& e) {
-      if (!conn_.is_open()) return Outcome::failure(ErrorClass::LostConnection, "08006", first_line(e.what()));
+      // libpq's PQstatus: a connection that is no longer CONNECTION_OK was lost.
+      if (!conn_.is_open()) return commit_outcome(sql, sql_failure("08006", e.what()));
       return Outcome::failure(ErrorClass::Other, "", first_line(e.what()));
     }
   }
@@ -216,8 +251,7 @@ class PgDriver final : public Driver {
   void check_alive() override {
     Outcome o = control("SELECT 1");
     if (o.ok()) return;
-    if (o.error.cls != ErrorClass::LostConnection)
-      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (o.error.cls != ErrorClass::LostConnection) throw target_fault(config_, fault_of(o.error), summary(o));
     reconnect_control(o.error.message);
   }
 
@@ -243,20 +277,16 @@ class PgDriver final : public Driver {
     auto s = connect();
     std::string setup = "SET client_min_messages = error; SET search_path TO " +
                         quote_identifier(schema_, Dialect::PostgreSql) + "; SET lock_timeout = 0; SET statement_timeout = 0";
+    if (superuser_) setup += fmt::format("; SET deadlock_timeout = '{}ms'", deadlock_timeout_ms());
     Outcome o = s->execute(setup);
-    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message);
+    if (!o.ok()) throw DriverError("txprop: session setup failed: " + o.error.message, fault_of(o.error));
     return s;
   }
 
-  // Deadlocks are only looked for after deadlock_timeout of waiting (1 s by default); a superuser may lower it. The
-  // waiter whose timeout expires first (once the cycle is closed) runs the check and is the victim, so the timeouts
-  // are staggered by transaction, as PostgreSQL's own isolation tests do: T0 base, T1 base + 100 ms, ... The victim
-  // of a cycle is its lowest-numbered transaction, as long as the cycle closes within the base after it began to
-  // wait (the base is 200 ms unless deadlock_timeout= says otherwise; the steps are 100 ms apart).
-  std::string transaction_session_sql(int txn) const override {
-    if (!superuser_) return {};
-    return fmt::format("SET deadlock_timeout = '{}ms'", deadlock_base_ms() + 100LL * txn);
-  }
+  // The runner ends every cycle it sees in pg_blocking_pids (its victim: pg_deadlock_victim). PostgreSQL's own check
+  // runs only after deadlock_timeout of waiting and is kept as the fallback for a cycle the probe cannot show; in
+  // test sessions it is raised (a superuser may set it), so that it never races the runner for the victim.
+  int deadlock_victim(const std::vector<CycleMember>& cycle) const override { return pg_deadlock_victim(cycle); }
 
   std::vector<WaitState> probe(const std::vector<const Session*>& sessions) override {
     std::vector<WaitState> out(sessions.size());
@@ -266,7 +296,7 @@ class PgDriver final : public Driver {
     Outcome o = control(
         "SELECT array_to_string(pg_blocking_pids(pid), ',') FROM unnest(ARRAY[" + pids +
         "]::int[]) WITH ORDINALITY AS u(pid, n) ORDER BY n");
-    if (!o.ok()) throw DriverError("txprop: wait probe failed: " + o.error.message);
+    if (!o.ok()) throw DriverError("txprop: wait probe failed: " + o.error.message, fault_of(o.error));
     for (std::size_t i = 0; i < sessions.size() && i < o.rows.size(); ++i) {
       const std::string blockers = o.rows[i][0].is_null() ? "" : o.rows[i][0].as_text();
       if (blockers.empty()) continue;
@@ -295,26 +325,26 @@ class PgDriver final : public Driver {
   }
 
   ErrorEffect effect(const Error& e) const override {
-    if (e.cls == ErrorClass::LostConnection) return ErrorEffect::Fatal;
+    if (e.cls == ErrorClass::LostConnection || e.cls == ErrorClass::CommitOutcomeUnknown) return ErrorEffect::Fatal;
     return ErrorEffect::TransactionAborted;
   }
 
   void reset(const Schema& schema) override {
     const std::string script = reset_plan_.script(schema);
     Outcome o = control(script);
+    if (o.failed() && o.error.fault == Fault::Stalled)
+      throw target_fault(config_, Fault::Stalled, o.error.message + " to the reset");
     if (o.failed() && o.error.cls == ErrorClass::LostConnection) {
-      if (o.error.message.starts_with("no answer within"))
-        throw DriverError(fmt::format("txprop: target {}: {} to the reset", config_.masked_uri(), o.error.message));
       // Lost between cases (e.g. pg_terminate_backend): a new control connection with the complete setup, or fail.
       reconnect_control(o.error.message);
       o = control(script);
     }
     if (o.failed() && o.error.cls == ErrorClass::Canceled)  // statement_timeout: a lock holder that does not end
-      throw DriverError(fmt::format("txprop: target {}: no answer within {} ms to the reset ({})", config_.masked_uri(),
-                                    timeout_.count(), o.error.message));
+      throw target_fault(config_, Fault::Stalled,
+                         fmt::format("no answer within {} ms to the reset ({})", timeout_.count(), o.error.message));
     if (!o.ok())
       throw StatementRejected(fmt::format("txprop: target {}: the engine rejected the reset that creates the case's "
-                                          "tables and rows: {}", config_.masked_uri(), summary(o)));
+                                          "tables and rows: {}", config_.masked_uri(), summary(o)), true);
     reset_plan_.done(schema);
   }
 
@@ -324,11 +354,17 @@ class PgDriver final : public Driver {
   }
 
  private:
+  // libpq reports a failed connect as CONNECTION_BAD with no code: one that used up connect_timeout met a server
+  // that did not answer (Stalled); one that failed sooner was refused or denied (Unreachable). libpq may end the
+  // wait up to a second early (its timer has whole-second resolution before PostgreSQL 12), hence the margin.
   std::unique_ptr<PgSession> connect() {
+    const auto start = std::chrono::steady_clock::now();
     try {
       return std::make_unique<PgSession>(conninfo_);
     } catch (const std::exception& e) {
-      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", config_.masked_uri(), first_line(e.what())));
+      const bool timed_out = std::chrono::steady_clock::now() - start >= connect_timeout() - std::chrono::seconds(1);
+      throw TargetError(fmt::format("txprop: target {}: cannot connect: {}", config_.masked_uri(), first_line(e.what())),
+                        timed_out ? Fault::Stalled : Fault::Unreachable);
     }
   }
 
@@ -337,10 +373,12 @@ class PgDriver final : public Driver {
   Outcome control(const std::string& sql) {
     SocketWatchdog::Guard guard(watchdog_, control_->socket(), timeout_ + std::chrono::seconds(1));
     Outcome o = control_->execute(sql);
-    if (guard.fired() && o.failed())
+    if (guard.fired() && o.failed()) {
       o = Outcome::failure(ErrorClass::LostConnection, o.error.code,
                            fmt::format("no answer within {} ms ({})", (timeout_ + std::chrono::seconds(1)).count(),
                                        o.error.message));
+      o.error.fault = Fault::Stalled;
+    }
     return o;
   }
 
@@ -349,8 +387,13 @@ class PgDriver final : public Driver {
                             quote_identifier(schema_, Dialect::PostgreSql), timeout_.count()));
   }
 
-  // deadlock_timeout= was validated as a whole number of milliseconds when the URI was parsed (postgresql_profile.cpp).
-  long long deadlock_base_ms() const { return std::stoll(config_.param("deadlock_timeout", "200")); }
+  // PostgreSQL's own deadlock check in test sessions, the fallback behind the runner's: deadlock_timeout= (validated as
+  // a whole number of milliseconds when the URI was parsed, postgresql_profile.cpp), else half the hang limit, at most
+  // 5 s, so that a cycle only the engine can see still ends well within the hang limit.
+  long long deadlock_timeout_ms() const {
+    if (const std::string v = config_.param("deadlock_timeout"); !v.empty()) return std::stoll(v);
+    return std::clamp<long long>(control_timeout().count() / 2, 1, 5000);
+  }
 
   // A session-level advisory lock keyed by the schema's name, held by the control connection for its whole life: it
   // is what tells another run that this schema is in use. Advisory locks belong to the database, as the schema does.
@@ -362,8 +405,9 @@ class PgDriver final : public Driver {
                              : fmt::format("SELECT pg_try_advisory_lock({})", key));
     if (wait) control("SET lock_timeout = 0");
     if (!o.ok() || o.rows.empty() || o.rows[0][0] != Value(std::int64_t{1}))
-      throw DriverError(fmt::format("txprop: target {}: cannot take the lock that owns schema {} ({})",
-                                    config_.masked_uri(), schema_, o.ok() ? "held by another session" : summary(o)));
+      throw target_fault(config_, o.ok() ? Fault::Rejected : fault_of(o.error),
+                         fmt::format("cannot take the lock that owns schema {} ({})", schema_,
+                                     o.ok() ? "held by another session" : summary(o)));
   }
 
   // Schemas whose owner's lock is free (their run was killed or crashed, on any host) are dropped; the lock is held
@@ -392,21 +436,20 @@ class PgDriver final : public Driver {
     try {
       fresh = connect();
     } catch (const TargetError& e) {
-      throw DriverError(e.what());  // the broken connection stays: every call on it fails at once
+      throw DriverError(e.what(), e.fault(), true);  // the broken connection stays: every call on it fails at once
     }
     control_ = std::move(fresh);
     take_ownership(true);
     // The schema must still be there: a reconnect never creates anything outside it.
     Outcome o = control("SELECT 1 FROM pg_namespace WHERE nspname = '" + schema_ + "'");
     if (!o.ok() || o.rows.empty())
-      throw DriverError(fmt::format("txprop: target {}: the test schema {} is gone", config_.masked_uri(), schema_));
+      throw target_fault(config_, o.ok() ? Fault::Lost : fault_of(o.error), fmt::format("the test schema {} is gone", schema_));
     setup_control();
   }
 
   void run_control(const std::string& script) {
     Outcome o = control(script);
-    if (!o.ok())
-      throw DriverError(fmt::format("txprop: target {}: {}", config_.masked_uri(), summary(o)));
+    if (!o.ok()) throw target_fault(config_, fault_of(o.error), summary(o));
   }
 
   TargetConfig config_;
@@ -426,7 +469,7 @@ std::unique_ptr<Driver> open_postgresql_driver(const TargetConfig& config) {
   try {
     return std::make_unique<PgDriver>(config);
   } catch (const DriverError& e) {
-    throw TargetError(e.what());
+    throw TargetError(e.what(), e.fault());
   }
 }
 

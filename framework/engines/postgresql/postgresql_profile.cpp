@@ -50,7 +50,8 @@ class PostgresqlProfile final : public EngineProfile {
   int default_port() const override { return 5432; }
   std::vector<EngineParameter> parameters() const override {
     return {{"deadlock_timeout", EngineParameter::Type::Milliseconds, {}, 1, 60000,
-             "the first transaction's wait before PostgreSQL looks for a deadlock, later ones 100 ms more each; default 200ms (needs a superuser)"}};
+             "PostgreSQL's own deadlock check in test sessions, behind the runner's (which ends a cycle it sees at once); "
+             "default half the hang limit, at most 5000ms (needs a superuser)"}};
   }
   // deadlock_timeout changes how fast deadlocks are found, not what is allowed.
   std::string configuration(const TargetConfig&) const override { return {}; }

@@ -23,6 +23,26 @@
 
 namespace txprop::drivers {
 
+// SQLite never breaks a cycle of SQLITE_BUSY waits itself (rollback-journal mode: a writer's COMMIT waits for
+// readers, one of which waits to write); the runner asks here once every unfinished transaction is busy. As the
+// documentation of sqlite3_busy_handler describes (https://www.sqlite.org/c3ref/busy_handler.html: of a process
+// promoting a read lock to RESERVED and one promoting RESERVED to EXCLUSIVE, the first is expected to release its
+// read lock), a transaction trying to write gives way to one trying to commit; among several, the one blocked last.
+int sqlite_deadlock_victim(const std::vector<CycleMember>& cycle) {
+  int victim = -1;
+  for (std::size_t i = 0; i < cycle.size(); ++i) {
+    if (victim < 0) {
+      victim = static_cast<int>(i);
+      continue;
+    }
+    const CycleMember& v = cycle[static_cast<std::size_t>(victim)];
+    const CycleMember& m = cycle[i];
+    if ((v.committing && !m.committing) || (v.committing == m.committing && m.blocked_seq > v.blocked_seq))
+      victim = static_cast<int>(i);
+  }
+  return victim;
+}
+
 namespace {
 
 Error classify(sqlite3* db, int rc, bool at_prepare) {
@@ -65,13 +85,13 @@ class SqliteSession final : public Session {
                         nullptr) != SQLITE_OK) {
       const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close(db_);
-      throw DriverError(fmt::format("txprop: cannot open SQLite database {}: {}", path, msg));
+      throw DriverError(fmt::format("txprop: cannot open SQLite database {}: {}", path, msg), Fault::Unreachable);
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 0);
     for (const std::string& pragma : {"PRAGMA journal_mode=" + journal_mode, std::string("PRAGMA synchronous=OFF")}) {
       Outcome o = execute(pragma);
-      if (!o.ok()) throw DriverError(fmt::format("txprop: SQLite {} failed: {}", pragma, o.error.message));
+      if (!o.ok()) throw DriverError(fmt::format("txprop: SQLite {} failed: {}", pragma, o.error.message), Fault::Rejected);
     }
   }
   ~SqliteSession() override { sqlite3_close_v2(db_); }
@@ -173,6 +193,8 @@ class SqliteDriver final : public Driver {
     sqlite3_interrupt(static_cast<const SqliteSession&>(session).handle());
   }
 
+  int deadlock_victim(const std::vector<CycleMember>& cycle) const override { return sqlite_deadlock_victim(cycle); }
+
   ErrorEffect effect(const Error& e) const override {
     switch (e.cls) {
       case ErrorClass::Busy: return ErrorEffect::Blocked;
@@ -217,7 +239,7 @@ class SqliteDriver final : public Driver {
       const std::string why = std::strerror(errno);
       if (fd >= 0) ::close(fd);
       std::remove(fresh.c_str());
-      throw DriverError(fmt::format("cannot make the lock file of {} in {}: {}", name, dir.string(), why));
+      throw DriverError(fmt::format("cannot make the lock file of {} in {}: {}", name, dir.string(), why), Fault::Unreachable);
     }
     return fd;
   }
@@ -264,7 +286,7 @@ std::unique_ptr<Driver> open_sqlite_driver(const TargetConfig& config) {
   try {
     return std::make_unique<SqliteDriver>(config);
   } catch (const DriverError& e) {
-    throw TargetError(fmt::format("txprop: target {}: {}", config.masked_uri(), e.what()));
+    throw TargetError(fmt::format("txprop: target {}: {}", config.masked_uri(), e.what()), e.fault());
   }
 }
 
