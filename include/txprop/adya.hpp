@@ -33,7 +33,6 @@ struct AdyaExpectation {
   std::set<std::string> promised;          // what the engine promises to prevent
   std::string source;                      // the documentation for `promised`
   std::map<std::string, std::string> allowed;  // phenomena the documentation says may occur -> the passage
-  bool tested = true;                      // false for profiles no server here could check (MySQL)
 };
 
 AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level);

@@ -23,7 +23,6 @@ struct WssProfile {
   bool must_hold = true;
   bool any_serial_order = false;  // serializable, but not necessarily in the order transactions ended
   bool compare_reads = false;     // SELECT results of committed transactions must match the serial replay
-  bool tested = true;             // false where no server of this kind was available to check the profile
   std::string source;             // documentation behind the above
 };
 

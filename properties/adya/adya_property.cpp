@@ -249,284 +249,360 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
       if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
+// Reads the observed history out of an instrumented run (IsoRel's row ids and writer lists), one phase per kind of
+// step: the initial rows, each transaction's start and end, version-set reads, join reads before a joined write, and
+// each statement's item reads, writes, joined partners and predicate read.
 // `starts`: each transaction's start as its engine documents it (transaction_starts); empty: its first statement's
 // submission (a history judged without its engine, observe()).
-Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) {
-  Extracted x;
-  adya::ObservedHistory& o = x.observed;
-  UpdateAttribution attribution;
-  const TestCase& c = h.test_case;
-  PredicateData pd;
-  o.set_label(adya::kInitialTxn, "init");  // txprop numbers transactions from T0
-  for (const Table& t : c.schema.tables) {
-    const auto rid = t.column_index(adya::kRowIdColumn);
-    for (const Row& r : t.rows) {
-      const auto id = static_cast<adya::RowId>(r[*rid].as_int());
-      o.add_initial_row(id);
-      pd.add_row(id, &t);
-      pd.values_of(id, 1, r);
+class Extractor {
+ public:
+  Extractor(const History& h, const std::vector<TxnStart>& starts) : h_(h), c_(h.test_case), starts_(starts) {}
+
+  Extracted run() {
+    add_initial_rows();
+    const std::vector<int> previous_end = previous_ends();
+    for (std::size_t t = 0; t < c_.transactions.size(); ++t) add_transaction(t, previous_end[t]);
+    attribution_.apply(x_.observed);
+    add_predicates(x_.observed, pd_);
+    x_.predicate_reads = pd_.added;
+    x_.predicate_skipped = pd_.skipped;
+    return std::move(x_);
+  }
+
+ private:
+  using Versions = std::map<adya::RowId, std::vector<std::uint32_t>>;
+  using JoinRead = std::vector<std::vector<JoinedVersion>>;
+
+  // What a transaction's instrumentation steps leave for the statement that follows them.
+  struct TxnSteps {
+    std::size_t number = 0;         // the statement's number in the transaction as generated (instrumentation not counted)
+    std::optional<Versions> vset;   // the version-set read just before
+    bool vset_blocked = false;
+    std::optional<JoinRead> join_read;  // the join read just before a joined write
+  };
+
+  // One statement of the case as it ran.
+  struct Step {
+    std::size_t t, i;
+    const Statement& s;
+    const Outcome& out;
+    const Table* table;
+    bool blocked;
+    adya::StmtIndex stmt = 0;
+    Columns cols;
+  };
+
+  adya::ObservedHistory& o() { return x_.observed; }
+  void malformed(const Step& st, const std::string& what) {
+    x_.malformed.push_back(fmt::format("T{}.{} {}", st.t, st.i, what));
+  }
+
+  void add_initial_rows() {
+    o().set_label(adya::kInitialTxn, "init");  // txprop numbers transactions from T0
+    for (const Table& t : c_.schema.tables) {
+      const auto rid = t.column_index(adya::kRowIdColumn);
+      for (const Row& r : t.rows) {
+        const auto id = static_cast<adya::RowId>(r[*rid].as_int());
+        o().add_initial_row(id);
+        pd_.add_row(id, &t);
+        pd_.values_of(id, 1, r);
+      }
     }
   }
+
   // A transaction on a connection that ran another before it started no earlier than that one ended (its first
   // step may have been submitted while it still ran, and queued behind it).
-  std::vector<int> previous_end(c.transactions.size(), -1);
-  for (const auto& session : c.sessions())
-    for (std::size_t j = 1; j < session.size(); ++j)
-      previous_end[static_cast<std::size_t>(session[j])] =
-          h.transactions[static_cast<std::size_t>(session[j - 1])].end_event;
-  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
-    const Transaction& tx = c.transactions[t];
+  std::vector<int> previous_ends() const {
+    std::vector<int> previous_end(c_.transactions.size(), -1);
+    for (const auto& session : c_.sessions())
+      for (std::size_t j = 1; j < session.size(); ++j)
+        previous_end[static_cast<std::size_t>(session[j])] =
+            h_.transactions[static_cast<std::size_t>(session[j - 1])].end_event;
+    return previous_end;
+  }
+
+  void add_transaction(std::size_t t, int previous_end) {
+    const Transaction& tx = c_.transactions[t];
     const std::size_t first = tx.statements.empty() ? 0 : 1;
-    int start = h.submitted_at[t][first];
-    if (start >= 0 && previous_end[t] >= 0) start = std::max(start, previous_end[t] + 1);
-    if (t < starts.size()) start = starts[t].position;
-    o.add_transaction(txn_id(t), fmt::format("T{}", t),
-                      start < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start));
-    if (t < starts.size()) o.set_start_rule(txn_id(t), starts[t].rule);
-    std::size_t number = 0;  // the statement's number in the transaction as generated (version-set reads not counted)
-    std::optional<std::map<adya::RowId, std::vector<std::uint32_t>>> vset;  // the version-set read just before
-    bool vset_blocked = false;
-    std::optional<std::vector<std::vector<JoinedVersion>>> join_read;  // the join read just before a joined write
+    int start = h_.submitted_at[t][first];
+    if (start >= 0 && previous_end >= 0) start = std::max(start, previous_end + 1);
+    if (t < starts_.size()) start = starts_[t].position;
+    o().add_transaction(txn_id(t), fmt::format("T{}", t),
+                        start < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start));
+    if (t < starts_.size()) o().set_start_rule(txn_id(t), starts_[t].rule);
+    TxnSteps steps;
     for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
-      const Outcome& out = h.outcomes[t][i];
       const Statement& s = tx.statements[i - 1];
-      const Table* table = c.schema.find_table(s.table);
-      const bool blocked = i < h.was_blocked[t].size() && h.was_blocked[t][i];
-      if (adya::is_version_set_read(s)) {
-        vset.reset();
-        vset_blocked = blocked;
-        if (!out.ok() || table == nullptr) continue;
-        const Columns cols = find_columns(out);
-        if (!cols.rid || !cols.wl) continue;
-        vset.emplace();
-        for (const Row& r : out.rows) {
-          auto list = r[*cols.wl].type() == ValueType::Text ? adya::parse_writer_list(r[*cols.wl].as_text()) : std::nullopt;
-          if (r[*cols.rid].type() != ValueType::Integer || !list) {
-            vset.reset();
-            break;
-          }
-          const auto rid = static_cast<adya::RowId>(r[*cols.rid].as_int());
-          pd.add_row(rid, table);
-          pd.add_values(*table, out, r, rid, list->size());
-          (*vset)[rid] = *list;
-        }
-        continue;
-      }
-      if (adya::is_join_read_before_write(s)) {
-        join_read.reset();
-        if (out.ok())
-          join_read = join_versions(c.schema, s, out,
-                                    [&](const std::string& m) { x.malformed.push_back(fmt::format("T{}.{} {}", t, i, m)); });
-        continue;
-      }
-      std::optional<std::vector<std::vector<JoinedVersion>>> my_join_read;
-      std::swap(my_join_read, join_read);
-      ++number;
-      const adya::StmtIndex stmt =
-          o.add_statement(txn_id(t), fmt::format("T{}.{} {}", t, number, render(adya::strip_instrumentation_of(s), Dialect::Portable)));
-      std::optional<std::map<adya::RowId, std::vector<std::uint32_t>>> my_vset;
-      std::swap(my_vset, vset);
-      const bool had_vset = my_vset.has_value();
-      if (!out.ok()) {  // a failed statement changed nothing and returned nothing
-        if (had_vset) ++pd.skipped;
-        continue;
-      }
-      PredicateData::Read pread{stmt, txn_id(t), &s, table, {}, {}};
-      // A read through a join or a derived table, or with a LIMIT, is no predicate read of `s.where` over the table's
-      // version set: the rows a join returns also depend on the joined table and its ON condition, a derived table's
-      // on the inner WHERE and LIMIT, and a LIMIT cuts the matches short (an insert past the last row returned
-      // changes no result). Drawing predicate edges from `s.where` there could invent a dependency, hence a false
-      // cycle; they get none (their item reads are still recorded, below). A scalar subquery in the SELECT list
-      // filters nothing: the statement's WHERE still decides exactly which rows of its table it returns, so it stays
-      // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
-      const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
-      const bool predicate = my_vset && !blocked && !vset_blocked && table != nullptr && shaped_predicate;
-      if (predicate) pread.vset = std::move(*my_vset);
-      const Columns cols = find_columns(out);
-      auto each_row = [&](auto&& f) {
-        if (!cols.rid || !cols.wl) return;
-        for (const Row& r : out.rows) {
-          const Value& rid = r[*cols.rid];
-          const Value& wl = r[*cols.wl];
-          auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
-          // SQLite 3.40.1 returns the INTEGER txp_rid as REAL from UPDATE/DELETE ... RETURNING when the table has
-          // a REAL column before it (an engine bug of its own, pinned in tests/integration/known_engine_bugs_test);
-          // an integral real is the row id.
-          const bool integral = rid.type() == ValueType::Integer ||
-                                (rid.type() == ValueType::Real && rid.as_real() == static_cast<double>(
-                                                                                       static_cast<std::int64_t>(rid.as_real())));
-          if (!integral || !list) {
-            x.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {}", t, i, rid.to_string(),
-                                              wl.to_string()));
-            continue;
-          }
-          f(static_cast<adya::RowId>(rid.type() == ValueType::Integer ? rid.as_int()
-                                                                      : static_cast<std::int64_t>(rid.as_real())),
-            *list);
-        }
-      };
-      // The row's values, when the result has every column of the table.
-      auto keep_values = [&](const Row& r, adya::RowId row, std::size_t versions) {
-        if (table == nullptr) return;
-        pd.add_row(row, table);
-        pd.add_values(*table, out, r, row, versions);
-      };
-      // each_row without the parsed row: find it again for its values (results are small).
-      auto row_of = [&](adya::RowId row) -> const Row* {
-        for (const Row& r : out.rows) {
-          const Value& v = r[*cols.rid];
-          if ((v.type() == ValueType::Integer && static_cast<adya::RowId>(v.as_int()) == row) ||
-              (v.type() == ValueType::Real && static_cast<adya::RowId>(v.as_real()) == row))
-            return &r;
-        }
-        return nullptr;
-      };
-      switch (s.kind) {
-        case StatementKind::Select:
-          if (!s.joins.empty()) {
-            add_join_reads(o, pd, attribution, c.schema, s, out, stmt,
-                           [&](const std::string& m) { x.malformed.push_back(fmt::format("T{}.{} {}", t, i, m)); });
-            break;
-          }
-          // A derived table returns its table's rows (row id and writer list included) only when it is a SELECT * of
-          // the table and the outer SELECT is a SELECT * of it; any other shape records no item read.
-          if (!s.derived.empty() && !derived_returns_rows(s)) break;
-          each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
-            o.add_read(stmt, row, list);
-            attribution.row_table.emplace(row, s.table);
-            attribution.lists.emplace_back(row, list);
-            if (const Row* r = row_of(row)) keep_values(*r, row, list.size());
-            pread.returned[row] = list;
-          });
-          break;
-        case StatementKind::Delete:
-          each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
-            o.add_delete_read(stmt, row, list);
-            o.add_write(stmt, row, adya::WriteKind::Delete);
-            attribution.row_table.emplace(row, s.table);
-            attribution.lists.emplace_back(row, list);
-            if (const Row* r = row_of(row)) keep_values(*r, row, list.size());
-            pd.deleters[row].push_back(txn_id(t));
-            pread.returned[row] = list;
-          });
-          break;
-        case StatementKind::Update:
-          // A joined UPDATE that writes the joined table too (MariaDB) is that table's UPDATE as well.
-          if (out.affected > 0)
-            for (const std::string& written : s.written_tables()) attribution.updates[{txn_id(t), written}].push_back(stmt);
-          each_row([&](adya::RowId row, const std::vector<std::uint32_t>& list) {
-            o.add_write(stmt, row, adya::WriteKind::Update);
-            attribution.recorded.insert({txn_id(t), row});
-            if (const Row* r = row_of(row)) keep_values(*r, row, list.size());
-            // The version the UPDATE read is the one before its own write.
-            if (!list.empty() && list.back() == txn_id(t))
-              pread.returned[row] = std::vector<std::uint32_t>(list.begin(), list.end() - 1);
-            else
-              pread.table = nullptr;  // not the writer list this UPDATE wrote: no version set
-          });
-          break;
-        case StatementKind::Insert: {
-          const auto at = std::find(s.columns.begin(), s.columns.end(), adya::kRowIdColumn) - s.columns.begin();
-          for (const auto& values : s.values)
-            if (static_cast<std::size_t>(at) < values.size() && values[static_cast<std::size_t>(at)].kind == Expr::Kind::Literal) {
-              const auto row = static_cast<adya::RowId>(values[static_cast<std::size_t>(at)].literal.as_int());
-              o.add_write(stmt, row, adya::WriteKind::Insert);
-              if (table == nullptr) continue;
-              pd.add_row(row, table);
-              // The inserted version's values: literal values, NULL for columns not named.
-              Row inserted(table->columns.size());
-              bool exact = true;
-              for (std::size_t k = 0; k < s.columns.size() && k < values.size(); ++k) {
-                const auto ci = table->column_index(s.columns[k]);
-                if (!ci) continue;
-                const std::optional<Value> v = values[k].kind == Expr::Kind::Literal
-                                                   ? std::optional<Value>(values[k].literal)
-                                                   : adya::evaluate(values[k], *table, inserted);
-                if (!v) exact = false;
-                else inserted[*ci] = *v;
-              }
-              if (exact) pd.values_of(row, 1, std::move(inserted));
-            }
-          break;
-        }
-        default: break;
-      }
-      if (s.is_multi_table_write()) {
-        const Table* joined = c.schema.find_table(s.joins.front().table);
-        if (joined != nullptr) {
-          // A write returns t's rows in the order it wrote them; pairing each with the version of its partner needs
-          // the partner per returned row (RETURNING of the joined table) or a join read that saw those same rows.
-          std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> partners;
-          if (!s.returning_joined.empty()) {
-            // PostgreSQL: the partner's row id and writer list follow the written table's columns, in the row of the
-            // written row it was joined to (the version the join read; an EvalPlanQual recheck at READ COMMITTED
-            // keeps the partner row it joined).
-            const auto rid = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kRowIdColumn);
-            const auto wl = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kWriterListColumn);
-            const std::size_t at_rid = s.returning.size() + static_cast<std::size_t>(rid - s.returning_joined.begin());
-            const std::size_t at_wl = s.returning.size() + static_cast<std::size_t>(wl - s.returning_joined.begin());
-            if (rid != s.returning_joined.end() && wl != s.returning_joined.end() &&
-                out.columns.size() == s.returning.size() + s.returning_joined.size())
-              for (const Row& r : out.rows) {
-                if (auto version = parse_row_version(r[at_rid], r[at_wl])) partners.insert(std::move(*version));
-                else x.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {} of {}", t, i,
-                                                       r[at_rid].to_string(), r[at_wl].to_string(), joined->name));
-              }
-          } else if (my_join_read) {
-            // SQLite: the join read just before ran in the same transaction, on the same snapshot as the write (a
-            // WAL reader keeps its snapshot and cannot write on a stale one: SQLITE_BUSY_SNAPSHOT; a rollback-journal
-            // reader's SHARED lock keeps writers from committing), also when the write waited (SQLITE_BUSY) and was
-            // retried: a retry that succeeds ran on that snapshot. It is taken as the write's read only if it found
-            // exactly the versions of t's rows the write returned (before its own write); otherwise the partners'
-            // versions stay unrecorded.
-            std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> read_rows, written_rows;
-            for (const auto& versions : *my_join_read)
-              if (!versions.empty() && versions.front().table == table)
-                read_rows.emplace(versions.front().row, versions.front().list);
-            bool exact = cols.rid && cols.wl;
-            for (const Row& r : out.rows) {
-              auto version = exact ? parse_row_version(r[*cols.rid], r[*cols.wl]) : std::nullopt;
-              if (!version) exact = false;  // (a malformed row was reported above)
-              else if (s.kind == StatementKind::Delete) written_rows.insert(std::move(*version));
-              else if (!version->second.empty() && version->second.back() == txn_id(t))
-                written_rows.emplace(version->first,
-                                     std::vector<std::uint32_t>(version->second.begin(), version->second.end() - 1));
-              else exact = false;
-            }
-            if (exact && read_rows == written_rows) {
-              for (const auto& versions : *my_join_read)
-                for (std::size_t k = 1; k < versions.size(); ++k)
-                  if (versions[k].table == joined) partners.emplace(versions[k].row, versions[k].list);
-            } else {
-              ++x.join_reads_not_matching;
-            }
-          }
-          // MariaDB's multi-table writes return nothing and InnoDB's writes read the latest committed versions, which
-          // a plain read before them need not see: the partner rows they read stay unrecorded (a missing read can
-          // hide a dependency, never invent one).
-          for (const auto& [row, list] : partners) add_item_read(o, pd, attribution, stmt, joined, row, list);
-          ++x.joined_writes;
-          if (!partners.empty()) ++x.joined_writes_with_partners;
-        }
-      }
-      if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
-        pd.reads.push_back(std::move(pread));
-      else if (had_vset)
-        ++pd.skipped;
+      const bool blocked = i < h_.was_blocked[t].size() && h_.was_blocked[t][i];
+      Step st{t, i, s, h_.outcomes[t][i], c_.schema.find_table(s.table), blocked, 0, {}};
+      if (adya::is_version_set_read(s)) add_version_set_read(st, steps);
+      else if (adya::is_join_read_before_write(s)) add_join_read(st, steps);
+      else add_statement(st, steps);
     }
-    const TxnResult& r = h.transactions[t];
+    const TxnResult& r = h_.transactions[t];
     const adya::Fate fate = r.fate == TxnFate::Committed   ? adya::Fate::Committed
                             : r.fate == TxnFate::Unfinished ? adya::Fate::Unknown
                                                             : adya::Fate::Aborted;
-    o.finish_transaction(txn_id(t), fate,
-                         r.end_event < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(r.end_event));
+    o().finish_transaction(txn_id(t), fate,
+                           r.end_event < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(r.end_event));
   }
-  attribution.apply(o);
-  add_predicates(o, pd);
-  x.predicate_reads = pd.added;
-  x.predicate_skipped = pd.skipped;
-  return x;
-}
+
+  void add_version_set_read(const Step& st, TxnSteps& steps) {
+    steps.vset.reset();
+    steps.vset_blocked = st.blocked;
+    if (!st.out.ok() || st.table == nullptr) return;
+    const Columns cols = find_columns(st.out);
+    if (!cols.rid || !cols.wl) return;
+    steps.vset.emplace();
+    for (const Row& r : st.out.rows) {
+      auto list = r[*cols.wl].type() == ValueType::Text ? adya::parse_writer_list(r[*cols.wl].as_text()) : std::nullopt;
+      if (r[*cols.rid].type() != ValueType::Integer || !list) {
+        steps.vset.reset();
+        return;
+      }
+      const auto rid = static_cast<adya::RowId>(r[*cols.rid].as_int());
+      pd_.add_row(rid, st.table);
+      pd_.add_values(*st.table, st.out, r, rid, list->size());
+      (*steps.vset)[rid] = *list;
+    }
+  }
+
+  void add_join_read(const Step& st, TxnSteps& steps) {
+    steps.join_read.reset();
+    if (st.out.ok())
+      steps.join_read = join_versions(c_.schema, st.s, st.out, [&](const std::string& m) { malformed(st, m); });
+  }
+
+  // A statement of the case: its item reads and writes, a joined write's partner rows, and its predicate read.
+  void add_statement(Step& st, TxnSteps& steps) {
+    const Statement& s = st.s;
+    std::optional<JoinRead> my_join_read;
+    std::swap(my_join_read, steps.join_read);
+    ++steps.number;
+    st.stmt = o().add_statement(txn_id(st.t), fmt::format("T{}.{} {}", st.t, steps.number,
+                                                          render(adya::strip_instrumentation_of(s), Dialect::Portable)));
+    std::optional<Versions> my_vset;
+    std::swap(my_vset, steps.vset);
+    const bool had_vset = my_vset.has_value();
+    if (!st.out.ok()) {  // a failed statement changed nothing and returned nothing
+      if (had_vset) ++pd_.skipped;
+      return;
+    }
+    PredicateData::Read pread{st.stmt, txn_id(st.t), &s, st.table, {}, {}};
+    // A read through a join or a derived table, or with a LIMIT, is no predicate read of `s.where` over the table's
+    // version set: the rows a join returns also depend on the joined table and its ON condition, a derived table's
+    // on the inner WHERE and LIMIT, and a LIMIT cuts the matches short (an insert past the last row returned
+    // changes no result). Drawing predicate edges from `s.where` there could invent a dependency, hence a false
+    // cycle; they get none (their item reads are still recorded, below). A scalar subquery in the SELECT list
+    // filters nothing: the statement's WHERE still decides exactly which rows of its table it returns, so it stays
+    // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
+    const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
+    const bool predicate = my_vset && !st.blocked && !steps.vset_blocked && st.table != nullptr && shaped_predicate;
+    if (predicate) pread.vset = std::move(*my_vset);
+    st.cols = find_columns(st.out);
+    record_rows(st, pread);
+    if (s.is_multi_table_write()) record_partners(st, my_join_read);
+    if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
+      pd_.reads.push_back(std::move(pread));
+    else if (had_vset)
+      ++pd_.skipped;
+  }
+
+  // Each returned row's id and writer list; a row whose instrumentation columns cannot be read is reported.
+  template <typename F>
+  void each_row(const Step& st, F&& f) {
+    if (!st.cols.rid || !st.cols.wl) return;
+    for (const Row& r : st.out.rows) {
+      const Value& rid = r[*st.cols.rid];
+      const Value& wl = r[*st.cols.wl];
+      auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
+      // SQLite 3.40.1 returns the INTEGER txp_rid as REAL from UPDATE/DELETE ... RETURNING when the table has
+      // a REAL column before it (an engine bug of its own, pinned in tests/integration/known_engine_bugs_test);
+      // an integral real is the row id.
+      const bool integral = rid.type() == ValueType::Integer ||
+                            (rid.type() == ValueType::Real && rid.as_real() == static_cast<double>(
+                                                                                   static_cast<std::int64_t>(rid.as_real())));
+      if (!integral || !list) {
+        x_.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {}", st.t, st.i, rid.to_string(),
+                                           wl.to_string()));
+        continue;
+      }
+      f(static_cast<adya::RowId>(rid.type() == ValueType::Integer ? rid.as_int()
+                                                                  : static_cast<std::int64_t>(rid.as_real())),
+        *list);
+    }
+  }
+
+  // The row's values, when the result has every column of the table (found again by its id: results are small).
+  void keep_values(const Step& st, adya::RowId row, std::size_t versions) {
+    if (st.table == nullptr) return;
+    for (const Row& r : st.out.rows) {
+      const Value& v = r[*st.cols.rid];
+      if ((v.type() == ValueType::Integer && static_cast<adya::RowId>(v.as_int()) == row) ||
+          (v.type() == ValueType::Real && static_cast<adya::RowId>(v.as_real()) == row)) {
+        pd_.add_row(row, st.table);
+        pd_.add_values(*st.table, st.out, r, row, versions);
+        return;
+      }
+    }
+  }
+
+  // Item reads and writes by kind of statement, and the versions its predicate read returned.
+  void record_rows(const Step& st, PredicateData::Read& pread) {
+    const Statement& s = st.s;
+    const adya::TxnId txn = txn_id(st.t);
+    switch (s.kind) {
+      case StatementKind::Select:
+        if (!s.joins.empty()) {
+          add_join_reads(o(), pd_, attribution_, c_.schema, s, st.out, st.stmt,
+                         [&](const std::string& m) { malformed(st, m); });
+          break;
+        }
+        // A derived table returns its table's rows (row id and writer list included) only when it is a SELECT * of
+        // the table and the outer SELECT is a SELECT * of it; any other shape records no item read.
+        if (!s.derived.empty() && !derived_returns_rows(s)) break;
+        each_row(st, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+          o().add_read(st.stmt, row, list);
+          attribution_.row_table.emplace(row, s.table);
+          attribution_.lists.emplace_back(row, list);
+          keep_values(st, row, list.size());
+          pread.returned[row] = list;
+        });
+        break;
+      case StatementKind::Delete:
+        each_row(st, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+          o().add_delete_read(st.stmt, row, list);
+          o().add_write(st.stmt, row, adya::WriteKind::Delete);
+          attribution_.row_table.emplace(row, s.table);
+          attribution_.lists.emplace_back(row, list);
+          keep_values(st, row, list.size());
+          pd_.deleters[row].push_back(txn);
+          pread.returned[row] = list;
+        });
+        break;
+      case StatementKind::Update:
+        // A joined UPDATE that writes the joined table too (MariaDB) is that table's UPDATE as well.
+        if (st.out.affected > 0)
+          for (const std::string& written : s.written_tables()) attribution_.updates[{txn, written}].push_back(st.stmt);
+        each_row(st, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+          o().add_write(st.stmt, row, adya::WriteKind::Update);
+          attribution_.recorded.insert({txn, row});
+          keep_values(st, row, list.size());
+          // The version the UPDATE read is the one before its own write.
+          if (!list.empty() && list.back() == txn)
+            pread.returned[row] = std::vector<std::uint32_t>(list.begin(), list.end() - 1);
+          else
+            pread.table = nullptr;  // not the writer list this UPDATE wrote: no version set
+        });
+        break;
+      case StatementKind::Insert: record_inserts(st); break;
+      default: break;
+    }
+  }
+
+  // An INSERT's rows by their literal row ids, with the inserted version's values where every one is known.
+  void record_inserts(const Step& st) {
+    const Statement& s = st.s;
+    const auto at = std::find(s.columns.begin(), s.columns.end(), adya::kRowIdColumn) - s.columns.begin();
+    for (const auto& values : s.values) {
+      if (static_cast<std::size_t>(at) >= values.size() || values[static_cast<std::size_t>(at)].kind != Expr::Kind::Literal)
+        continue;
+      const auto row = static_cast<adya::RowId>(values[static_cast<std::size_t>(at)].literal.as_int());
+      o().add_write(st.stmt, row, adya::WriteKind::Insert);
+      if (st.table == nullptr) continue;
+      pd_.add_row(row, st.table);
+      // The inserted version's values: literal values, NULL for columns not named.
+      Row inserted(st.table->columns.size());
+      bool exact = true;
+      for (std::size_t k = 0; k < s.columns.size() && k < values.size(); ++k) {
+        const auto ci = st.table->column_index(s.columns[k]);
+        if (!ci) continue;
+        const std::optional<Value> v = values[k].kind == Expr::Kind::Literal ? std::optional<Value>(values[k].literal)
+                                                                             : adya::evaluate(values[k], *st.table, inserted);
+        if (!v) exact = false;
+        else inserted[*ci] = *v;
+      }
+      if (exact) pd_.values_of(row, 1, std::move(inserted));
+    }
+  }
+
+  // A joined write's reads of its partner rows. A write returns t's rows in the order it wrote them; pairing each with
+  // the version of its partner needs the partner per returned row (RETURNING of the joined table) or a join read that
+  // saw those same rows. MariaDB's multi-table writes return nothing and InnoDB's writes read the latest committed
+  // versions, which a plain read before them need not see: the partner rows they read stay unrecorded (a missing read
+  // can hide a dependency, never invent one).
+  void record_partners(const Step& st, const std::optional<JoinRead>& join_read) {
+    const Table* joined = c_.schema.find_table(st.s.joins.front().table);
+    if (joined == nullptr) return;
+    std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> partners;
+    if (!st.s.returning_joined.empty()) partners = returned_partners(st, *joined);
+    else if (join_read) partners = partners_from_join_read(st, *join_read, joined);
+    for (const auto& [row, list] : partners) add_item_read(o(), pd_, attribution_, st.stmt, joined, row, list);
+    ++x_.joined_writes;
+    if (!partners.empty()) ++x_.joined_writes_with_partners;
+  }
+
+  // PostgreSQL: the partner's row id and writer list follow the written table's columns, in the row of the written
+  // row it was joined to (the version the join read; an EvalPlanQual recheck at READ COMMITTED keeps the partner row
+  // it joined).
+  std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> returned_partners(const Step& st, const Table& joined) {
+    const Statement& s = st.s;
+    std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> partners;
+    const auto rid = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kRowIdColumn);
+    const auto wl = std::find(s.returning_joined.begin(), s.returning_joined.end(), adya::kWriterListColumn);
+    const std::size_t at_rid = s.returning.size() + static_cast<std::size_t>(rid - s.returning_joined.begin());
+    const std::size_t at_wl = s.returning.size() + static_cast<std::size_t>(wl - s.returning_joined.begin());
+    if (rid == s.returning_joined.end() || wl == s.returning_joined.end() ||
+        st.out.columns.size() != s.returning.size() + s.returning_joined.size())
+      return partners;
+    for (const Row& r : st.out.rows) {
+      if (auto version = parse_row_version(r[at_rid], r[at_wl])) partners.insert(std::move(*version));
+      else x_.malformed.push_back(fmt::format("T{}.{} returned row id {} with writer list {} of {}", st.t, st.i,
+                                              r[at_rid].to_string(), r[at_wl].to_string(), joined.name));
+    }
+    return partners;
+  }
+
+  // SQLite: the join read just before ran in the same transaction, on the same snapshot as the write (a WAL reader
+  // keeps its snapshot and cannot write on a stale one: SQLITE_BUSY_SNAPSHOT; a rollback-journal reader's SHARED lock
+  // keeps writers from committing), also when the write waited (SQLITE_BUSY) and was retried: a retry that succeeds
+  // ran on that snapshot. It is taken as the write's read only if it found exactly the versions of t's rows the write
+  // returned (before its own write); otherwise the partners' versions stay unrecorded.
+  std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> partners_from_join_read(const Step& st,
+                                                                                      const JoinRead& join_read,
+                                                                                      const Table* joined) {
+    std::set<std::pair<adya::RowId, std::vector<std::uint32_t>>> read_rows, written_rows, partners;
+    for (const auto& versions : join_read)
+      if (!versions.empty() && versions.front().table == st.table)
+        read_rows.emplace(versions.front().row, versions.front().list);
+    bool exact = st.cols.rid && st.cols.wl;
+    for (const Row& r : st.out.rows) {
+      auto version = exact ? parse_row_version(r[*st.cols.rid], r[*st.cols.wl]) : std::nullopt;
+      if (!version) exact = false;  // (a malformed row was reported above)
+      else if (st.s.kind == StatementKind::Delete) written_rows.insert(std::move(*version));
+      else if (!version->second.empty() && version->second.back() == txn_id(st.t))
+        written_rows.emplace(version->first, std::vector<std::uint32_t>(version->second.begin(), version->second.end() - 1));
+      else exact = false;
+    }
+    if (!exact || read_rows != written_rows) {
+      ++x_.join_reads_not_matching;
+      return partners;
+    }
+    for (const auto& versions : join_read)
+      for (std::size_t k = 1; k < versions.size(); ++k)
+        if (versions[k].table == joined) partners.emplace(versions[k].row, versions[k].list);
+    return partners;
+  }
+
+  const History& h_;
+  const TestCase& c_;
+  const std::vector<TxnStart>& starts_;
+  Extracted x_;
+  UpdateAttribution attribution_;
+  PredicateData pd_;
+};
+
+Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) { return Extractor(h, starts).run(); }
 
 // Whether transactions that ran concurrently (neither ended before the other started) touched the same row, or a row
 // of one's predicate read's version set, with at least one of them writing it: the cases in which an isolation

@@ -29,7 +29,6 @@ AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel leve
   e.promised = d.prevented;
   e.source = d.source;
   e.allowed = d.allowed;
-  e.tested = d.tested;
   return e;
 }
 

@@ -11,7 +11,6 @@ WssProfile wss_profile(const TargetConfig& target, IsolationLevel level) {
   p.must_hold = d.write_serializable;
   p.any_serial_order = d.any_serial_order;
   p.compare_reads = d.reads_serializable;
-  p.tested = d.tested;
   p.source = d.serializability_source;
   return p;
 }
