@@ -55,14 +55,10 @@ Dialect Target::dialect() const { return driver_->dialect(); }
 
 std::string Target::configuration() const { return config_.profile().configuration(config_); }
 
-std::unique_ptr<runner::SessionWorker> Target::new_worker(std::size_t txn, int node) {
+std::unique_ptr<runner::SessionWorker> Target::new_worker(int node) {
   auto w = std::make_unique<runner::SessionWorker>(driver_->open_session_on(node), sessions_->signal,
                                                    driver_->waits_are_errors());
   w->run_limit = options_.hang_limit;
-  // Worker i serves transaction i of every case: its per-transaction settings are made once, here.
-  if (const std::string sql = driver_->transaction_session_sql(static_cast<int>(txn)); !sql.empty())
-    if (Outcome o = w->run(sql); !o.ok())
-      throw drivers::DriverError("txprop: session setup failed: " + summary(o), drivers::fault_of(o.error));
   return w;
 }
 
@@ -102,12 +98,12 @@ History Target::run(const TestCase& c) {
     for (std::size_t i = 0; i < workers.size(); ++i) {
       const int node = i < placement.size() ? placement[i] : nodes[i];
       if (!workers[i]->broken && nodes[i] == node) continue;
-      workers[i] = new_worker(i, node);
+      workers[i] = new_worker(node);
       nodes[i] = node;
     }
     while (workers.size() < connections.size()) {
       nodes.push_back(placement[workers.size()]);
-      workers.push_back(new_worker(workers.size(), nodes.back()));
+      workers.push_back(new_worker(nodes.back()));
     }
     t0 = Clock::now();
     driver_->reset(c.schema);

@@ -29,8 +29,8 @@ inline constexpr const char* kSnapshotReadAfterCurrentRead = "snapshot-read-afte
 // A write to a row inserted after the transaction's read view was taken succeeds (InnoDB snapshot isolation).
 inline constexpr const char* kWriteToRowInsertedAfterReadView = "write-to-row-inserted-after-read-view";
 // A multi-table UPDATE that SETs a column its own join condition reads (Statement::sets_a_join_column) writes rows
-// that depend on the engine's join order. The Sdg oracle reports the a3-violation of such a write with the source the
-// profile gives under this name.
+// that depend on the engine's join order. The Sdg oracle explains the broken Assumption A3 of such a write (a case
+// without a verdict) with the source the profile gives under this name.
 inline constexpr const char* kMultiTableUpdateSetsJoinColumn = "multi-table-update-sets-join-column";
 
 inline constexpr std::array<std::string_view, 6> kNamedBehaviours = {

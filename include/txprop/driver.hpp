@@ -107,12 +107,6 @@ class Driver {
   // A statement each session runs after a reset, before its transaction begins, so that it does not compile
   // statements against a schema it cached before the reset (empty where sessions do not cache schemas).
   virtual std::string session_refresh_sql() const { return {}; }
-  // A statement the session that serves transaction `txn` of every case runs once, after opening (PostgreSQL: a
-  // deadlock_timeout staggered by transaction, so the victim of a deadlock is the same on every run). Empty if none.
-  virtual std::string transaction_session_sql(int txn) const {
-    (void)txn;
-    return {};
-  }
   // Engine knowledge for the scheduler: which member (an index into `cycle`) the runner ends when the transactions of
   // `cycle` wait on each other (each one's blockers, as probe() told, are in the cycle; where waits are errors,
   // every unfinished transaction is busy). -1 leaves the cycle to the engine: it breaks it itself, at once and with

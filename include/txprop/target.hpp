@@ -90,7 +90,7 @@ class Target {
  private:
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
-  std::unique_ptr<runner::SessionWorker> new_worker(std::size_t txn, int node);
+  std::unique_ptr<runner::SessionWorker> new_worker(int node);
   TargetError target_error(const drivers::DriverError& e) const;
 
   TargetConfig config_;

@@ -118,7 +118,6 @@ class GaleraDriver final : public Driver {
 
   bool may_wait(const Statement& s, IsolationLevel level) const override { return nodes_[0]->may_wait(s, level); }
   std::string session_refresh_sql() const override { return nodes_[0]->session_refresh_sql(); }
-  std::string transaction_session_sql(int txn) const override { return nodes_[0]->transaction_session_sql(txn); }
 
   void cancel(const Session& session) override {
     const GaleraSession& g = as_galera(session);

@@ -80,8 +80,8 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
   // (MySQL Bug #7590, "Evaluation order in multi table update", verified 2004 and kept as a feature request; the
   // manual promises no order for multi-table updates). Which table comes first is the optimizer's choice, so the same
   // statement writes 4 rows or 5 on the same data (tests/scenarios/mariadb_multi_table_update_sets_join_column.txn,
-  // single session, MariaDB 10.11.19, with STRAIGHT_JOIN in either order). The Sdg oracle reports such a write's
-  // a3-violation with this source; the generator does not SET a join column (generators/test_case_gen.cpp).
+  // single session, MariaDB 10.11.19, with STRAIGHT_JOIN in either order). The Sdg oracle gives such a write's broken
+  // Assumption A3 (no verdict) this source; the generator does not SET a join column (generators/test_case_gen.cpp).
   d.allowed[std::string(kMultiTableUpdateSetsJoinColumn)] =
       "MySQL 8.0 manual 15.2.17 UPDATE: \"For multiple-table updates, there is no guarantee that assignments are "
       "carried out in any particular order\", https://dev.mysql.com/doc/refman/8.0/en/update.html; a later join row "
