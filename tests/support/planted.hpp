@@ -8,6 +8,7 @@
 #include "txprop/history.hpp"
 #include "txprop/sql_parser.hpp"
 #include "txprop/test_case.hpp"
+#include "txprop/wss.hpp"
 
 namespace txprop::test {
 
@@ -16,6 +17,22 @@ inline Transaction txn(std::initializer_list<const char*> statements) {
   Transaction t;
   for (const char* s : statements) t.statements.push_back(parse_statement(s));
   return t;
+}
+
+// The same at `level`.
+inline Transaction txn(IsolationLevel level, std::initializer_list<const char*> statements) {
+  Transaction t = txn(statements);
+  t.isolation = level;
+  return t;
+}
+
+// A WSS profile that promises write-serializability and compares every read (a planted case judged as strictly as
+// the oracle can judge it, whatever the engine documents).
+inline WssProfile strict_wss() {
+  WssProfile p;
+  p.compare_reads = true;
+  p.source = "test: WSS holds";
+  return p;
 }
 
 // t(a INTEGER NOT NULL, b INTEGER NOT NULL) with these rows.

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "support/engine_targets.hpp"
+#include "support/planted.hpp"
 #include "txprop/atomicity.hpp"
 #include "txprop/sql_parser.hpp"
 #include "txprop/wss.hpp"
@@ -25,23 +26,12 @@ Table counter_table() {
   return Table{"t", {Column{"k", ColumnType::Integer, true}, Column{"v"}}, {"k"}, {}, {{1, 10}, {2, 20}}};
 }
 
-Transaction txn(IsolationLevel level, std::initializer_list<const char*> sql) {
-  Transaction t;
-  t.isolation = level;
-  for (const char* s : sql) t.statements.push_back(parse_statement(s));
-  return t;
-}
+using test::txn;
 
 DatabaseState state(std::int64_t v1, std::int64_t v2) {
   return DatabaseState{{"t", {Row{Value(std::int64_t{1}), Value(v1)}, Row{Value(std::int64_t{2}), Value(v2)}}}};
 }
 
-WssProfile strict() {
-  WssProfile p;
-  p.compare_reads = true;
-  p.source = "test: WSS holds";
-  return p;
-}
 
 void chained_rollback_has_no_effect(Target& target, IsolationLevel level) {
   TestCase c;
@@ -99,10 +89,10 @@ void chained_increments(Target& target, IsolationLevel level) {
   ASSERT_FALSE(h.finding) << h.finding->detail;
   for (const auto& t : h.transactions) ASSERT_EQ(t.fate, TxnFate::Committed) << describe(h);
   ASSERT_EQ(h.final_state, state(13, 20)) << describe(h);
-  const Verdict correct = check_wss(target, h, WssOptions{strict()});
+  const Verdict correct = check_wss(target, h, WssOptions{test::strict_wss()});
   EXPECT_TRUE(correct.ok()) << correct.explain();
   h.final_state = state(12, 20);  // planted: an increment lost
-  const Verdict caught = check_wss(target, h, WssOptions{strict()});
+  const Verdict caught = check_wss(target, h, WssOptions{test::strict_wss()});
   ASSERT_TRUE(caught.fails()) << caught.explain();
   EXPECT_TRUE(caught.has("final-state-mismatch")) << caught.explain();
 }
@@ -117,9 +107,9 @@ void truth_forms_judged(Target& target, IsolationLevel level) {
     History h = target.run(c);
     ASSERT_FALSE(h.finding) << h.finding->detail;
     ASSERT_EQ(h.final_state, state(12, 20)) << describe(h);
-    EXPECT_TRUE(check_wss(target, h, WssOptions{strict()}).ok()) << check_wss(target, h, WssOptions{strict()}).explain();
+    EXPECT_TRUE(check_wss(target, h, WssOptions{test::strict_wss()}).ok()) << check_wss(target, h, WssOptions{test::strict_wss()}).explain();
     h.final_state = state(11, 20);  // planted: an increment lost
-    EXPECT_TRUE(check_wss(target, h, WssOptions{strict()}).has("final-state-mismatch"));
+    EXPECT_TRUE(check_wss(target, h, WssOptions{test::strict_wss()}).has("final-state-mismatch"));
   }
   TestCase c;
   c.schema.tables = {counter_table()};

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "support/engine_targets.hpp"
+#include "support/planted.hpp"
 #include "txprop/atomicity.hpp"
 #include "txprop/sql_parser.hpp"
 #include "txprop/wss.hpp"
@@ -31,23 +32,12 @@ Table queue_table() {
   return Table{"t", {Column{"k", ColumnType::Integer, true}, Column{"v"}}, {"k"}, {}, {{1, 0}, {2, 0}}};
 }
 
-Transaction txn(IsolationLevel level, std::initializer_list<const char*> sql) {
-  Transaction t;
-  t.isolation = level;
-  for (const char* s : sql) t.statements.push_back(parse_statement(s));
-  return t;
-}
+using test::txn;
 
 DatabaseState state(std::int64_t v1, std::int64_t v2) {
   return DatabaseState{{"t", {Row{Value(std::int64_t{1}), Value(v1)}, Row{Value(std::int64_t{2}), Value(v2)}}}};
 }
 
-WssProfile strict() {
-  WssProfile p;
-  p.compare_reads = true;  // every other read is compared: only the SKIP LOCKED one is left out
-  p.source = "test: WSS holds";
-  return p;
-}
 
 // Worker i takes the first row it can lock and marks row i (the row it is expected to get: the case fixes the key,
 // as a generated case does; the read's result is what the assertion below checks).
@@ -69,10 +59,10 @@ void skip_locked_queue_judged_by_wss(Target& target, IsolationLevel level) {
   ASSERT_EQ(h.outcomes[1][1].rows.size(), 1u) << describe(h);
   EXPECT_EQ(h.outcomes[1][1].rows[0][0], Value(std::int64_t{2})) << describe(h);
   EXPECT_EQ(h.final_state, state(1, 2)) << describe(h);
-  const Verdict correct = check_wss(target, h, WssOptions{strict()});
+  const Verdict correct = check_wss(target, h, WssOptions{test::strict_wss()});
   EXPECT_TRUE(correct.ok()) << correct.explain();
   h.final_state = state(1, 0);  // planted: the second worker's mark lost
-  const Verdict caught = check_wss(target, h, WssOptions{strict()});
+  const Verdict caught = check_wss(target, h, WssOptions{test::strict_wss()});
   ASSERT_TRUE(caught.fails()) << caught.explain();
   EXPECT_TRUE(caught.has("final-state-mismatch")) << caught.explain();
   EXPECT_FALSE(caught.has("result-mismatch")) << caught.explain();
@@ -119,9 +109,9 @@ void lock_table_judged(Target& target, IsolationLevel level) {
     const bool both = second == TxnEnd::Commit;
     ASSERT_EQ(h.final_state, state(both ? 3 : 1, 0)) << describe(h);
     if (both) {
-      EXPECT_TRUE(check_wss(target, h, WssOptions{strict()}).ok()) << check_wss(target, h, WssOptions{strict()}).explain();
+      EXPECT_TRUE(check_wss(target, h, WssOptions{test::strict_wss()}).ok()) << check_wss(target, h, WssOptions{test::strict_wss()}).explain();
       h.final_state = state(2, 0);  // planted: T0's increment lost
-      const Verdict caught = check_wss(target, h, WssOptions{strict()});
+      const Verdict caught = check_wss(target, h, WssOptions{test::strict_wss()});
       EXPECT_TRUE(caught.has("final-state-mismatch")) << caught.explain();
     } else {
       EXPECT_TRUE(check_atomicity(target, h).ok()) << check_atomicity(target, h).explain();

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "support/engine_targets.hpp"
+#include "support/planted.hpp"
 #include "txprop/atomicity.hpp"
 #include "txprop/sql_parser.hpp"
 #include "txprop/wss.hpp"
@@ -28,22 +29,11 @@ Table counter_table() {
   return Table{"t", {Column{"k", ColumnType::Integer, true}, Column{"v"}}, {"k"}, {}, {{1, 0}, {2, 0}}};
 }
 
-Transaction txn(IsolationLevel level, std::initializer_list<const char*> sql) {
-  Transaction t;
-  t.isolation = level;
-  for (const char* s : sql) t.statements.push_back(parse_statement(s));
-  return t;
-}
+using test::txn;
 
 DatabaseState state(std::vector<Row> rows) { return DatabaseState{{"t", std::move(rows)}}; }
 Row row(std::int64_t k, std::int64_t v) { return Row{Value(k), Value(v)}; }
 
-WssProfile strict() {
-  WssProfile p;
-  p.compare_reads = true;
-  p.source = "test: WSS holds";
-  return p;
-}
 
 void two_merges_on_one_counter(Target& target, IsolationLevel level) {
   TestCase c;
@@ -58,10 +48,10 @@ void two_merges_on_one_counter(Target& target, IsolationLevel level) {
   const bool both = h.transactions[1].fate == TxnFate::Committed;
   EXPECT_EQ(both, level == IsolationLevel::ReadCommitted) << describe(h);
   ASSERT_EQ(h.final_state, state({row(1, both ? 2 : 1), row(2, 0)})) << describe(h);
-  const Verdict correct = check_wss(target, h, WssOptions{strict()});
+  const Verdict correct = check_wss(target, h, WssOptions{test::strict_wss()});
   EXPECT_TRUE(correct.ok()) << correct.explain();
   h.final_state = state({row(1, both ? 1 : 2), row(2, 0)});  // planted: an increment lost (or one too many)
-  const Verdict caught = check_wss(target, h, WssOptions{strict()});
+  const Verdict caught = check_wss(target, h, WssOptions{test::strict_wss()});
   ASSERT_TRUE(caught.fails()) << caught.explain();
   EXPECT_TRUE(caught.has("final-state-mismatch")) << caught.explain();
 }
