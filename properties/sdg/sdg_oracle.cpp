@@ -30,6 +30,9 @@ class SdgOracle final : public Oracle {
     // Its instrumented reads copy the statement's predicate; with these forms that copy is not checked by a planted test.
     if (std::string truth = c.first_truth_form(); !truth.empty())
       return truth + ", which txprop's TxCheck instrumentation is not checked on yet";
+    // A chained transaction begins without a BEGIN, on its predecessor's connection: not checked by a planted test yet.
+    if (std::string chain = c.first_chain(); !chain.empty())
+      return chain + ", and no planted test checks TxCheck's graph of a chained transaction yet";
     // Its replay of a topological order runs statements without their transactions: a savepoint has no meaning there.
     if (std::string savepoint = c.first_savepoint(); !savepoint.empty())
       return savepoint + ", and TxCheck's dependency graph does not model what a rollback to a savepoint undoes";
