@@ -424,7 +424,7 @@ class StatementMaker {
   // rows its predicate selects: non-deterministic by the statement's own semantics (MySQL manual, UPDATE: no order is
   // guaranteed for multiple-table updates; MySQL Bug #7590), outside what TxCheck's Assumption A3 (and every oracle's
   // model of a write) describes. Kept as tests/scenarios/mariadb_multi_table_update_sets_join_column.txn and documented
-  // in the MariaDB profile (kMultiTableUpdateSetsJoinColumn, Statement::sets_a_join_column).
+  // in the MariaDB profile (behaviour::kMultiTableUpdateSetsJoinColumn, Statement::sets_a_join_column).
   std::optional<Statement> joined_write(const Table& t, StatementKind kind) {
     PlainTerms plain(*this);
     Statement s = kind == StatementKind::Update ? update(t) : Statement::delete_(t.name, maybe_predicate(t));

@@ -47,8 +47,3 @@ constexpr bool is_known(std::string_view name) {
 }
 
 }  // namespace txprop::behaviour
-
-namespace txprop {
-// Kept under its old name: the Sdg oracle and its tests refer to it so.
-using behaviour::kMultiTableUpdateSetsJoinColumn;
-}  // namespace txprop

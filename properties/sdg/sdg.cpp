@@ -433,7 +433,7 @@ std::string join_order_source(const std::vector<std::pair<::txprop::Statement, D
   std::string source;
   for (const auto& [statement, documented] : writes) {
     if (!statement.sets_a_join_column()) return "";
-    const std::string allowed = documented.allows(kMultiTableUpdateSetsJoinColumn);
+    const std::string allowed = documented.allows(behaviour::kMultiTableUpdateSetsJoinColumn);
     if (allowed.empty()) return "";
     source = allowed;
   }

@@ -42,8 +42,8 @@ Verdict check_sdg(Target& target, const History& h, const SdgOptions& options = 
 
 // Why Assumption A3 may break where the profile says it holds: the profile's source when every mismatched write (each
 // with what the profile documents at its transaction's level) is a multi-table UPDATE that SETs a column its own join
-// condition reads and the profile documents such a statement (kMultiTableUpdateSetsJoinColumn: the rows it writes
-// depend on the engine's join order); "" otherwise (the no-verdict is tagged "not documented").
+// condition reads and the profile documents such a statement (behaviour::kMultiTableUpdateSetsJoinColumn: the rows
+// it writes depend on the engine's join order); "" otherwise (the no-verdict is tagged "not documented").
 std::string join_order_source(const std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>>& writes);
 
 }  // namespace txprop::sdg

@@ -279,13 +279,13 @@ TEST(MultiTableUpdateJoinColumn, ShapeAndProfileEntry) {
   for (const char* uri : {"mariadb://u@h/db", "mariadb://u@h/db?innodb_snapshot_isolation=ON", "mysql://u@h/db"}) {
     const TargetConfig config = parse_target_uri(uri);
     for (IsolationLevel level : config.levels) {
-      const std::string source = config.profile().documented(level, config).allows(kMultiTableUpdateSetsJoinColumn);
+      const std::string source = config.profile().documented(level, config).allows(behaviour::kMultiTableUpdateSetsJoinColumn);
       EXPECT_NE(source.find("bugs.mysql.com/bug.php?id=7590"), std::string::npos) << uri << " " << short_name(level);
     }
   }
   const TargetConfig pg = parse_target_uri("postgresql://u@h/db");
   for (IsolationLevel level : pg.levels)
-    EXPECT_EQ(pg.profile().documented(level, pg).allows(kMultiTableUpdateSetsJoinColumn), "");
+    EXPECT_EQ(pg.profile().documented(level, pg).allows(behaviour::kMultiTableUpdateSetsJoinColumn), "");
 }
 
 // An UPDATE gives a primary-key or unique column only a literal (a value computed from the row makes a duplicate-key

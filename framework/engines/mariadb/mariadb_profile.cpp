@@ -82,7 +82,7 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
   // statement writes 4 rows or 5 on the same data (tests/scenarios/mariadb_multi_table_update_sets_join_column.txn,
   // single session, MariaDB 10.11.19, with STRAIGHT_JOIN in either order). The Sdg oracle gives such a write's broken
   // Assumption A3 (no verdict) this source; the generator does not SET a join column (generators/test_case_gen.cpp).
-  d.allowed[std::string(kMultiTableUpdateSetsJoinColumn)] =
+  d.allowed[behaviour::kMultiTableUpdateSetsJoinColumn] =
       "MySQL 8.0 manual 15.2.17 UPDATE: \"For multiple-table updates, there is no guarantee that assignments are "
       "carried out in any particular order\", https://dev.mysql.com/doc/refman/8.0/en/update.html; a later join row "
       "sees the changes made to the first table: MySQL Bug #7590 (verified, a feature request since 2004), "
