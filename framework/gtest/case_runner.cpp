@@ -149,8 +149,7 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   rc::detail::TestMetadata metadata;
   metadata.id = id;
   metadata.description = id;
-  ProgressListener listener(workers::is_worker() ? id + " worker " + shards::take_over().name() : id,
-                            settings_.cases, result_);
+  ProgressListener listener(id, settings_.cases, result_);
   listener.suppress_reproduce = &no_shrink_;
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -19,6 +20,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "progress.hpp"
+#include "run_summary.hpp"
 #include "shards.hpp"
 #include "summary_json.hpp"
 #include "summary_shards.hpp"
@@ -30,10 +33,19 @@ namespace txprop::workers {
 namespace {
 
 constexpr const char* kStopFile = "TXPROP_WORKER_STOP_FILE";
+constexpr const char* kProgressFile = "TXPROP_WORKER_PROGRESS_FILE";
 
 const std::string& stop_file() {
   static const std::string path = [] {
     const char* v = std::getenv(kStopFile);
+    return std::string(v ? v : "");
+  }();
+  return path;
+}
+
+const std::string& progress_file() {
+  static const std::string path = [] {
+    const char* v = std::getenv(kProgressFile);
     return std::string(v ? v : "");
   }();
   return path;
@@ -56,15 +68,15 @@ struct Worker {
   pid_t pid = -1;
   int status = 0;
   bool done = false;
-  std::string records, output;  // its TXPROP_SUMMARY_FILE and its stdout
+  std::string records, output, progress;  // its TXPROP_SUMMARY_FILE, its stdout and its progress snapshot
 };
 
 // The environment of worker `w`: this process's, with the shard, the suite's cases and seed, its own record file
 // and the stop file; GoogleTest's XML output stays the parent's (a worker would overwrite it).
 std::vector<std::string> worker_environment(const Plan& plan, const Worker& w, const std::string& stop) {
   static const char* const kReplaced[] = {"TXPROP_JOBS", "TXPROP_CASES", "TXPROP_SEED", "GTEST_TOTAL_SHARDS",
-                                          "GTEST_SHARD_INDEX", "TXPROP_SUMMARY_FILE", kStopFile, "GTEST_OUTPUT",
-                                          "XML_OUTPUT_FILE"};
+                                          "GTEST_SHARD_INDEX", "TXPROP_SUMMARY_FILE", kStopFile, kProgressFile,
+                                          "GTEST_OUTPUT", "XML_OUTPUT_FILE"};
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
@@ -80,6 +92,7 @@ std::vector<std::string> worker_environment(const Plan& plan, const Worker& w, c
   env.push_back(fmt::format("GTEST_SHARD_INDEX={}", w.index));
   env.push_back("TXPROP_SUMMARY_FILE=" + w.records);
   env.push_back(std::string(kStopFile) + "=" + stop);
+  env.push_back(std::string(kProgressFile) + "=" + w.progress);
   return env;
 }
 
@@ -113,8 +126,28 @@ void touch(const std::string& path) {
   if (fd >= 0) ::close(fd);
 }
 
-// Waits for every worker; the first that fails (or dies) stops the others through the stop file.
-void wait_all(std::vector<Worker>& workers, const std::string& stop) {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// One line for the union of the workers' progress snapshots, as one process would print it (progress.hpp).
+void print_progress(const std::vector<Worker>& workers, const Plan& plan, double seconds) {
+  ProgressSnapshot sum;
+  for (const Worker& w : workers) sum += ProgressSnapshot::parse(read_file(w.progress));
+  const std::string line =
+      progress_line(fmt::format("{}/{} ({} workers)", plan.property, plan.suite, plan.jobs), plan.cases, sum, seconds);
+  std::cerr << line << "\n";
+  run_summary::progress(line);
+}
+
+// Waits for every worker, printing their progress every few seconds; the first that fails (or dies) stops the others
+// through the stop file.
+void wait_all(std::vector<Worker>& workers, const std::string& stop, const Plan& plan) {
+  const auto start = std::chrono::steady_clock::now();
+  auto last_print = start;
   for (std::size_t left = workers.size(); left > 0;) {
     for (Worker& w : workers) {
       if (w.done || ::waitpid(w.pid, &w.status, WNOHANG) != w.pid) continue;
@@ -122,15 +155,13 @@ void wait_all(std::vector<Worker>& workers, const std::string& stop) {
       --left;
       if (!(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0)) touch(stop);
     }
-    if (left > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (left == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (const auto now = std::chrono::steady_clock::now(); now - last_print >= std::chrono::seconds(5)) {
+      last_print = now;
+      print_progress(workers, plan, std::chrono::duration<double>(now - start).count());
+    }
   }
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string ended(const Worker& w) {
@@ -237,6 +268,19 @@ void request_stop() {
   if (is_worker()) touch(stop_file());
 }
 
+void report_progress(const std::string& snapshot) {
+  if (progress_file().empty()) return;
+  // Written aside and renamed, so the suite's process never reads half a snapshot.
+  const std::string aside = progress_file() + ".new";
+  {
+    std::ofstream out(aside, std::ios::trunc);
+    out << snapshot;
+    if (!out) return;  // a snapshot that cannot be written leaves the previous one: progress only, not a result
+  }
+  std::error_code ec;
+  std::filesystem::rename(aside, progress_file(), ec);
+}
+
 bool can_split() {
   const char* rc = std::getenv("RC_PARAMS");
   return !current_test_name().empty() && !self_exe().empty() &&
@@ -256,15 +300,16 @@ PropertyResult run(const Plan& plan) {
       w.index = k;
       w.records = fmt::format("{}/worker-{}.jsonl", dir, k);
       w.output = fmt::format("{}/worker-{}.out", dir, k);
+      w.progress = fmt::format("{}/worker-{}.progress", dir, k);
       spawn(plan, w, exe, test, stop);
     }
   } catch (...) {
     touch(stop);  // the workers already started run no further case
     std::erase_if(workers, [](const Worker& w) { return w.pid <= 0; });
-    wait_all(workers, stop);
+    wait_all(workers, stop, plan);
     throw;
   }
-  wait_all(workers, stop);
+  wait_all(workers, stop, plan);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   PropertyResult r = collect(workers, plan, seconds, exe, test);
   std::error_code ec;

@@ -9,9 +9,10 @@
 // and it shrinks its failure as a single process would. The workers' suite records are merged as `txprop summary`
 // merges shards (summary_shards.hpp): cases, documented and allowed findings, tags and cases without a verdict are
 // the union, and the suite passes, fails or shows a deviation as one process would, with the report folder and
-// replay line of the worker that failed. Known limits: the suite's outcome is printed when every worker has ended
-// (the others end their current case first, each bounded by the hang limit), and a worker's progress lines are its
-// own (stderr, named "worker k/N"), not a running union.
+// replay line of the worker that failed. Progress is one line for the union: each worker keeps a snapshot of its
+// progress in its own file (report_progress) and the suite's process prints their sum every few seconds. Known
+// limit: the suite's outcome is printed when every worker has ended (the others end their current case first, each
+// bounded by the hang limit).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,9 @@ bool is_worker();
 bool stop_requested();
 // In a worker: tells the others to stop (this one found a failure and shrinks it).
 void request_stop();
+// In a worker: replaces its progress snapshot (ProgressSnapshot::to_text(), progress.hpp) that the suite's process
+// sums into one progress line.
+void report_progress(const std::string& snapshot);
 
 // Whether the current GoogleTest test can be run as workers: it is known by name, and RC_PARAMS does not reproduce a
 // case (a reproduce string is replayed by one process, whatever TXPROP_JOBS says).
