@@ -151,9 +151,11 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   metadata.description = id;
   ProgressListener listener(id, settings_.cases, result_);
   listener.suppress_reproduce = &no_shrink_;
+  const double reset_before = target_.metrics().reset_seconds;
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
   result_.seconds = listener.seconds();
+  result_.reset_seconds = target_.metrics().reset_seconds - reset_before;
   result_.seconds_to_first_finding = listener.seconds_to_first_finding();
   result_.shrink_steps = listener.shrink_steps();
   for (const auto& [tag, n] : listener.rc_tags()) result_.tags[tag] += n;

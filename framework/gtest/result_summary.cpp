@@ -33,7 +33,8 @@ run_summary::Record suite_record(const std::string& property, const SuiteParam& 
   rec.add("status", status);
   shards::add_to_record(rec, r ? r->seed : 0);
   if (r) {
-    rec.add("cases", r->cases).add("seconds", r->seconds).add("inconclusive", r->inconclusive);
+    rec.add("cases", r->cases).add("seconds", r->seconds).add("reset_seconds", r->reset_seconds);
+    rec.add("inconclusive", r->inconclusive);
     rec.add("shrink_steps", r->shrink_steps).add("shrink_attempts", r->shrink_attempts);
     std::string tags;
     for (const auto& [tag, n] : r->tags)

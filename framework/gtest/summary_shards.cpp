@@ -46,7 +46,7 @@ Json merge(const std::vector<const Json*>& shards) {
   for (const Json* r : shards)
     if (rank(r->str("status")) > rank(worst->str("status"))) worst = r;
   Json out = *worst;  // status, finding, message and report of the worst shard
-  for (const char* key : {"cases", "seconds", "inconclusive", "shrink_steps", "shrink_attempts"}) {
+  for (const char* key : {"cases", "seconds", "reset_seconds", "inconclusive", "shrink_steps", "shrink_attempts"}) {
     double sum = 0;
     for (const Json* r : shards) sum += r->num(key);
     set(out, key, Json{sum});

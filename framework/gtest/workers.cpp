@@ -178,6 +178,7 @@ PropertyResult from_record(const records::Json& m, const Plan& plan, double seco
   r.shrink_steps = static_cast<int>(m.num("shrink_steps"));
   r.shrink_attempts = static_cast<int>(m.num("shrink_attempts"));
   r.seconds = seconds;
+  r.reset_seconds = m.num("reset_seconds");
   r.seed = plan.seed;
   for (const Standing standing : {Standing::Documented, Standing::Allowed})
     for (const records::Json& e : m.list(std::string(to_string(standing))))

@@ -66,6 +66,8 @@ struct PropertyResult {
   bool failed = false;
   int cases = 0;                          // generated cases run (not counting shrink attempts)
   double seconds = 0;                     // whole run, shrinking included
+  double reset_seconds = 0;               // of the processes' time, resetting the database (a suite of TXPROP_JOBS
+                                          // workers: the sum over the workers, whose wall times overlap)
   double seconds_to_first_finding = -1;   // -1: nothing found
   std::uint64_t seed = 0;                 // the seed RapidCheck ran with (a shard's own: framework/gtest/shards.hpp)
   int shrink_steps = 0, shrink_attempts = 0;
