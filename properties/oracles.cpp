@@ -129,7 +129,7 @@ const Oracle& oracle(std::string_view name) {
 std::vector<const Oracle*> registered_oracles() { return registry().entries(); }
 
 const std::vector<std::string>& run_finding_kinds() {
-  static const std::vector<std::string> kinds = {"crash", "hang", "invalid-statement"};
+  static const std::vector<std::string> kinds = {"crash", "hang", "divergence", "invalid-statement"};
   return kinds;
 }
 

@@ -19,6 +19,24 @@ std::string to_string(TxnFate f) {
   return "?";
 }
 
+std::string to_string(RunFinding::Kind k) {
+  switch (k) {
+    case RunFinding::Kind::Crash: return "crash";
+    case RunFinding::Kind::Hang: return "hang";
+    case RunFinding::Kind::Divergence: return "divergence";
+  }
+  return "?";
+}
+
+namespace {
+// Where a run finding happened: a step, or outside every step (the reset, or the final-state read a divergence is
+// found in).
+std::string finding_at(const RunFinding& f) {
+  if (f.step.txn >= 0) return to_string(f.step);
+  return f.kind == RunFinding::Kind::Divergence ? "the final-state read" : "no step (the reset or the final-state read)";
+}
+}  // namespace
+
 History History::never_ran(const TestCase& c, std::string target, std::string server_version) {
   History h;
   h.test_case = c;
@@ -38,8 +56,8 @@ Verdict run_verdict(const History& h, Dialect dialect) {
   Verdict v = Verdict::pass("run");
   if (h.finding) {
     Finding f;
-    f.kind = h.finding->kind == RunFinding::Kind::Crash ? "crash" : "hang";
-    f.explanation = fmt::format("{} at {}: {}\n", f.kind, to_string(h.finding->step), h.finding->detail);
+    f.kind = to_string(h.finding->kind);
+    f.explanation = fmt::format("{} at {}: {}\n", f.kind, finding_at(*h.finding), h.finding->detail);
     v.findings.push_back(std::move(f));
   }
   for (std::size_t t = 0; t < h.outcomes.size(); ++t)
@@ -92,6 +110,10 @@ int History::completed_at(StepRef ref) const {
 std::string describe(const History& h) { return describe(h, {}); }
 
 namespace {
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
 std::string trim(std::string s) {
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
@@ -172,8 +194,8 @@ std::string describe(const History& h, const std::vector<std::string>& given) {
     out += "\n";
   }
   if (h.finding)
-    out += fmt::format("-- {} at {}: {}\n", h.finding->kind == RunFinding::Kind::Crash ? "CRASH" : "HANG",
-                       to_string(h.finding->step), h.finding->detail);
+    out += fmt::format("-- {} at {}: {}\n", upper(to_string(h.finding->kind)),
+                       finding_at(*h.finding), h.finding->detail);
   for (const auto& [table, rows] : h.final_state) {
     out += fmt::format("-- final {}:", table);
     if (rows.empty()) out += " (empty)";

@@ -132,6 +132,8 @@ History Target::run(const TestCase& c) {
   if (!h.finding) {
     try {
       h.final_state = driver_->read_state(c.schema);
+    } catch (const drivers::NodesDiverge& e) {
+      h.finding = RunFinding{RunFinding::Kind::Divergence, StepRef{-1, -1}, e.what(), Fault::None};
     } catch (const drivers::DriverError& e) {
       h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what(), e.fault()};
     }

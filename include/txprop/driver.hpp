@@ -36,6 +36,13 @@ class DriverError : public std::runtime_error {
   bool names_target_;
 };
 
+// The nodes of a cluster answered the final-state read, but with different states: a finding about the engine (its
+// fault is None), which the runner records as a divergence (RunFinding::Kind::Divergence).
+class NodesDiverge : public DriverError {
+ public:
+  explicit NodesDiverge(const std::string& what) : DriverError(what, Fault::None, true) {}
+};
+
 // "txprop: target <masked uri>: <detail>", with its fault.
 DriverError target_fault(const TargetConfig& config, Fault fault, const std::string& detail);
 

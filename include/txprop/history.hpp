@@ -44,9 +44,11 @@ struct TxnResult {
   int end_event = -1;                  // index in History::events of the event that ended it; -1 if Unfinished
 };
 
-// A run that could not finish is itself a finding.
+// A run that could not finish is itself a finding. Divergence: the run finished, but the nodes of a cluster answered
+// the final-state read with different states (drivers::NodesDiverge), so there is no one final state to judge: an
+// engine bug, shrunk like an isolation finding (the nodes still answer), not re-run as a crash.
 struct RunFinding {
-  enum class Kind { Crash, Hang };
+  enum class Kind { Crash, Hang, Divergence };
   Kind kind = Kind::Crash;
   StepRef step;
   std::string detail;
@@ -54,6 +56,7 @@ struct RunFinding {
   // None for what the engine itself did while still answering (a statement that hung, a deadlock it never broke).
   Fault fault = Fault::None;
 };
+std::string to_string(RunFinding::Kind k);  // "crash", "hang", "divergence": the run finding's kind in verdicts
 
 struct History {
   TestCase test_case;

@@ -50,8 +50,9 @@
 // each of its expectations with a line saying so; a verdict without a verdict meets no expectation, "not X" included,
 // except "no-verdict" (the oracle judged the run unjudgeable and found nothing: SDG where Assumption A3 broke).
 // The property "run" judges the run itself, for engine bugs whose run ends in a run finding rather than an
-// isolation finding: its verdicts are ok (the run finished cleanly) or a run finding kind (crash: a lost connection,
-// a server gone, or cluster nodes that diverge; hang; invalid-statement), e.g. 'run galera serializable crash'.
+// isolation finding: its verdicts are ok (the run finished cleanly) or a run finding kind (crash: a lost connection or
+// a server gone; hang; divergence: cluster nodes whose final states differ; invalid-statement), e.g.
+// 'run galera serializable divergence'.
 // A target kind may carry versions, '<kind>@<versions>' in the form of the versions: header (no spaces), so that one
 // file states where a bug exists and where it was fixed:
 //   wss  postgresql@12.0-13.2  read committed  final-state-mismatch

@@ -6,6 +6,7 @@
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
+#include "txprop/behaviours.hpp"
 #include "txprop/oracle.hpp"
 
 namespace txprop {
@@ -19,11 +20,15 @@ class AdyaOracle final : public Oracle {
   std::vector<std::string> aliases() const override {
     return mode_ == AdyaMode::Documented ? std::vector<std::string>{"adyadocumented"} : std::vector<std::string>{};
   }
+  // Adya's kinds, and a stale read: a G-SIb across the nodes of a cluster (check_adya, name_stale_reads).
   std::vector<std::string> finding_kinds() const override {
     const auto& kinds = adya::adya_kinds();
-    return {kinds.begin(), kinds.end()};
+    std::vector<std::string> out(kinds.begin(), kinds.end());
+    out.emplace_back(behaviour::kStaleRead);
+    return out;
   }
   std::vector<std::string> classes_of(const std::string& kind) const override {
+    if (kind == behaviour::kStaleRead) return {kind, "G-SIb"};
     const auto classes = adya::classes_of(kind);
     return {classes.begin(), classes.end()};
   }

@@ -12,6 +12,7 @@
 
 #include "txprop/adya_checker.hpp"
 #include "txprop/adya.hpp"
+#include "txprop/behaviours.hpp"
 #include "txprop/txn_start.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "predicate_eval.hpp"
@@ -682,6 +683,30 @@ std::string contention_of(const adya::ObservedHistory& o, const History& h) {
   return "uncontended: disjoint rows";
 }
 
+// A stale read: a transaction on one node of a cluster began (took its snapshot, transaction_starts) after a
+// transaction on another node had committed, yet read a version that one overwrote. That is Adya's G-SIb through a
+// start-dependency (checkers/adya/classify.cpp, report_gsib_start: Ti -rw-> Tj although Tj ended before Ti started)
+// whose two transactions ran on different nodes; on one server the same history stays a G-SIb, judged by the level
+// as before. Named so where the engine is a cluster (EngineProfile::multi_host) and the history says both nodes (the
+// runner writes every transaction's node on a cluster). Galera documents it (galera_profile.cpp, kStaleRead:
+// MariaDB's "Known Limitations" and wsrep_sync_wait); a cluster whose profile does not fails it (below).
+void name_stale_reads(std::vector<Finding>& findings, const TestCase& c, const EngineProfile& engine) {
+  if (!engine.multi_host()) return;
+  const auto node = [&](int t) { return t >= 0 && static_cast<std::size_t>(t) < c.transactions.size()
+                                            ? c.transactions[static_cast<std::size_t>(t)].node : -1; };
+  for (Finding& f : findings) {
+    // report_gsib_start names the reader (the anti-dependency's source) first, then the writer it missed.
+    if (f.kind != "G-SIb" || f.transactions.size() != 2) continue;
+    const int reader = f.transactions[0], writer = f.transactions[1];
+    if (node(reader) < 0 || node(writer) < 0 || node(reader) == node(writer)) continue;
+    f.kind = behaviour::kStaleRead;
+    f.explanation += fmt::format(
+        "\nStale read: T{} ran on node {} and began after T{}, on node {}, had committed, yet read a version T{} "
+        "overwrote (one server would have shown T{} its write: Adya's G-SIb, here across nodes).",
+        reader, node(reader) + 1, writer, node(writer) + 1, writer, reader);
+  }
+}
+
 }  // namespace
 
 namespace adya {
@@ -771,6 +796,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   }
   // Exact kinds: hunting G2 (phantoms) must not stop at a write-skew, which is a G2 too.
   auto is_hunted = [&](const Finding& f) { return hunted.count(f.kind) != 0; };
+  name_stale_reads(found.findings, h.test_case, target.engine());
   for (Finding& f : found.findings) {
     if (is_hunted(f)) {
       if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
@@ -780,8 +806,13 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
     if (f.kind == "impossible-history") continue;  // fails
     // Proscribed by what the engine promises at the deciding levels (fails), by their claimed levels only
     // (documented), or by neither (allowed by the level).
+    // A stale read is no phenomenon of Adya's levels (they order transactions by real time only at PL-SI, as G-SIb):
+    // what it breaks is one-copy semantics, which a cluster presenting itself as one database claims at every level.
+    // So it fails unless the engine documents it at the reader's level (DocumentedBehaviour::allowed[kStaleRead]).
+    const bool stale = f.kind == behaviour::kStaleRead;
     const StandingDecision d = decide_standing(f, n, [&](int t) {
       const AdyaExpectation& e = expectations[static_cast<std::size_t>(t)];
+      if (stale) return LevelStance{e.allowed.count(behaviour::kStaleRead) == 0, true};
       return LevelStance{adya::is_proscribed(e.promised, f.kind), adya::is_proscribed(e.claimed, f.kind)};
     });
     if (d.standing == Standing::Fails) continue;
@@ -797,6 +828,12 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
       continue;
     }
     f.source = passage.empty() ? by.source : passage;
+    if (stale) {
+      f.standing = mode == AdyaMode::Documented ? Standing::Documented : Standing::Deviation;
+      f.explanation += fmt::format("Standing: a stale read breaks one-copy semantics at any level; documented by the "
+                                   "engine at {} ({}).\n", by.claimed_level, by.promised_level);
+      continue;
+    }
     if (mode == AdyaMode::Documented) {
       f.standing = Standing::Documented;
       f.explanation += fmt::format("Standing: proscribed by {} (the claimed level), documented by the engine ({}).\n",

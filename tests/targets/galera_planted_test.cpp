@@ -16,7 +16,9 @@
 #include "support/engine_targets.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/atomicity.hpp"
+#include "txprop/internal/scenario_runner.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/property.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/wss.hpp"
 
@@ -310,4 +312,33 @@ TEST(PlantedViolation, galera_troc_wrong_select_row_on_one_node) {
   print("troc, two nodes", across);
   EXPECT_TRUE(across.inconclusive) << across.explain();
   EXPECT_FALSE(across.fails()) << across.explain();
+}
+
+// Nodes that diverge (the engine bug of tests/scenarios/engine_bugs/galera_failed_multi_table_update_diverges_nodes.txn:
+// a multi-table UPDATE that fails with a duplicate key on node 1 still replicates its rolled-back changes) fail a
+// property with a divergence, the run's own finding, and the harness treats it as a failing case (judged, then shrunk:
+// here the body runs the one fixed case whatever it is given, so every attempt fails again; 3 attempts suffice), not
+// as a crash re-run once and left unshrunk.
+TEST(PlantedViolation, galera_diverging_nodes_are_a_divergence) {
+  TXPROP_USE_ENGINE(target, "galera", false);
+  const Scenario bug = load_scenario(
+      std::string(TXPROP_SCENARIO_DIR) + "/engine_bugs/galera_failed_multi_table_update_diverges_nodes.txn",
+      registered_vocabulary());
+  const TestCase c = bug.replay_case(IsolationLevel::Serializable);
+  PropertySettings s;
+  s.cases = 3;
+  s.seed = 1;
+  s.shrink_attempts = 3;
+  PropertyRunner runner("PlantedDivergence", *target, SuiteParam{target->config(), IsolationLevel::Serializable, {}}, s);
+  const PropertyResult r = runner.check([&](const TestCase&) { (void)runner.run(c); });
+  ASSERT_TRUE(r.failed) << "the nodes did not diverge: " << r.summary();
+  ASSERT_TRUE(r.verdict) << r.message;
+  ASSERT_EQ(r.verdict->findings.size(), 1u) << r.verdict->explain();
+  EXPECT_EQ(r.verdict->findings[0].kind, "divergence") << r.verdict->explain();
+  EXPECT_NE(r.verdict->findings[0].explanation.find("nodes diverge: node 2's applied state differs from node 1's"),
+            std::string::npos)
+      << r.verdict->explain();
+  EXPECT_EQ(r.message.find("not shrunk"), std::string::npos) << r.message;
+  EXPECT_GT(r.shrink_attempts, 0) << r.message;
+  EXPECT_TRUE(r.transient_crashes.empty());
 }

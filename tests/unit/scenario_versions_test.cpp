@@ -146,7 +146,8 @@ TEST(ScenarioVersions, RunExpectationsNameTheRunsOwnFindings) {
   EXPECT_EQ(s.expectations[0].property, "run");
   EXPECT_EQ(s.expectations[0].verdict, "crash");
   EXPECT_NE(expect_error("run sqlite * lost-update\n").find("e.txn:14: unknown verdict 'lost-update' for run (use ok, "
-                                                            "no-verdict or a finding kind: crash, hang, invalid-statement)"),
+                                                            "no-verdict or a finding kind: crash, hang, divergence, "
+                                                            "invalid-statement)"),
             std::string::npos)
       << expect_error("run sqlite * lost-update\n");
 }

@@ -8,7 +8,7 @@
 //   which makes the node apply every write set the cluster ordered before the read (MariaDB KB, wsrep_sync_wait:
 //   "1 - READ (SELECT, SHOW, and BEGIN/START TRANSACTION)"), so each session starts from the case's rows.
 // - The final state is read on every node with wsrep_sync_wait=1: each node's applied state. Nodes that disagree are
-//   a finding of their own (a crash-kind run finding naming both nodes), never averaged.
+//   a finding of their own (a divergence run finding naming both nodes), never averaged.
 // - Errors: MariaDB answers 1213 both to a local deadlock and to a transaction Galera aborted (a COMMIT that failed
 //   certification, or a transaction a replicated write set brute-force aborted). At COMMIT only the latter are
 //   possible (a local COMMIT takes no row lock), so 1213 there is a certification failure; both roll the transaction
@@ -147,9 +147,10 @@ class GaleraDriver final : public Driver {
     DatabaseState first = read_tables(*readers_[0], schema, Dialect::MySql);
     for (std::size_t k = 1; k < readers_.size(); ++k)
       if (DatabaseState other = read_tables(*readers_[k], schema, Dialect::MySql); !(other == first))
-        // The nodes answered, but disagree: a finding about the engine, not a fault of the target (Fault::None).
-        throw target_fault(config_, Fault::None,
-                           fmt::format("nodes diverge: node {}'s applied state differs from node 1's after the run", k + 1));
+        // The nodes answered, but disagree: a finding about the engine (a divergence), not a fault of the target.
+        throw NodesDiverge(target_fault(config_, Fault::None,
+                                        fmt::format("nodes diverge: node {}'s applied state differs from node 1's "
+                                                    "after the run", k + 1)).what());
     return first;
   }
 

@@ -95,7 +95,9 @@ class GaleraProfile final : public InnodbProfile {
     // autocommit statements wait). So a plain read of a transaction on one node can return a version older than a
     // commit on another node that ended before it, and the write that follows it reads the node's latest version:
     // TxCheck's Assumption A3 does not hold across nodes at any level (found by the Sdg suite at READ COMMITTED with
-    // wsrep_sync_wait=3 and innodb_snapshot_isolation=ON, 2026-11-26).
+    // wsrep_sync_wait=3 and innodb_snapshot_isolation=ON, 2026-11-26). The Adya oracle reports such a read as kind
+    // stale-read, documented with this passage (check_adya, name_stale_reads: a G-SIb across two nodes); found and
+    // shrunk to two transactions on two nodes from generated cases by tests/bench/galera_shapes_bench.cpp.
     d.allowed[behaviour::kStaleRead] = std::string(kMariadbLimitations) + "; " + kSyncWait + "; " + kSyncWaitInTransaction;
     if (!synced_reads) d.allowed[behaviour::kStaleRead] += " (here wsrep_sync_wait=0: autocommit reads do not wait either)";
     d.assumption_a3 = false;
