@@ -233,6 +233,47 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
 // uncommitted data at RU, a fresh committed view at RC, the transaction's read view at RR; locking reads and writes
 // read the latest committed version at every level ("current read"); SERIALIZABLE makes plain SELECTs locking
 // reads. Row and unique-index locks at every level; next-key (predicate) locks at RR and SERIALIZABLE.
+namespace {
+
+// Which versions a subquery of each kind of statement reads at `level` (StatementRule::subquery_view).
+void subquery_rules(VisibilityRules& v, IsolationLevel level) {
+  // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
+  // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
+  // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
+  // locking read clause does not reach a nested subquery, which reads as a plain SELECT would. MySQL 8.0 manual
+  // 15.7.3: "When a SELECT is used in the constructs ... UPDATE t ... WHERE col IN (SELECT ... FROM s ...), InnoDB sets
+  // shared next-key locks on rows from table s"; 15.7.2.4 Locking Reads: "A locking read clause in an outer statement
+  // does not lock the rows of a table in a nested subquery unless a locking read clause is also specified in the
+  // subquery". Observed on MariaDB 10.11.19 (txprop, tests/scenarios/troc_innodb_subquery_*.txn): at READ UNCOMMITTED
+  // the UPDATE's subquery reads an uncommitted version, at READ COMMITTED the committed one without waiting, at
+  // REPEATABLE READ a version committed after the read view, waiting for an uncommitted writer; a DELETE's or INSERT's
+  // subquery waits at every level; a SELECT ... FOR UPDATE's subquery reads the read view at REPEATABLE READ.
+  const std::string locking_subquery =
+      "InnoDB reads the tables of a subquery of UPDATE/DELETE/INSERT with shared locks (latest committed version), "
+      "MySQL 8.0 manual 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html; observed on MariaDB "
+      "10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  const std::string consistent_subquery =
+      "a locking read clause does not reach a nested subquery, which is a consistent read, MySQL 8.0 manual 15.7.2.4, "
+      "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html; observed on MariaDB 10.11.19 "
+      "(tests/scenarios/troc_innodb_subquery_*.txn)";
+  for (StatementRule* r : {&v.select_share, &v.select_update}) {
+    r->subquery_view = v.select.view;
+    r->subquery_source = consistent_subquery;
+  }
+  for (StatementRule* r : {&v.update, &v.delete_, &v.insert}) {
+    r->subquery_view = ViewRule::LatestCommitted;
+    r->subquery_source = locking_subquery;
+  }
+  if (level == IsolationLevel::ReadUncommitted || level == IsolationLevel::ReadCommitted) {
+    v.update.subquery_view = v.select.view;
+    v.update.subquery_source = "below REPEATABLE READ an UPDATE reads the tables of its subquery as a consistent read "
+                               "(ha_innobase::store_lock: \"UPDATE ... = (SELECT ...) ... we use consistent read for "
+                               "select\"); observed on MariaDB 10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  }
+}
+
+}  // namespace
+
 VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConfig& config) const {
   VisibilityRules v;
   v.modelled = true;
@@ -292,39 +333,7 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                               "; a multi-table UPDATE takes no semi-consistent read (only mysql_update in "
                               "sql/sql_update.cc calls handler::try_semi_consistent_read)";
   }
-  // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
-  // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
-  // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
-  // locking read clause does not reach a nested subquery, which reads as a plain SELECT would. MySQL 8.0 manual
-  // 15.7.3: "When a SELECT is used in the constructs ... UPDATE t ... WHERE col IN (SELECT ... FROM s ...), InnoDB sets
-  // shared next-key locks on rows from table s"; 15.7.2.4 Locking Reads: "A locking read clause in an outer statement
-  // does not lock the rows of a table in a nested subquery unless a locking read clause is also specified in the
-  // subquery". Observed on MariaDB 10.11.19 (txprop, tests/scenarios/troc_innodb_subquery_*.txn): at READ UNCOMMITTED
-  // the UPDATE's subquery reads an uncommitted version, at READ COMMITTED the committed one without waiting, at
-  // REPEATABLE READ a version committed after the read view, waiting for an uncommitted writer; a DELETE's or INSERT's
-  // subquery waits at every level; a SELECT ... FOR UPDATE's subquery reads the read view at REPEATABLE READ.
-  const std::string locking_subquery =
-      "InnoDB reads the tables of a subquery of UPDATE/DELETE/INSERT with shared locks (latest committed version), "
-      "MySQL 8.0 manual 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html; observed on MariaDB "
-      "10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
-  const std::string consistent_subquery =
-      "a locking read clause does not reach a nested subquery, which is a consistent read, MySQL 8.0 manual 15.7.2.4, "
-      "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html; observed on MariaDB 10.11.19 "
-      "(tests/scenarios/troc_innodb_subquery_*.txn)";
-  for (StatementRule* r : {&v.select_share, &v.select_update}) {
-    r->subquery_view = v.select.view;
-    r->subquery_source = consistent_subquery;
-  }
-  for (StatementRule* r : {&v.update, &v.delete_, &v.insert}) {
-    r->subquery_view = ViewRule::LatestCommitted;
-    r->subquery_source = locking_subquery;
-  }
-  if (level == IsolationLevel::ReadUncommitted || level == IsolationLevel::ReadCommitted) {
-    v.update.subquery_view = v.select.view;
-    v.update.subquery_source = "below REPEATABLE READ an UPDATE reads the tables of its subquery as a consistent read "
-                               "(ha_innobase::store_lock: \"UPDATE ... = (SELECT ...) ... we use consistent read for "
-                               "select\"); observed on MariaDB 10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
-  }
+  subquery_rules(v, level);
   // Troc's code, RU: a locking read sees the latest version (newView); an uncommitted row is X-locked by its writer,
   // so the read waits for it anyway.
   v.snapshot_point = SnapshotPoint::FirstRead;
