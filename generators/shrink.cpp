@@ -2,6 +2,7 @@
 // tables, fewer statements, a more serial order, fewer rows, simpler predicates and values, fewer columns and
 // indexes, COMMIT instead of ROLLBACK. Each candidate is checked with TestCase::validate().
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "txprop/generators.hpp"
@@ -220,147 +221,173 @@ std::vector<Statement> simpler_merges(const Statement& m) {
   return out;
 }
 
+// Without its WHERE or with a simpler one; a MERGE or an upsert toward a simpler statement.
+void simpler_where_and_forms(const Statement& st, const std::function<void(Statement)>& with) {
+  if (st.where) {
+    Statement none = st;
+    none.where.reset();
+    with(none);
+    for (auto& e : simpler_exprs(*st.where)) {
+      Statement copy = st;
+      copy.where = std::move(e);
+      with(copy);
+    }
+  }
+  if (st.is_merge())
+    for (Statement& simpler : simpler_merges(st)) with(std::move(simpler));
+  // An upsert toward the plain INSERT of its row (a DO UPDATE's WHERE and SET items shrink with the UPDATE's).
+  if (st.is_upsert()) {
+    Statement plain = st;
+    plain.upsert = Upsert::None;
+    plain.conflict_target.clear();
+    plain.assignments.clear();
+    plain.where.reset();
+    with(plain);
+  }
+}
+
+// Toward a read without a locking clause, one that waits, and FOR UPDATE / FOR SHARE.
+void simpler_locks(const Statement& st, const std::function<void(Statement)>& with) {
+  if (st.lock != LockMode::None) {
+    Statement copy = st;
+    copy.lock = LockMode::None;
+    copy.lock_wait = LockWait::Wait;
+    with(copy);
+  }
+  // NOWAIT / SKIP LOCKED toward a locking read that waits, a weaker strength toward FOR UPDATE / FOR SHARE.
+  if (st.lock_wait != LockWait::Wait) {
+    Statement copy = st;
+    copy.lock_wait = LockWait::Wait;
+    with(copy);
+  }
+  if (st.lock == LockMode::NoKeyUpdate || st.lock == LockMode::KeyShare) {
+    Statement copy = st;
+    copy.lock = st.lock == LockMode::NoKeyUpdate ? LockMode::Update : LockMode::Share;
+    with(copy);
+  }
+}
+
+// Toward one table: without a join, one written table, a plainer derived table or none.
+void simpler_joins_and_derived_tables(const Statement& st, const std::function<void(Statement)>& with) {
+  // A join toward one table (a WHERE naming the joined table's columns then fails validation and is dropped too);
+  // a joined write loses the joined table's SET items with it.
+  if (!st.joins.empty()) {
+    Statement copy = st;
+    copy.joins.clear();
+    std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
+    with(copy);
+    if (copy.where) {
+      copy.where.reset();
+      with(copy);
+    }
+  }
+  // A joined UPDATE or DELETE toward one written table (the DELETE of two tables toward the one-table DELETE).
+  if (st.written_tables().size() > 1) {
+    Statement copy = st;
+    std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
+    for (Join& j : copy.joins) j.deleted = false;
+    with(copy);
+  }
+  // A derived table with GROUP BY or a join inside toward the plain derived table (SELECT * FROM t [WHERE]); the
+  // outer WHERE goes with it where it names the grouped table's count, and so does a WHERE naming the joined table.
+  if (st.derived_groups() || st.derived_joins()) {
+    Statement copy = st;
+    Statement& inner = copy.derived.front();
+    inner.items.clear();
+    inner.group_by.clear();
+    inner.joins.clear();
+    inner.own_columns = false;
+    with(copy);
+    inner.where.reset();
+    with(copy);
+    copy.where.reset();
+    with(copy);
+  }
+  // A derived table toward the table itself: with the outer WHERE, or with the derived table's.
+  if (!st.derived.empty()) {
+    Statement copy = st;
+    copy.derived.clear();
+    copy.alias.clear();
+    with(copy);
+    copy.where = st.derived.front().where;
+    with(copy);
+  }
+}
+
+// Toward a plain SELECT: no scalar subqueries, aggregation, HAVING, ORDER BY ... LIMIT.
+void simpler_select_lists(const Statement& st, const std::function<void(Statement)>& with) {
+  // Scalar subqueries of the SELECT list: dropped, or each without its WHERE (uncorrelated).
+  if (!st.select_exprs.empty()) {
+    Statement copy = st;
+    copy.select_exprs.clear();
+    with(copy);
+    for (std::size_t i = 0; i < st.select_exprs.size(); ++i)
+      if (st.select_exprs[i].has_where) {
+        Statement one = st;
+        one.select_exprs[i].args.pop_back();
+        one.select_exprs[i].has_where = false;
+        with(one);
+      }
+  }
+  // Toward a plain SELECT: no aggregation, no HAVING, no ORDER BY ... LIMIT.
+  if (!st.items.empty()) {
+    Statement copy = st;
+    copy.items.clear();
+    copy.group_by.clear();
+    copy.having.reset();
+    with(copy);
+  }
+  if (st.having) {
+    Statement copy = st;
+    copy.having.reset();
+    with(copy);
+  }
+  if (!st.order_by.empty() || st.limit) {
+    Statement copy = st;
+    copy.order_by.clear();
+    copy.limit.reset();
+    with(copy);
+  }
+}
+
+// Fewer SET items, and simpler SET and VALUES expressions.
+void simpler_values(const Statement& st, const std::function<void(Statement)>& with) {
+  if (st.assignments.size() > 1)
+    for (std::size_t a = 0; a < st.assignments.size(); ++a) {
+      Statement copy = st;
+      copy.assignments.erase(copy.assignments.begin() + static_cast<std::ptrdiff_t>(a));
+      with(copy);
+    }
+  for (std::size_t a = 0; a < st.assignments.size(); ++a)
+    for (auto& e : simpler_exprs(st.assignments[a].value)) {
+      Statement copy = st;
+      copy.assignments[a].value = std::move(e);
+      with(copy);
+    }
+  for (std::size_t r = 0; r < st.values.size(); ++r)
+    for (std::size_t v = 0; v < st.values[r].size(); ++v)
+      for (auto& e : simpler_exprs(st.values[r][v])) {
+        Statement copy = st;
+        copy.values[r][v] = std::move(e);
+        with(copy);
+      }
+}
+
+// Each statement toward a simpler one, one change at a time, in the order the candidates are tried.
 void statement_simplifications(const TestCase& c, std::vector<TestCase>& out) {
   for (std::size_t t = 0; t < c.transactions.size(); ++t)
     for (std::size_t s = 0; s < c.transactions[t].statements.size(); ++s) {
       const Statement& st = c.transactions[t].statements[s];
-      auto with = [&](Statement replacement) {
+      const std::function<void(Statement)> with = [&](Statement replacement) {
         TestCase copy = c;
         copy.transactions[t].statements[s] = std::move(replacement);
         out.push_back(std::move(copy));
       };
-      if (st.where) {
-        Statement none = st;
-        none.where.reset();
-        with(none);
-        for (auto& e : simpler_exprs(*st.where)) {
-          Statement copy = st;
-          copy.where = std::move(e);
-          with(copy);
-        }
-      }
-      if (st.is_merge())
-        for (Statement& simpler : simpler_merges(st)) with(std::move(simpler));
-      // An upsert toward the plain INSERT of its row (a DO UPDATE's WHERE and SET items shrink with the UPDATE's).
-      if (st.is_upsert()) {
-        Statement plain = st;
-        plain.upsert = Upsert::None;
-        plain.conflict_target.clear();
-        plain.assignments.clear();
-        plain.where.reset();
-        with(plain);
-      }
-      if (st.lock != LockMode::None) {
-        Statement copy = st;
-        copy.lock = LockMode::None;
-        copy.lock_wait = LockWait::Wait;
-        with(copy);
-      }
-      // NOWAIT / SKIP LOCKED toward a locking read that waits, a weaker strength toward FOR UPDATE / FOR SHARE.
-      if (st.lock_wait != LockWait::Wait) {
-        Statement copy = st;
-        copy.lock_wait = LockWait::Wait;
-        with(copy);
-      }
-      if (st.lock == LockMode::NoKeyUpdate || st.lock == LockMode::KeyShare) {
-        Statement copy = st;
-        copy.lock = st.lock == LockMode::NoKeyUpdate ? LockMode::Update : LockMode::Share;
-        with(copy);
-      }
-      // A join toward one table (a WHERE naming the joined table's columns then fails validation and is dropped too);
-      // a joined write loses the joined table's SET items with it.
-      if (!st.joins.empty()) {
-        Statement copy = st;
-        copy.joins.clear();
-        std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
-        with(copy);
-        if (copy.where) {
-          copy.where.reset();
-          with(copy);
-        }
-      }
-      // A joined UPDATE or DELETE toward one written table (the DELETE of two tables toward the one-table DELETE).
-      if (st.written_tables().size() > 1) {
-        Statement copy = st;
-        std::erase_if(copy.assignments, [&](const Assignment& a) { return !a.table.empty() && a.table != st.table; });
-        for (Join& j : copy.joins) j.deleted = false;
-        with(copy);
-      }
-      // A derived table with GROUP BY or a join inside toward the plain derived table (SELECT * FROM t [WHERE]); the
-      // outer WHERE goes with it where it names the grouped table's count, and so does a WHERE naming the joined table.
-      if (st.derived_groups() || st.derived_joins()) {
-        Statement copy = st;
-        Statement& inner = copy.derived.front();
-        inner.items.clear();
-        inner.group_by.clear();
-        inner.joins.clear();
-        inner.own_columns = false;
-        with(copy);
-        inner.where.reset();
-        with(copy);
-        copy.where.reset();
-        with(copy);
-      }
-      // A derived table toward the table itself: with the outer WHERE, or with the derived table's.
-      if (!st.derived.empty()) {
-        Statement copy = st;
-        copy.derived.clear();
-        copy.alias.clear();
-        with(copy);
-        copy.where = st.derived.front().where;
-        with(copy);
-      }
-      // Scalar subqueries of the SELECT list: dropped, or each without its WHERE (uncorrelated).
-      if (!st.select_exprs.empty()) {
-        Statement copy = st;
-        copy.select_exprs.clear();
-        with(copy);
-        for (std::size_t i = 0; i < st.select_exprs.size(); ++i)
-          if (st.select_exprs[i].has_where) {
-            Statement one = st;
-            one.select_exprs[i].args.pop_back();
-            one.select_exprs[i].has_where = false;
-            with(one);
-          }
-      }
-      // Toward a plain SELECT: no aggregation, no HAVING, no ORDER BY ... LIMIT.
-      if (!st.items.empty()) {
-        Statement copy = st;
-        copy.items.clear();
-        copy.group_by.clear();
-        copy.having.reset();
-        with(copy);
-      }
-      if (st.having) {
-        Statement copy = st;
-        copy.having.reset();
-        with(copy);
-      }
-      if (!st.order_by.empty() || st.limit) {
-        Statement copy = st;
-        copy.order_by.clear();
-        copy.limit.reset();
-        with(copy);
-      }
-      if (st.assignments.size() > 1)
-        for (std::size_t a = 0; a < st.assignments.size(); ++a) {
-          Statement copy = st;
-          copy.assignments.erase(copy.assignments.begin() + static_cast<std::ptrdiff_t>(a));
-          with(copy);
-        }
-      for (std::size_t a = 0; a < st.assignments.size(); ++a)
-        for (auto& e : simpler_exprs(st.assignments[a].value)) {
-          Statement copy = st;
-          copy.assignments[a].value = std::move(e);
-          with(copy);
-        }
-      for (std::size_t r = 0; r < st.values.size(); ++r)
-        for (std::size_t v = 0; v < st.values[r].size(); ++v)
-          for (auto& e : simpler_exprs(st.values[r][v])) {
-            Statement copy = st;
-            copy.values[r][v] = std::move(e);
-            with(copy);
-          }
+      simpler_where_and_forms(st, with);
+      simpler_locks(st, with);
+      simpler_joins_and_derived_tables(st, with);
+      simpler_select_lists(st, with);
+      simpler_values(st, with);
     }
 }
 

@@ -132,7 +132,7 @@ class StatementMaker {
                        });
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
                                 write ? 0 : o_.weight_insert, o_.weight_update, o_.weight_delete};
-    if (!o_.locking_reads) weights[1] = weights[2] = 0;
+    if (!o_.engine.locking_reads) weights[1] = weights[2] = 0;
     if (write) weights[0] = weights[1] = weights[2] = 0;
     Statement s;
     switch (d_.weighted(weights)) {
@@ -176,7 +176,7 @@ class StatementMaker {
   Statement make() {
     std::vector<int> weights = {o_.weight_select, o_.weight_select_for_update, o_.weight_select_for_share,
                                 o_.weight_insert, o_.weight_update, o_.weight_delete};
-    if (!o_.locking_reads) weights[1] = weights[2] = 0;
+    if (!o_.engine.locking_reads) weights[1] = weights[2] = 0;
     const Table* t = &d_.pick(schema_.tables);
     if (o_.contention && !hot_tables_.empty() && d_.chance(o_.hot_table_probability))
       if (const Table* hot = schema_.find_table(d_.pick(hot_tables_))) t = hot;
@@ -204,7 +204,7 @@ class StatementMaker {
           s = merge(*t);
           break;
         }
-        if (o_.rich_statements && o_.joined_writes && o_.update_join && d_.chance(o_.write_join_probability))
+        if (o_.rich_statements && o_.joined_writes && o_.engine.update_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Update)) {
             s = std::move(*j);
             break;
@@ -212,7 +212,7 @@ class StatementMaker {
         s = update(*t);
         break;
       default:
-        if (o_.rich_statements && o_.joined_writes && o_.delete_join && d_.chance(o_.write_join_probability))
+        if (o_.rich_statements && o_.joined_writes && o_.engine.delete_join && d_.chance(o_.write_join_probability))
           if (auto j = joined_write(*t, StatementKind::Delete)) {
             s = std::move(*j);
             break;
@@ -233,10 +233,10 @@ class StatementMaker {
     Statement s = Statement::select(table, std::move(where), lock);
     if (!o_.lock_options) return s;
     const LockMode weaker = lock == LockMode::Update ? LockMode::NoKeyUpdate : LockMode::KeyShare;
-    if (std::find(o_.lock_strengths.begin(), o_.lock_strengths.end(), weaker) != o_.lock_strengths.end() &&
+    if (std::find(o_.engine.lock_strengths.begin(), o_.engine.lock_strengths.end(), weaker) != o_.engine.lock_strengths.end() &&
         d_.chance(o_.lock_strength_probability))
       s.lock = weaker;
-    if (!o_.lock_waits.empty() && d_.chance(o_.lock_wait_probability)) s.lock_wait = d_.pick(o_.lock_waits);
+    if (!o_.engine.lock_waits.empty() && d_.chance(o_.lock_wait_probability)) s.lock_wait = d_.pick(o_.engine.lock_waits);
     return s;
   }
 
@@ -439,7 +439,7 @@ class StatementMaker {
     s.joins.push_back(Join{false, u.name, join_condition(t, pair)});
     if (s.where) s.where = qualify(std::move(*s.where), t.name);
     for (Assignment& x : s.assignments) x.value = qualify(std::move(x.value), t.name);
-    if (kind == StatementKind::Update && o_.update_joined_table && d_.chance(o_.joined_table_update_probability)) {
+    if (kind == StatementKind::Update && o_.engine.update_joined_table && d_.chance(o_.joined_table_update_probability)) {
       std::vector<const Column*> choices;
       for (const Column& c : u.columns)
         if (std::find(u.primary_key.begin(), u.primary_key.end(), c.name) == u.primary_key.end() &&
@@ -457,7 +457,7 @@ class StatementMaker {
     }
     // DELETE t, u FROM t JOIN u ON ...: each joined row of either table deleted once (the condition is read before
     // anything is deleted, so no scan-order effect as with a SET join column).
-    if (kind == StatementKind::Delete && o_.delete_joined_table && d_.chance(o_.joined_table_delete_probability))
+    if (kind == StatementKind::Delete && o_.engine.delete_joined_table && d_.chance(o_.joined_table_delete_probability))
       s.joins.back().deleted = true;
     return s;
   }
@@ -637,7 +637,7 @@ class StatementMaker {
   // Whether this INSERT or UPDATE of `t` is a MERGE instead: drawn only where the suite and the server have MERGE, so
   // that generation without them is what it was.
   bool merge_instead(const Table& t) {
-    return o_.merge && o_.engine_has_merge && !t.primary_key.empty() && d_.chance(o_.merge_probability);
+    return o_.merge && o_.engine.merge && !t.primary_key.empty() && d_.chance(o_.merge_probability);
   }
 
   // MERGE INTO t USING (VALUES ...) AS src(src_c0, ...) ON t.k = src.src_k WHEN ...: the source's columns are named
@@ -709,11 +709,11 @@ class StatementMaker {
   // and the primary key is the table's only unique key (so that ON CONFLICT (k), which arbitrates that key only, and
   // MariaDB's ON DUPLICATE KEY UPDATE, which takes any unique key, mean the same).
   Upsert upsert_form(const Table& t) {
-    if (!o_.upserts || o_.upsert_forms.empty() || t.primary_key.empty() ||
+    if (!o_.upserts || o_.engine.upserts.empty() || t.primary_key.empty() ||
         std::any_of(t.indexes.begin(), t.indexes.end(), [](const Index& i) { return i.unique; }))
       return Upsert::None;
     if (!d_.chance(o_.upsert_probability)) return Upsert::None;
-    return d_.pick(o_.upsert_forms);
+    return d_.pick(o_.engine.upserts);
   }
 
   void make_upsert(const Table& t, Upsert form, Statement& s) {
@@ -730,7 +730,7 @@ class StatementMaker {
       const Column& c = *settable[(first + static_cast<std::size_t>(i)) % settable.size()];
       s.assignments.push_back(Assignment{c.name, upsert_value(t, c), {}});
     }
-    if (o_.upsert_update_where && d_.chance(o_.upsert_where_probability)) {
+    if (o_.engine.upsert_update_where && d_.chance(o_.upsert_where_probability)) {
       // The existing row's column (qualified: PostgreSQL finds a bare one ambiguous) against the proposed value or
       // a literal: e.g. WHERE t.v < EXCLUDED.v, the "keep the newest" idiom.
       const Column& c = *d_.pick(settable);
@@ -955,7 +955,7 @@ rc::Gen<TestCase> test_case(const Options& options) {
         c.transactions.back().isolation = d.pick(options.mixed_levels);
     }
     c.order = options.contention ? overlapping_interleaving(d, c.transactions) : random_interleaving(d, c.transactions);
-    if (options.chains && options.engine_has_chain && n > 1 && d.chance(options.chain_probability))
+    if (options.chains && options.engine.chain && n > 1 && d.chance(options.chain_probability))
       chain_pair(c, static_cast<std::size_t>(d.in_range(0, n - 2)));
     if (options.nodes > 1)
       for (std::size_t i = 0; i < c.transactions.size(); ++i)

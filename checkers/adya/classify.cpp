@@ -308,133 +308,144 @@ std::string join_words(const std::vector<std::string>& xs) {
   return out + " and " + xs.back();
 }
 
-void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& opt) {
+// G1a: a committed transaction observed an aborted write (each reader and aborted writer once).
+void report_aborted_read(const DependencyGraph& g, Reporter& rep, const DirectAnomaly& a,
+                         std::set<std::pair<TxnId, TxnId>>& seen) {
   const ObservedHistory& h = g.history();
+  const Observation& o = h.observations()[a.obs];
+  const std::span<const TxnId> wl = h.wlist(o);
+  const TxnId aborted = wl[a.pos];
+  if (!rep.wants("G1a") || !seen.emplace(h.txn_of(o), aborted).second) return;
+  rep.add(
+      "G1a",
+      [&] {
+        const Explainer& ex = rep.ex();
+        const bool last = a.pos + 1 == o.length;
+        const std::optional<ObsIndex> w = ex.write_of(aborted, a.row);
+        return fmt::format(
+            "{} {} {} at version {} ({}), which contains the write of {} ({}), and {} aborted (at position "
+            "{}){}.\n"
+            "A committed transaction observed an aborted write: G1a (aborted read).",
+            ex.txn(h.txn_of(o)), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row),
+            ex.version(wl), ex.op(a.obs), ex.txn(aborted), w ? ex.op(*w) : "no recorded write", ex.txn(aborted),
+            ex.position(h.txn(aborted).end),
+            last ? "" : "; the aborted write survived into the later versions written on top of it");
+      },
+      [&] {
+        return rep.ex().dot_edge("G1a", aborted, h.txn_of(o),
+                                 fmt::format("wr {} (aborted writer)", rep.ex().row(a.row)));
+      },
+      {h.txn_of(o), aborted}, {h.txn_of(o)});
+}
+
+// G1b: a read of a version that is not its writer's final one (each reader and writer once).
+void report_intermediate_read(const DependencyGraph& g, Reporter& rep, const DirectAnomaly& a,
+                              std::set<std::pair<TxnId, TxnId>>& seen) {
+  const ObservedHistory& h = g.history();
+  const auto c = g.version_order(a.row);
+  const Observation& o = h.observations()[a.obs];
+  const TxnId w = c[a.pos];
+  if (!rep.wants("G1b") || !seen.emplace(h.txn_of(o), w).second) return;
+  rep.add("G1b", [&] {
+    const Explainer& ex = rep.ex();
+    std::uint32_t later = a.pos + 1;
+    while (later < c.size() && c[later] != w) ++later;
+    std::string then;
+    if (later < c.size())
+      then = fmt::format("but {} wrote {} again later (version {}, {})", ex.txn(w), ex.row(a.row),
+                         ex.version(a.row, later + 1), ex.write_op(a.row, later));
+    else
+      then = fmt::format("but {} later deleted {} ({})", ex.txn(w), ex.row(a.row),
+                         ex.op(g.delete_observation(a.row)));
+    return fmt::format(
+        "{} read {} at version {} ({}), {}: {} read a version that is not {}'s final one: G1b (intermediate "
+        "read).",
+        ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)),
+        ex.txn(w));
+  }, {}, {h.txn_of(o), w}, {h.txn_of(o)});
+}
+
+// Why a row's versions cannot have happened (an impossible history), in words.
+std::string impossible_explanation(const DependencyGraph& g, const Explainer& ex, const DirectAnomaly& a) {
+  const ObservedHistory& h = g.history();
+  const auto c = g.version_order(a.row);
+  const ObsIndex witness = h.branch_witness(a.row, g.version_branch(a.row));
+  auto seen_by = [&](ObsIndex o) {
+    return o == kNone ? std::string("no observation")
+                      : fmt::format("seen by {}: {}", ex.txn(h.txn_of(h.observations()[o])), ex.op(o));
+  };
+  const std::string chain = fmt::format("{} ({})", ex.version(c), seen_by(witness));
+  switch (a.kind) {
+    case DirectKind::Divergent: {
+      const Observation& o = h.observations()[a.obs];
+      return fmt::format(
+          "Row {} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first "
+          "{} "
+          "entr{} only. A version was written on top of a version other than the latest, or a read returned a "
+          "version that never existed: impossible history.",
+          h.row_id(a.row), ex.version(h.wlist(o)), seen_by(a.obs), chain, a.pos, a.pos == 1 ? "y" : "ies");
+    }
+    case DirectKind::EmptyWList:
+      return fmt::format(
+          "{} observed {} with an empty writer list ({}): every version has a writer: "
+          "impossible history.",
+          ex.txn(h.txn_of(h.observations()[a.obs])), ex.row(a.row), ex.op(a.obs));
+    case DirectKind::UnknownWriter:
+      return fmt::format(
+          "The writer list of {} {} names T{} at position {}, a transaction that does not exist "
+          "in this history: impossible history.",
+          ex.row(a.row), chain, c[a.pos], a.pos + 1);
+    case DirectKind::NoWriteRecorded:
+      return fmt::format(
+          "The writer list of {} {} names {} at position {}, but {} recorded no write of {}: "
+          "impossible history.",
+          ex.row(a.row), chain, ex.txn(c[a.pos]), a.pos + 1, ex.txn(c[a.pos]), ex.row(a.row));
+    case DirectKind::NotInserted:
+      if (c[0] == kInitialTxn)
+        return fmt::format(
+            "The first version of {} is T0's {}, but {} is not a row of the initial state and "
+            "no transaction inserted it: impossible history.",
+            ex.row(a.row), chain, ex.row(a.row));
+      return fmt::format(
+          "The first version of {} {} was written by {}, which recorded no insert of {} (and "
+          "it is not an initial row): impossible history.",
+          ex.row(a.row), chain, ex.txn(c[0]), ex.row(a.row));
+    case DirectKind::InitialNotFirst:
+      return fmt::format(
+          "The writer list of {} {} names T0 at position {}; T0 only wrote the initial "
+          "versions: impossible history.",
+          ex.row(a.row), chain, a.pos + 1);
+    case DirectKind::DeletedNotLast: {
+      const Observation& o = h.observations()[a.obs];
+      return fmt::format(
+          "{} deleted {} at version {} ({}) and committed, but a later version {} was observed: "
+          "a deleted row was written again: impossible history.",
+          ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
+    }
+    case DirectKind::DeletedTwice: {
+      const Observation& o = h.observations()[a.obs];
+      const Observation& p = h.observations()[a.other];
+      return fmt::format("{} ({}) and {} ({}) both deleted {} and both committed: impossible history.",
+                         ex.txn(h.txn_of(p)), ex.op(a.other), ex.txn(h.txn_of(o)), ex.op(a.obs), ex.row(a.row));
+    }
+    default: return std::string("impossible history");
+  }
+}
+
+void report_direct(const DependencyGraph& g, Reporter& rep, const CheckOptions& opt) {
   std::set<std::pair<TxnId, TxnId>> g1a_seen, g1b_seen;
   for (const DirectAnomaly& a : g.direct_anomalies()) {
     const auto c = g.version_order(a.row);
     switch (a.kind) {
-      case DirectKind::AbortedRead: {
-        const Observation& o = h.observations()[a.obs];
-        const std::span<const TxnId> wl = h.wlist(o);
-        const TxnId aborted = wl[a.pos];
-        if (!rep.wants("G1a") || !g1a_seen.emplace(h.txn_of(o), aborted).second) break;
-        rep.add(
-            "G1a",
-            [&] {
-              const Explainer& ex = rep.ex();
-              const bool last = a.pos + 1 == o.length;
-              const std::optional<ObsIndex> w = ex.write_of(aborted, a.row);
-              return fmt::format(
-                  "{} {} {} at version {} ({}), which contains the write of {} ({}), and {} aborted (at position "
-                  "{}){}.\n"
-                  "A committed transaction observed an aborted write: G1a (aborted read).",
-                  ex.txn(h.txn_of(o)), o.kind() == OpKind::DeleteRead ? "deleted" : "read", ex.row(a.row),
-                  ex.version(wl), ex.op(a.obs), ex.txn(aborted), w ? ex.op(*w) : "no recorded write", ex.txn(aborted),
-                  ex.position(h.txn(aborted).end),
-                  last ? "" : "; the aborted write survived into the later versions written on top of it");
-            },
-            [&] {
-              return rep.ex().dot_edge("G1a", aborted, h.txn_of(o),
-                                       fmt::format("wr {} (aborted writer)", rep.ex().row(a.row)));
-            },
-            {h.txn_of(o), aborted}, {h.txn_of(o)});
-        break;
-      }
-      case DirectKind::IntermediateRead: {
-        const Observation& o = h.observations()[a.obs];
-        const TxnId w = c[a.pos];
-        if (!rep.wants("G1b") || !g1b_seen.emplace(h.txn_of(o), w).second) break;
-        rep.add("G1b", [&] {
-          const Explainer& ex = rep.ex();
-          std::uint32_t later = a.pos + 1;
-          while (later < c.size() && c[later] != w) ++later;
-          std::string then;
-          if (later < c.size())
-            then = fmt::format("but {} wrote {} again later (version {}, {})", ex.txn(w), ex.row(a.row),
-                               ex.version(a.row, later + 1), ex.write_op(a.row, later));
-          else
-            then = fmt::format("but {} later deleted {} ({})", ex.txn(w), ex.row(a.row),
-                               ex.op(g.delete_observation(a.row)));
-          return fmt::format(
-              "{} read {} at version {} ({}), {}: {} read a version that is not {}'s final one: G1b (intermediate "
-              "read).",
-              ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), then, ex.txn(h.txn_of(o)),
-              ex.txn(w));
-        }, {}, {h.txn_of(o), w}, {h.txn_of(o)});
-        break;
-      }
-      default: {
+      case DirectKind::AbortedRead: report_aborted_read(g, rep, a, g1a_seen); break;
+      case DirectKind::IntermediateRead: report_intermediate_read(g, rep, a, g1b_seen); break;
+      default:
         // Unrecorded writes are not evidence when the producer could not record every write.
         if (!opt.writes_complete &&
             (a.kind == DirectKind::NoWriteRecorded || (a.kind == DirectKind::NotInserted && c[0] != kInitialTxn)))
           break;
-        rep.add("impossible-history", [&] {
-          const Explainer& ex = rep.ex();
-          const ObsIndex witness = h.branch_witness(a.row, g.version_branch(a.row));
-          auto seen_by = [&](ObsIndex o) {
-            return o == kNone ? std::string("no observation")
-                              : fmt::format("seen by {}: {}", ex.txn(h.txn_of(h.observations()[o])), ex.op(o));
-          };
-          const std::string chain = fmt::format("{} ({})", ex.version(c), seen_by(witness));
-          switch (a.kind) {
-            case DirectKind::Divergent: {
-              const Observation& o = h.observations()[a.obs];
-              return fmt::format(
-                  "Row {} has two writer lists, neither a prefix of the other: {} ({}) and {}; they agree on the first "
-                  "{} "
-                  "entr{} only. A version was written on top of a version other than the latest, or a read returned a "
-                  "version that never existed: impossible history.",
-                  h.row_id(a.row), ex.version(h.wlist(o)), seen_by(a.obs), chain, a.pos, a.pos == 1 ? "y" : "ies");
-            }
-            case DirectKind::EmptyWList:
-              return fmt::format(
-                  "{} observed {} with an empty writer list ({}): every version has a writer: "
-                  "impossible history.",
-                  ex.txn(h.txn_of(h.observations()[a.obs])), ex.row(a.row), ex.op(a.obs));
-            case DirectKind::UnknownWriter:
-              return fmt::format(
-                  "The writer list of {} {} names T{} at position {}, a transaction that does not exist "
-                  "in this history: impossible history.",
-                  ex.row(a.row), chain, c[a.pos], a.pos + 1);
-            case DirectKind::NoWriteRecorded:
-              return fmt::format(
-                  "The writer list of {} {} names {} at position {}, but {} recorded no write of {}: "
-                  "impossible history.",
-                  ex.row(a.row), chain, ex.txn(c[a.pos]), a.pos + 1, ex.txn(c[a.pos]), ex.row(a.row));
-            case DirectKind::NotInserted:
-              if (c[0] == kInitialTxn)
-                return fmt::format(
-                    "The first version of {} is T0's {}, but {} is not a row of the initial state and "
-                    "no transaction inserted it: impossible history.",
-                    ex.row(a.row), chain, ex.row(a.row));
-              return fmt::format(
-                  "The first version of {} {} was written by {}, which recorded no insert of {} (and "
-                  "it is not an initial row): impossible history.",
-                  ex.row(a.row), chain, ex.txn(c[0]), ex.row(a.row));
-            case DirectKind::InitialNotFirst:
-              return fmt::format(
-                  "The writer list of {} {} names T0 at position {}; T0 only wrote the initial "
-                  "versions: impossible history.",
-                  ex.row(a.row), chain, a.pos + 1);
-            case DirectKind::DeletedNotLast: {
-              const Observation& o = h.observations()[a.obs];
-              return fmt::format(
-                  "{} deleted {} at version {} ({}) and committed, but a later version {} was observed: "
-                  "a deleted row was written again: impossible history.",
-                  ex.txn(h.txn_of(o)), ex.row(a.row), ex.version(a.row, o.length), ex.op(a.obs), chain);
-            }
-            case DirectKind::DeletedTwice: {
-              const Observation& o = h.observations()[a.obs];
-              const Observation& p = h.observations()[a.other];
-              return fmt::format("{} ({}) and {} ({}) both deleted {} and both committed: impossible history.",
-                                 ex.txn(h.txn_of(p)), ex.op(a.other), ex.txn(h.txn_of(o)), ex.op(a.obs), ex.row(a.row));
-            }
-            default: return std::string("impossible history");
-          }
-        });
+        rep.add("impossible-history", [&] { return impossible_explanation(g, rep.ex(), a); });
         break;
-      }
     }
   }
 }

@@ -87,15 +87,6 @@ void CycleFinder::tarjan() {
 
 namespace {
 
-struct ClassRule {
-  EdgeType first;         // the edge every cycle of the class contains; the search starts from it
-  std::uint8_t way_back;  // edge types allowed on the path back
-  bool need_rw;           // the path back must contain an rw edge
-  int best_score;         // the most specific two-transaction shape; finding it ends the search
-  int first_predicate = -1;      // -1 any first edge, 0 item edges only, 1 predicate edges only
-  bool item_rw_back = true;      // item anti-dependencies allowed on the way back
-};
-
 ClassRule rule(CycleClass c) {
   switch (c) {
     case CycleClass::G0: return {EdgeType::WW, edge_bit(EdgeType::WW), false, 1};
@@ -113,23 +104,10 @@ ClassRule rule(CycleClass c) {
   return {EdgeType::WW, 0, false, 1};
 }
 
-struct Candidate {
-  TxnId b, a;  // the first edge a -> b
-  RowIndex row;
-  std::uint32_t edge;
-  bool operator<(const Candidate& o) const { return std::tie(b, a, row) < std::tie(o.b, o.a, o.row); }
-};
-
 }  // namespace
 
-std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls) {
-  used_ = 0;
-  const ClassRule cr = rule(cls);
+std::vector<Candidate> CycleFinder::first_edges(std::size_t component, const ClassRule& cr) {
   const std::uint32_t c = static_cast<std::uint32_t>(component);
-  const auto edges = g_.edges();
-  Cycle out;
-  out.cls = cls;
-
   std::vector<Candidate> cands;
   for (TxnId a : this->component(component)) {
     const std::uint32_t base = g_.first_edge(a);
@@ -140,9 +118,12 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
           (cr.first_predicate < 0 || es[i].predicate() == (cr.first_predicate == 1)))
         cands.push_back({es[i].to, a, es[i].row, base + i});
   }
-  if (cands.empty()) return std::nullopt;
   std::sort(cands.begin(), cands.end());
+  return cands;
+}
 
+bool CycleFinder::two_transaction_cycle(const std::vector<Candidate>& cands, std::uint32_t c, const ClassRule& cr,
+                                        CycleClass cls, Cycle& out) {
   // Phase 1: two-transaction cycles a -> b -> a, scored by how specific their shape is:
   //   G-single: 3 lost update (rw and ww on one row), 2 read skew (rw and ww/wr on different rows), 1 other
   //   G2-item:  2 write skew (two rw on different rows), 1 other
@@ -187,14 +168,16 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     }
     gi = ge;
   }
-  if (best_score > 0) {
-    const TxnId a = g_.source_of(best_first);
-    const TxnId b = edges[best_first].to;
-    out.edges = {{a, b, best_first}, {b, a, best_back}};
-    out.budget_exhausted = used_ > budget_;
-    return out;
-  }
+  if (best_score == 0) return false;
+  const TxnId a = g_.source_of(best_first);
+  const TxnId b = g_.edges()[best_first].to;
+  out.edges = {{a, b, best_first}, {b, a, best_back}};
+  return true;
+}
 
+void CycleFinder::shortest_cycle(std::size_t component, const std::vector<Candidate>& cands, const ClassRule& cr,
+                                 Cycle& out) {
+  const std::uint32_t c = static_cast<std::uint32_t>(component);
   // Phase 2: BFS from each first-edge target b back to the candidate sources, level by level; the first source
   // reached closes the shortest cycle through b. Depth is capped by the best cycle so far. States are (position of
   // the transaction in the component, "an rw edge was used"): scratch sized by the component, not the history.
@@ -274,6 +257,17 @@ std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls
     }
     gi = ge;
   }
+}
+
+std::optional<Cycle> CycleFinder::smallest(std::size_t component, CycleClass cls) {
+  used_ = 0;
+  const ClassRule cr = rule(cls);
+  Cycle out;
+  out.cls = cls;
+  const std::vector<Candidate> cands = first_edges(component, cr);
+  if (cands.empty()) return std::nullopt;
+  if (!two_transaction_cycle(cands, static_cast<std::uint32_t>(component), cr, cls, out))
+    shortest_cycle(component, cands, cr, out);
   out.budget_exhausted = used_ > budget_;
   if (out.edges.empty()) return std::nullopt;
   return out;

@@ -212,16 +212,55 @@ class GraphBuilder {
     if constexpr (!kFill) g_.direct_.push_back(a);
   }
 
+  // One row's scan in process(): its observations, its version order and what the phases found of it.
+  struct RowScan {
+    RowIndex r = 0;
+    const Grouped* begin = nullptr;
+    const Grouped* end = nullptr;
+    std::uint32_t nb = 1;    // branches of the row's writer lists
+    std::uint32_t auth = 0;  // the branch that is the version order
+    std::span<const TxnId> c = {};
+    std::uint32_t m = 0;  // versions in the version order
+    bool small = true;
+    std::uint32_t ep = 0;  // the epoch of the per-transaction marks for this row
+    TxnId del = kNone;     // the committed transaction that deleted the row
+    const Grouped* del_obs = nullptr;
+    std::uint32_t first_aborted = 0;
+    bool has_dup = false;  // a transaction appears twice in the version order
+    std::uint32_t last_committed = kNone;
+  };
+
   template <bool kFill>
   void process(RowIndex r) {
-    const Grouped* begin = grouped_.get() + row_offsets_[r];
-    const Grouped* end = grouped_.get() + row_offsets_[r + 1];
+    RowScan row;
+    row.r = r;
+    row.begin = grouped_.get() + row_offsets_[r];
+    row.end = grouped_.get() + row_offsets_[r + 1];
+    version_order<kFill>(row);
+    // Small rows (the common case) answer "did t write / insert this row" and "does t repeat in the version order" by
+    // scanning their own few entries, which are in cache; large ones use per-transaction marks, which are random
+    // accesses into arrays of the history's size.
+    row.small = row.m <= 16 && row.end - row.begin <= 64;
+    if (!row.small && seen_.empty()) {  // allocated on the first large row only
+      wrote_.assign(g_.status_.size(), 0);
+      inserted_.assign(g_.status_.size(), 0);
+      seen_.assign(g_.status_.size(), 0);
+    }
+    writers<kFill>(row);
+    forward<kFill>(row);
+    backward(row);
+    if (row.del != kNone) deletion<kFill>(row);
+    reads<kFill>(row);
+  }
 
-    // The version order. Normally the row's only branch. When reads diverged, a rollback explains it if one branch
-    // continues with uncommitted writers only (an aborted transaction read its own write, or a dirty read of a write
-    // that was then rolled back): the version order is the branch with the most committed writers (then the longest),
-    // and every other branch must agree with it up to cp_[b] entries and hold only uncommitted writers after that.
-    const std::uint32_t nb = h_.branch_count(r);
+  // The version order. Normally the row's only branch. When reads diverged, a rollback explains it if one branch
+  // continues with uncommitted writers only (an aborted transaction read its own write, or a dirty read of a write
+  // that was then rolled back): the version order is the branch with the most committed writers (then the longest),
+  // and every other branch must agree with it up to cp_[b] entries and hold only uncommitted writers after that.
+  template <bool kFill>
+  void version_order(RowScan& row) {
+    const RowIndex r = row.r;
+    const std::uint32_t nb = row.nb = h_.branch_count(r);
     std::uint32_t auth = 0;
     if (nb > 1) {
       if constexpr (kFill) {
@@ -241,8 +280,9 @@ class GraphBuilder {
         g_.auth_[r] = auth;
       }
     }
-    const std::span<const TxnId> c = h_.branch(r, auth);
-    const std::uint32_t m = static_cast<std::uint32_t>(c.size());
+    row.auth = auth;
+    const std::span<const TxnId> c = row.c = h_.branch(r, auth);
+    const std::uint32_t m = row.m = static_cast<std::uint32_t>(c.size());
     if (nb > 1) {
       cp_.assign(nb, m);
       rolled_back_.assign(nb, 0);
@@ -257,63 +297,66 @@ class GraphBuilder {
           anomaly<kFill>({DirectKind::Divergent, r, h_.branch_witness(r, b), h_.branch_witness(r, auth), cp_[b]});
       }
     }
-    // 0: the observation is a version of the version order; 1: a rolled-back version; 2: a divergent one (reported
-    // once per branch above).
-    auto placement = [&](const Grouped& g) {
-      const std::uint32_t b = g.packed >> 4;
-      if (nb == 1 || b == auth || g.length <= cp_[b]) return 0;
-      return rolled_back_[b] ? 1 : 2;
-    };
-    // A committed transaction that observed a rolled-back version observed an aborted write (if one aborted).
-    auto rolled_back_read = [&](const Grouped& g) {
-      const std::span<const TxnId> wl = h_.branch(r, g.packed >> 4).first(g.length);
-      for (std::uint32_t p = 0; p < wl.size(); ++p)
-        if (status(wl[p]) == kAborted) return anomaly<kFill>({DirectKind::AbortedRead, r, g.obs, kNone, p});
-    };
+  }
 
-    // Small rows (the common case) answer "did t write / insert this row" and "does t repeat in the version order" by
-    // scanning their own few entries, which are in cache; large ones use per-transaction marks, which are random
-    // accesses into arrays of the history's size.
-    const bool small = m <= 16 && end - begin <= 64;
-    if (!small && seen_.empty()) {  // allocated on the first large row only
-      wrote_.assign(g_.status_.size(), 0);
-      inserted_.assign(g_.status_.size(), 0);
-      seen_.assign(g_.status_.size(), 0);
+  // 0: the observation is a version of the version order; 1: a rolled-back version; 2: a divergent one (reported
+  // once per branch by version_order).
+  int placement(const RowScan& row, const Grouped& g) const {
+    const std::uint32_t b = g.packed >> 4;
+    if (row.nb == 1 || b == row.auth || g.length <= cp_[b]) return 0;
+    return rolled_back_[b] ? 1 : 2;
+  }
+
+  // A committed transaction that observed a rolled-back version observed an aborted write (if one aborted).
+  template <bool kFill>
+  void rolled_back_read(const RowScan& row, const Grouped& g) {
+    const std::span<const TxnId> wl = h_.branch(row.r, g.packed >> 4).first(g.length);
+    for (std::uint32_t p = 0; p < wl.size(); ++p)
+      if (status(wl[p]) == kAborted) return anomaly<kFill>({DirectKind::AbortedRead, row.r, g.obs, kNone, p});
+  }
+
+  // Whether t recorded a write (insert: an insert) of a small row, from the row's own observations.
+  static bool recorded(const RowScan& row, TxnId t, bool insert) {
+    for (const Grouped* g = row.begin; g != row.end; ++g) {
+      if (g->txn != t) continue;
+      const OpKind kind = static_cast<OpKind>(g->packed & 3u);
+      if (insert ? kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert
+                 : kind != OpKind::Read)
+        return true;
     }
-    auto recorded = [&](TxnId t, bool insert) {
-      for (const Grouped* g = begin; g != end; ++g) {
-        if (g->txn != t) continue;
-        const OpKind kind = static_cast<OpKind>(g->packed & 3u);
-        if (insert ? kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert
-                   : kind != OpKind::Read)
-          return true;
-      }
-      return false;
-    };
+    return false;
+  }
 
-    // Who wrote, inserted and (committed) deleted this row.
-    const std::uint32_t ep = ++epoch_;
-    TxnId del = kNone;
-    const Grouped* del_obs = nullptr;
-    for (const Grouped* g = begin; g != end; ++g) {
+  // Who wrote, inserted and (committed) deleted this row.
+  template <bool kFill>
+  void writers(RowScan& row) {
+    const std::uint32_t ep = row.ep = ++epoch_;
+    for (const Grouped* g = row.begin; g != row.end; ++g) {
       const OpKind kind = static_cast<OpKind>(g->packed & 3u);
       if (kind == OpKind::Read) continue;
-      if (!kFill && !small) {
+      if (!kFill && !row.small) {
         wrote_[g->txn] = ep;  // a delete is a write of the row too
         if (kind == OpKind::Write && static_cast<WriteKind>((g->packed >> 2) & 3u) == WriteKind::Insert)
           inserted_[g->txn] = ep;
       }
       if (kind == OpKind::DeleteRead && committed(g->txn)) {
-        if (del == kNone) {
-          del = g->txn;
-          del_obs = g;
-        } else if (g->txn != del) {
-          anomaly<kFill>({DirectKind::DeletedTwice, r, g->obs, del_obs->obs, 0});
+        if (row.del == kNone) {
+          row.del = g->txn;
+          row.del_obs = g;
+        } else if (g->txn != row.del) {
+          anomaly<kFill>({DirectKind::DeletedTwice, row.r, g->obs, row.del_obs->obs, 0});
         }
       }
     }
+  }
 
-    // Forward over the version order: sanity of each writer, ww edges between consecutive committed writers.
+  // Forward over the version order: sanity of each writer, ww edges between consecutive committed writers.
+  template <bool kFill>
+  void forward(RowScan& row) {
+    const RowIndex r = row.r;
+    const std::span<const TxnId> c = row.c;
+    const std::uint32_t m = row.m, ep = row.ep;
+    const bool small = row.small;
     std::uint32_t first_aborted = m;
     bool has_dup = false;
     std::uint32_t prev = kNone;
@@ -324,11 +367,11 @@ class GraphBuilder {
         if (st == kUnregistered) {
           anomaly<kFill>({DirectKind::UnknownWriter, r, kNone, kNone, p});
         } else if (p == 0) {
-          if (t == kInitialTxn ? !h_.is_initial_row(r) : !(small ? recorded(t, true) : inserted_[t] == ep))
+          if (t == kInitialTxn ? !h_.is_initial_row(r) : !(small ? recorded(row, t, true) : inserted_[t] == ep))
             anomaly<kFill>({DirectKind::NotInserted, r, kNone, kNone, p});
         } else if (t == kInitialTxn) {
           anomaly<kFill>({DirectKind::InitialNotFirst, r, kNone, kNone, p});
-        } else if (!(small ? recorded(t, false) : wrote_[t] == ep)) {
+        } else if (!(small ? recorded(row, t, false) : wrote_[t] == ep)) {
           anomaly<kFill>({DirectKind::NoWriteRecorded, r, kNone, kNone, p});
         }
       }
@@ -344,11 +387,17 @@ class GraphBuilder {
       if (prev != kNone && c[prev] != t) emit<kFill>(c[prev], Edge{t, r, p, EdgeType::WW});
       prev = p;
     }
+    row.first_aborted = first_aborted;
+    row.has_dup = has_dup;
+    row.last_committed = prev;
+  }
 
-    const std::uint32_t last_committed = prev;
-
-    // Backward: next_[p] = the first later committed writer other than c[p] (the target of an anti-dependency of a
-    // read of version p+1); again_[p] = c[p] writes this row again later (a read of version p+1 is intermediate).
+  // Backward: next_[p] = the first later committed writer other than c[p] (the target of an anti-dependency of a
+  // read of version p+1); again_[p] = c[p] writes this row again later (a read of version p+1 is intermediate).
+  void backward(const RowScan& row) {
+    const std::span<const TxnId> c = row.c;
+    const std::uint32_t m = row.m;
+    const bool has_dup = row.has_dup;
     next_.resize(m);
     if (has_dup) again_.assign(m, 0);
     const std::uint32_t ep2 = ++epoch_;
@@ -356,7 +405,7 @@ class GraphBuilder {
     for (std::uint32_t p = m; p-- > 0;) {
       const TxnId t = c[p];
       next_[p] = next_committed == m ? m : c[next_committed] != t ? next_committed : next_[next_committed];
-      if (has_dup && small) {
+      if (has_dup && row.small) {
         for (std::uint32_t q = p + 1; q < m && !again_[p]; ++q) again_[p] = c[q] == t;
       } else if (has_dup && t < g_.status_.size()) {
         again_[p] = seen_[t] == ep2;
@@ -364,23 +413,38 @@ class GraphBuilder {
       }
       if (committed(t)) next_committed = p;
     }
+  }
 
-    if (del != kNone) {
-      if constexpr (!kFill) g_.deletes_.emplace_back(r, del_obs->obs);
-      if (placement(*del_obs) == 1) rolled_back_read(*del_obs);
-      if (placement(*del_obs) == 0 && del_obs->length > 0) {
-        const std::uint32_t len = del_obs->length;
-        // Uncommitted writers after the deleted version were rolled back; a committed one wrote a deleted row.
-        if (last_committed != kNone && last_committed >= len)
-          anomaly<kFill>({DirectKind::DeletedNotLast, r, del_obs->obs, kNone, len});
-        if (first_aborted < len) anomaly<kFill>({DirectKind::AbortedRead, r, del_obs->obs, kNone, first_aborted});
-        std::uint32_t p = len;
-        while (p > 0 && !committed(c[p - 1])) --p;
-        if (p > 0 && c[p - 1] != del) emit<kFill>(c[p - 1], Edge{del, r, m, EdgeType::WW});
-      }
+  // The committed delete: the version it deleted, and the ww edge from that version's writer.
+  template <bool kFill>
+  void deletion(const RowScan& row) {
+    const RowIndex r = row.r;
+    const std::span<const TxnId> c = row.c;
+    const TxnId del = row.del;
+    const Grouped* del_obs = row.del_obs;
+    if constexpr (!kFill) g_.deletes_.emplace_back(r, del_obs->obs);
+    if (placement(row, *del_obs) == 1) rolled_back_read<kFill>(row, *del_obs);
+    if (placement(row, *del_obs) == 0 && del_obs->length > 0) {
+      const std::uint32_t len = del_obs->length;
+      // Uncommitted writers after the deleted version were rolled back; a committed one wrote a deleted row.
+      if (row.last_committed != kNone && row.last_committed >= len)
+        anomaly<kFill>({DirectKind::DeletedNotLast, r, del_obs->obs, kNone, len});
+      if (row.first_aborted < len) anomaly<kFill>({DirectKind::AbortedRead, r, del_obs->obs, kNone, row.first_aborted});
+      std::uint32_t p = len;
+      while (p > 0 && !committed(c[p - 1])) --p;
+      if (p > 0 && c[p - 1] != del) emit<kFill>(c[p - 1], Edge{del, r, row.m, EdgeType::WW});
     }
+  }
 
-    for (const Grouped* g = begin; g != end; ++g) {
+  // Every committed read: wr from the version's writer, rw to the next committed writer (or the deleter).
+  template <bool kFill>
+  void reads(const RowScan& row) {
+    const RowIndex r = row.r;
+    const std::span<const TxnId> c = row.c;
+    const std::uint32_t m = row.m, first_aborted = row.first_aborted;
+    const TxnId del = row.del;
+    const bool has_dup = row.has_dup;
+    for (const Grouped* g = row.begin; g != row.end; ++g) {
       const OpKind kind = static_cast<OpKind>(g->packed & 3u);
       if (kind == OpKind::Write) continue;
       if (g->length == 0) {
@@ -389,8 +453,8 @@ class GraphBuilder {
       }
       const TxnId reader = g->txn;
       if (kind != OpKind::Read || !committed(reader)) continue;
-      if (const int place = placement(*g); place != 0) {
-        if (place == 1) rolled_back_read(*g);
+      if (const int place = placement(row, *g); place != 0) {
+        if (place == 1) rolled_back_read<kFill>(row, *g);
         continue;
       }
       const std::uint32_t len = g->length;

@@ -24,16 +24,6 @@ std::string missing_capability(const TestCase& c, const EngineCapabilities& capa
   return {};
 }
 
-const StatementRule& VisibilityRules::rule(StatementKind kind, LockMode lock) const {
-  switch (kind) {
-    case StatementKind::Update: return update;
-    case StatementKind::Insert: return insert;
-    case StatementKind::Delete: return delete_;
-    default:
-      return lock == LockMode::Share ? select_share : lock == LockMode::Update ? select_update : select;
-  }
-}
-
 VisibilityRules EngineProfile::visibility(IsolationLevel, const TargetConfig&) const { return {}; }
 
 std::optional<bool> EngineProfile::statement_reads_tables(drivers::Session&, const std::string&) const {

@@ -182,114 +182,153 @@ std::string canonical_value(const EngineParameter& p, const std::string& value) 
   return v;
 }
 
-}  // namespace
+// parse_target_uri in phases: the scheme and engine, the query apart, the authority (user, password, hosts, database)
+// of a server engine, the parameters, the levels, and the name. Every failure is one line naming the URI, masked.
+class UriParser {
+ public:
+  explicit UriParser(std::string_view text) : text_(text) { c_.uri = std::string(text); }
 
-TargetConfig parse_target_uri(std::string_view text) {
-  TargetConfig c;
-  c.uri = std::string(text);
-  auto fail = [&](const std::string& why) -> TargetError {
-    return TargetError(fmt::format("txprop: target {}: {}", c.masked_uri(), why));
-  };
-  for (char ch : text)
-    if (std::isspace(static_cast<unsigned char>(ch)) || std::iscntrl(static_cast<unsigned char>(ch)))
-      throw fail("a space or control character inside the URI (percent-encode it, e.g. %20)");
-  const auto colon = text.find(':');
-  if (colon == std::string_view::npos) throw fail("not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
-  const std::string scheme = lower(std::string(text.substr(0, colon)));
-  std::string_view rest = text.substr(colon + 1);
-  c.engine = engine_for_scheme(scheme);
-  if (!c.engine) {
+  TargetConfig parse() {
+    for (char ch : text_)
+      if (std::isspace(static_cast<unsigned char>(ch)) || std::iscntrl(static_cast<unsigned char>(ch)))
+        throw fail("a space or control character inside the URI (percent-encode it, e.g. %20)");
+    scheme_and_engine();
+    split_query();
+    if (c_.engine->embedded()) {
+      if (!rest_.empty())
+        throw fail(fmt::format("{} takes no path: each test process makes its own database file", scheme_));
+    } else {
+      server();
+    }
+    parameters();
+    levels();
+    name();
+    return c_;
+  }
+
+ private:
+  TargetError fail(const std::string& why) const {
+    return TargetError(fmt::format("txprop: target {}: {}", c_.masked_uri(), why));
+  }
+
+  void scheme_and_engine() {
+    const auto colon = text_.find(':');
+    if (colon == std::string_view::npos) throw fail("not a URI (expected scheme:..., e.g. postgresql://user@host/db)");
+    scheme_ = lower(std::string(text_.substr(0, colon)));
+    rest_ = text_.substr(colon + 1);
+    c_.engine = engine_for_scheme(scheme_);
+    if (c_.engine) return;
     std::vector<std::string> known;
     for (const EngineProfile* e : registered_engines())
       for (const std::string& s : e->schemes()) known.push_back(s);
-    if (scheme.size() <= 16 && std::all_of(scheme.begin(), scheme.end(), [](char ch) {
+    if (scheme_.size() <= 16 && std::all_of(scheme_.begin(), scheme_.end(), [](char ch) {
           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '+' || ch == '.' || ch == '-';
         }))
-      throw fail(fmt::format("unknown scheme '{}' (known: {})", scheme, fmt::join(known, ", ")));
+      throw fail(fmt::format("unknown scheme '{}' (known: {})", scheme_, fmt::join(known, ", ")));
     throw fail(fmt::format("no scheme (expected one of: {})", fmt::join(known, ", ")));
   }
-  const EngineProfile& engine = *c.engine;
 
-  std::string_view query;
-  const auto userinfo_end = rest.rfind('@');  // a password may hold '/', '?' or '@': the host follows the last '@'
-  if (auto q = rest.find('?', userinfo_end == std::string_view::npos ? 0 : userinfo_end);
-      q != std::string_view::npos) {
-    query = rest.substr(q + 1);
-    rest = rest.substr(0, q);
+  void split_query() {
+    const auto userinfo_end = rest_.rfind('@');  // a password may hold '/', '?' or '@': the host follows the last '@'
+    if (auto q = rest_.find('?', userinfo_end == std::string_view::npos ? 0 : userinfo_end);
+        q != std::string_view::npos) {
+      query_ = rest_.substr(q + 1);
+      rest_ = rest_.substr(0, q);
+    }
   }
-  if (engine.embedded()) {
-    if (!rest.empty()) throw fail(fmt::format("{} takes no path: each test process makes its own database file", scheme));
-  } else {
+
+  // //user[:password]@host[:port][,host[:port]...]/database
+  void server() {
+    const EngineProfile& engine = *c_.engine;
+    std::string_view rest = rest_;
     if (!rest.starts_with("//")) throw fail("expected //user@host[:port]/database after the scheme");
     rest.remove_prefix(2);
     const auto at_sign = rest.rfind('@');
     const auto slash = rest.find('/', at_sign == std::string_view::npos ? 0 : at_sign);
     if (slash == std::string_view::npos || slash + 1 == rest.size()) throw fail("no database name (…/database)");
-    c.database = percent_decode(rest.substr(slash + 1));
+    c_.database = percent_decode(rest.substr(slash + 1));
     std::string_view authority = rest.substr(0, slash);
     if (auto at = authority.rfind('@'); at != std::string_view::npos) {
-      std::string_view userinfo = authority.substr(0, at);
-      if (userinfo.find('/') != std::string_view::npos || userinfo.find('?') != std::string_view::npos)
-        throw fail("'/' or '?' in the user or password: percent-encode it (%2F, %3F)");
+      user_info(authority.substr(0, at));
       authority = authority.substr(at + 1);
-      if (auto pc = userinfo.find(':'); pc != std::string_view::npos) {
-        c.password = percent_decode(userinfo.substr(pc + 1));
-        userinfo = userinfo.substr(0, pc);
-      }
-      c.user = percent_decode(userinfo);
     }
     if (authority.find(',') != std::string_view::npos && !engine.multi_host())
       throw fail(fmt::format("{} takes one host, not a list", engine.name()));
-    // host[:port], or a comma-separated list of them for an engine of several nodes (galera://h1:p1,h2:p2/db).
+    hosts(authority);
+    c_.host = c_.hosts.front().first;
+    c_.port = c_.hosts.front().second;
+    if (c_.user.empty()) throw fail("no user (user@host)");
+  }
+
+  void user_info(std::string_view userinfo) {
+    if (userinfo.find('/') != std::string_view::npos || userinfo.find('?') != std::string_view::npos)
+      throw fail("'/' or '?' in the user or password: percent-encode it (%2F, %3F)");
+    if (auto pc = userinfo.find(':'); pc != std::string_view::npos) {
+      c_.password = percent_decode(userinfo.substr(pc + 1));
+      userinfo = userinfo.substr(0, pc);
+    }
+    c_.user = percent_decode(userinfo);
+  }
+
+  // host[:port], or a comma-separated list of them for an engine of several nodes (galera://h1:p1,h2:p2/db).
+  void hosts(std::string_view authority) {
     while (true) {
       const auto comma = authority.find(',');
       std::string_view one = authority.substr(0, comma);
       int port_number = 0;
       if (auto pc = one.rfind(':'); pc != std::string_view::npos) {
-        const std::string port(one.substr(pc + 1));
-        if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
-            std::stoi(port) < 1 || std::stoi(port) > 65535)
-          throw fail(port.size() <= 12 && std::all_of(port.begin(), port.end(), [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); })
-                         ? fmt::format("bad port '{}'", port)
-                         : std::string("bad port (not a number from 1 to 65535)"));
-        port_number = std::stoi(port);
+        port_number = port(std::string(one.substr(pc + 1)));
         one = one.substr(0, pc);
       }
       if (one.empty()) throw fail("no host");
-      c.hosts.emplace_back(std::string(one), port_number == 0 ? engine.default_port() : port_number);
+      c_.hosts.emplace_back(std::string(one), port_number == 0 ? c_.engine->default_port() : port_number);
       if (comma == std::string_view::npos) break;
       authority = authority.substr(comma + 1);
     }
-    c.host = c.hosts.front().first;
-    c.port = c.hosts.front().second;
-    if (c.user.empty()) throw fail("no user (user@host)");
   }
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view kv = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (kv.empty()) continue;
-    const auto eq = kv.find('=');
-    if (eq == std::string_view::npos)  // the piece is shown only where it is a known key (it may be a secret)
-      throw fail(shown_parameter(lower(std::string(kv))) ? fmt::format("parameter '{}' has no value", kv)
-                                                         : std::string("a parameter without '=' (expected key=value)"));
-    const std::string key = lower(std::string(kv.substr(0, eq)));
-    if (eq + 1 == kv.size()) throw fail(fmt::format("parameter '{}' has an empty value", key));
-    if (c.params.count(key)) throw fail(fmt::format("parameter '{}' is given twice", key));
-    const std::string value = percent_decode(kv.substr(eq + 1));
+
+  int port(const std::string& port) const {
+    if (port.empty() || !std::all_of(port.begin(), port.end(), ::isdigit) || port.size() > 5 ||
+        std::stoi(port) < 1 || std::stoi(port) > 65535)
+      throw fail(port.size() <= 12 && std::all_of(port.begin(), port.end(), [](char ch) { return ch == '-' || std::isdigit(static_cast<unsigned char>(ch)); })
+                     ? fmt::format("bad port '{}'", port)
+                     : std::string("bad port (not a number from 1 to 65535)"));
+    return std::stoi(port);
+  }
+
+  void parameters() {
+    std::string_view query = query_;
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      const std::string_view kv = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      if (kv.empty()) continue;
+      const auto eq = kv.find('=');
+      if (eq == std::string_view::npos)  // the piece is shown only where it is a known key (it may be a secret)
+        throw fail(shown_parameter(lower(std::string(kv))) ? fmt::format("parameter '{}' has no value", kv)
+                                                           : std::string("a parameter without '=' (expected key=value)"));
+      const std::string key = lower(std::string(kv.substr(0, eq)));
+      if (eq + 1 == kv.size()) throw fail(fmt::format("parameter '{}' has an empty value", key));
+      if (c_.params.count(key)) throw fail(fmt::format("parameter '{}' is given twice", key));
+      parameter(key, percent_decode(kv.substr(eq + 1)));
+    }
+  }
+
+  void parameter(const std::string& key, const std::string& value) {
+    const EngineProfile& engine = *c_.engine;
     const auto parameters = engine.parameters();
     const auto spec = std::find_if(parameters.begin(), parameters.end(), [&](const auto& p) { return p.name == key; });
     if (key == "password" || key == "passwd") {
       // Where libpq and JDBC users put it. Never kept in params, and masked in every message (masked_uri).
-      if (engine.embedded()) throw fail(fmt::format("{} takes no password ({}=***)", scheme, key));
-      if (!c.password.empty())
+      if (engine.embedded()) throw fail(fmt::format("{} takes no password ({}=***)", scheme_, key));
+      if (!c_.password.empty())
         throw fail(fmt::format("the password is given twice (in user:password@ and as {}=)", key));
-      c.password = value;
+      c_.password = value;
     } else if (key == "name" || key == "levels") {
-      c.params[key] = value;
+      c_.params[key] = value;
     } else if (spec != parameters.end()) {
       try {
-        c.params[key] = canonical_value(*spec, value);
+        c_.params[key] = canonical_value(*spec, value);
       } catch (const std::invalid_argument& e) {
         throw fail(e.what());
       }
@@ -300,8 +339,14 @@ TargetConfig parse_target_uri(std::string_view text) {
     }
   }
 
-  const auto supported = engine.levels();
-  if (auto levels = c.param("levels"); !levels.empty()) {
+  void levels() {
+    const EngineProfile& engine = *c_.engine;
+    const auto supported = engine.levels();
+    const std::string levels = c_.param("levels");
+    if (levels.empty()) {
+      c_.levels = supported;
+      return;
+    }
     std::size_t start = 0;
     while (start <= levels.size()) {
       const auto comma = levels.find(',', start);
@@ -316,22 +361,30 @@ TargetConfig parse_target_uri(std::string_view text) {
         throw fail(fmt::format("isolation level {} is not supported by {} (supported: {})", sql_name(*level),
                                engine.name(), names));
       }
-      if (std::find(c.levels.begin(), c.levels.end(), *level) != c.levels.end())
+      if (std::find(c_.levels.begin(), c_.levels.end(), *level) != c_.levels.end())
         throw fail(fmt::format("isolation level {} is listed twice in levels='{}'", sql_name(*level), levels));
-      c.levels.push_back(*level);
+      c_.levels.push_back(*level);
     }
-  } else {
-    c.levels = supported;
   }
 
-  c.kind = engine.kind(c);
-  c.name = c.param("name");
-  if (c.name.empty()) c.name = c.kind;
-  for (char ch : c.name)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      throw fail(fmt::format("name '{}' may only contain letters, digits and _", c.name));
-  return c;
-}
+  void name() {
+    c_.kind = c_.engine->kind(c_);
+    c_.name = c_.param("name");
+    if (c_.name.empty()) c_.name = c_.kind;
+    for (char ch : c_.name)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+        throw fail(fmt::format("name '{}' may only contain letters, digits and _", c_.name));
+  }
+
+  std::string_view text_;
+  TargetConfig c_;
+  std::string scheme_;
+  std::string_view rest_, query_;
+};
+
+}  // namespace
+
+TargetConfig parse_target_uri(std::string_view text) { return UriParser(text).parse(); }
 
 std::vector<TargetConfig> parse_target_list(std::string_view text) {
   std::vector<TargetConfig> out;

@@ -29,20 +29,6 @@ bool register_property_settings(const std::string& property, SettingsHook hook) 
   return true;
 }
 
-void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c) {
-  o.locking_reads = c.locking_reads;
-  o.update_join = c.update_join;
-  o.delete_join = c.delete_join;
-  o.update_joined_table = c.update_joined_table;
-  o.delete_joined_table = c.delete_joined_table;
-  o.upsert_forms = c.upserts;
-  o.upsert_update_where = c.upsert_update_where;
-  o.lock_strengths = c.lock_strengths;
-  o.lock_waits = c.lock_waits;
-  o.engine_has_merge = c.merge;  // by the server's version (PostgreSQL 15+)
-  o.engine_has_chain = c.chain;
-}
-
 PropertySettings hooked_settings(const std::string& property, const SuiteParam& param) {
   PropertySettings s;
   for (const auto& hook : hooks()[property]) hook(s, param);
@@ -63,7 +49,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;
   // TXPROP_CONTENTION=1: the generator's contention mode (gen::Options::contention).
   if (auto n = env_integer("TXPROP_CONTENTION", 0, 1)) s.generator.contention = *n != 0;
-  apply_engine_capabilities(s.generator, param.config.profile().capabilities(param.config));
+  s.generator.engine = param.config.profile().capabilities(param.config);  // by the server's version
   s.generator.isolation = param.level;
   // A cluster's cases place each transaction on a node (one node per host of the URI).
   if (param.config.profile().multi_host()) s.generator.nodes = static_cast<int>(param.config.hosts.size());

@@ -341,14 +341,10 @@ std::string check_merge(const Schema& schema, const Table& table, const Statemen
   return {};
 }
 
-std::string check_statement(const Schema& schema, const Statement& s) {
-  if (s.is_transaction_control() || s.is_savepoint()) return {};
-  const Table* table = schema.find_table(s.table);
-  if (!table) return fmt::format("unknown table {}", s.table);
-  if (s.is_merge()) return check_merge(schema, *table, s);
-  if (!s.merge_source.empty() || s.merge_on || !s.merge_whens.empty())
-    return fmt::format("a {} has no USING ... ON ... WHEN (only a MERGE has)", to_string(s.kind));
-  if (auto err = check_upsert(*table, s); !err.empty()) return err;
+std::string check_statement(const Schema& schema, const Statement& s);
+
+// A locking clause and NOWAIT / SKIP LOCKED where they belong; a LOCK TABLE's mode.
+std::string check_lock_clause(const Statement& s) {
   if (s.lock != LockMode::None && s.kind != StatementKind::Select)
     return fmt::format("a {} has no locking clause (only a SELECT has)", to_string(s.kind));
   if (s.kind == StatementKind::LockTable) {
@@ -359,16 +355,11 @@ std::string check_statement(const Schema& schema, const Statement& s) {
   } else if (s.lock == LockMode::None && s.lock_wait != LockWait::Wait) {
     return "NOWAIT and SKIP LOCKED follow a locking clause (FOR UPDATE, FOR SHARE, ...)";
   }
-  for (const auto& c : s.columns)
-    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
-  for (const auto& c : s.returning)
-    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
-  if (!s.returning_joined.empty()) {
-    const Table* joined = s.joins.empty() ? nullptr : schema.find_table(s.joins.front().table);
-    if (!joined) return "RETURNING names a joined table's columns without a join";
-    for (const auto& c : s.returning_joined)
-      if (!joined->find_column(c)) return fmt::format("column {} is not in table {}", c, joined->name);
-  }
+  return {};
+}
+
+// A multi-table write's join, and every SET: its table written by this statement, its column, its value.
+std::string check_writes(const Schema& schema, const Table& table, const Statement& s) {
   if (!s.joins.empty() && s.kind != StatementKind::Select) {
     if (!s.is_multi_table_write()) return fmt::format("{} cannot have a JOIN", to_string(s.kind));
     if (s.joins.size() != 1 || s.joins[0].left)
@@ -379,7 +370,7 @@ std::string check_statement(const Schema& schema, const Statement& s) {
       return fmt::format("a multi-table UPDATE sets at least one column of its first table ({})", s.table);
   }
   for (const auto& a : s.assignments) {
-    const Table* written = table;
+    const Table* written = &table;
     if (!a.table.empty() && a.table != s.table) {
       if (std::none_of(s.joins.begin(), s.joins.end(), [&](const Join& j) { return j.table == a.table; }))
         return fmt::format("SET {}.{}: table {} is not joined by this UPDATE", a.table, a.column, a.table);
@@ -389,6 +380,68 @@ std::string check_statement(const Schema& schema, const Statement& s) {
     if (!written->find_column(a.column)) return fmt::format("column {} is not in table {}", a.column, written->name);
     if (auto err = check_expr(schema, *written, a.value); !err.empty()) return err;
   }
+  return {};
+}
+
+// A SELECT from a derived table: one of its three shapes (statement.hpp), and the outer SELECT over it; `grouped`
+// says it is the GROUP BY shape, whose outer SELECT is checked here whole.
+std::string check_derived(const Schema& schema, const Table& table, const Statement& s, bool& grouped) {
+  const Statement& d = s.derived.front();
+  if (s.derived.size() > 1 || s.kind != StatementKind::Select || s.alias.empty())
+    return "a derived table is one SELECT in the FROM of a SELECT, with an alias";
+  // Three shapes (statement.hpp): SELECT * [WHERE] [ORDER BY LIMIT]; SELECT c, COUNT(*) AS n ... GROUP BY c;
+  // SELECT t.* FROM t INNER JOIN u ON ... [WHERE].
+  const bool common = d.kind == StatementKind::Select && d.table == s.table && d.columns.empty() &&
+                      d.derived.empty() && d.select_exprs.empty() && d.lock == LockMode::None && !d.having;
+  const bool plain = common && d.items.empty() && d.joins.empty() && !d.own_columns;
+  grouped = common && d.joins.empty() && !d.own_columns && d.group_by.size() == 1 && d.items.size() == 2 &&
+            d.items[0] == SelectItem{Aggregate::None, d.group_by[0], {}} &&
+            d.items[1].aggregate == Aggregate::Count && d.items[1].column == "*" &&
+            !d.items[1].alias.empty() && d.items[1].alias != d.group_by[0] && d.order_by.empty() && !d.limit;
+  const bool joined = common && d.items.empty() && d.own_columns && d.joins.size() == 1 && !d.joins[0].left &&
+                      d.order_by.empty() && !d.limit;
+  if (!plain && !grouped && !joined)
+    return fmt::format("the derived table {0} must be SELECT * FROM {1} [WHERE ...] [ORDER BY ... LIMIT n], SELECT c, "
+                       "COUNT(*) AS n FROM {1} [WHERE ...] GROUP BY c, or SELECT {1}.* FROM {1} INNER JOIN u ON ... "
+                       "[WHERE ...]", s.alias, s.table);
+  if (!s.joins.empty() || s.lock != LockMode::None) return "a SELECT from a derived table has no JOIN and no locking clause";
+  if (auto err = check_statement(schema, d); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
+  if (grouped) {
+    // The outer SELECT reads the derived table's two columns: SELECT * [WHERE over c and n].
+    if (!s.columns.empty() || !s.items.empty() || !s.group_by.empty() || s.having || !s.order_by.empty() || s.limit ||
+        !s.select_exprs.empty())
+      return fmt::format("a SELECT from the grouped derived table {} is SELECT * [WHERE ...]", s.alias);
+    Table scope;
+    scope.name = s.alias;
+    const Column* c = table.find_column(d.group_by[0]);
+    if (!c) return fmt::format("column {} is not in table {}", d.group_by[0], s.table);
+    scope.columns = {*c, Column{d.items[1].alias, ColumnType::Integer, false}};
+    if (s.where)
+      if (auto err = check_expr(schema, scope, *s.where); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
+  }
+  return {};
+}
+
+std::string check_statement(const Schema& schema, const Statement& s) {
+  if (s.is_transaction_control() || s.is_savepoint()) return {};
+  const Table* table = schema.find_table(s.table);
+  if (!table) return fmt::format("unknown table {}", s.table);
+  if (s.is_merge()) return check_merge(schema, *table, s);
+  if (!s.merge_source.empty() || s.merge_on || !s.merge_whens.empty())
+    return fmt::format("a {} has no USING ... ON ... WHEN (only a MERGE has)", to_string(s.kind));
+  if (auto err = check_upsert(*table, s); !err.empty()) return err;
+  if (auto err = check_lock_clause(s); !err.empty()) return err;
+  for (const auto& c : s.columns)
+    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
+  for (const auto& c : s.returning)
+    if (!table->find_column(c)) return fmt::format("column {} is not in table {}", c, s.table);
+  if (!s.returning_joined.empty()) {
+    const Table* joined = s.joins.empty() ? nullptr : schema.find_table(s.joins.front().table);
+    if (!joined) return "RETURNING names a joined table's columns without a join";
+    for (const auto& c : s.returning_joined)
+      if (!joined->find_column(c)) return fmt::format("column {} is not in table {}", c, joined->name);
+  }
+  if (auto err = check_writes(schema, *table, s); !err.empty()) return err;
   // A string literal there names nothing the statement reads (the Adya instrumentation marks its join reads so).
   for (const auto& e : s.select_exprs) {
     if (s.kind != StatementKind::Select ||
@@ -397,40 +450,9 @@ std::string check_statement(const Schema& schema, const Statement& s) {
     if (auto err = check_expr(schema, *table, e); !err.empty()) return err;
   }
   if (!s.derived.empty()) {
-    const Statement& d = s.derived.front();
-    if (s.derived.size() > 1 || s.kind != StatementKind::Select || s.alias.empty())
-      return "a derived table is one SELECT in the FROM of a SELECT, with an alias";
-    // Three shapes (statement.hpp): SELECT * [WHERE] [ORDER BY LIMIT]; SELECT c, COUNT(*) AS n ... GROUP BY c;
-    // SELECT t.* FROM t INNER JOIN u ON ... [WHERE].
-    const bool common = d.kind == StatementKind::Select && d.table == s.table && d.columns.empty() &&
-                        d.derived.empty() && d.select_exprs.empty() && d.lock == LockMode::None && !d.having;
-    const bool plain = common && d.items.empty() && d.joins.empty() && !d.own_columns;
-    const bool grouped = common && d.joins.empty() && !d.own_columns && d.group_by.size() == 1 && d.items.size() == 2 &&
-                         d.items[0] == SelectItem{Aggregate::None, d.group_by[0], {}} &&
-                         d.items[1].aggregate == Aggregate::Count && d.items[1].column == "*" &&
-                         !d.items[1].alias.empty() && d.items[1].alias != d.group_by[0] && d.order_by.empty() && !d.limit;
-    const bool joined = common && d.items.empty() && d.own_columns && d.joins.size() == 1 && !d.joins[0].left &&
-                        d.order_by.empty() && !d.limit;
-    if (!plain && !grouped && !joined)
-      return fmt::format("the derived table {0} must be SELECT * FROM {1} [WHERE ...] [ORDER BY ... LIMIT n], SELECT c, "
-                         "COUNT(*) AS n FROM {1} [WHERE ...] GROUP BY c, or SELECT {1}.* FROM {1} INNER JOIN u ON ... "
-                         "[WHERE ...]", s.alias, s.table);
-    if (!s.joins.empty() || s.lock != LockMode::None) return "a SELECT from a derived table has no JOIN and no locking clause";
-    if (auto err = check_statement(schema, d); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
-    if (grouped) {
-      // The outer SELECT reads the derived table's two columns: SELECT * [WHERE over c and n].
-      if (!s.columns.empty() || !s.items.empty() || !s.group_by.empty() || s.having || !s.order_by.empty() || s.limit ||
-          !s.select_exprs.empty())
-        return fmt::format("a SELECT from the grouped derived table {} is SELECT * [WHERE ...]", s.alias);
-      Table scope;
-      scope.name = s.alias;
-      const Column* c = table->find_column(d.group_by[0]);
-      if (!c) return fmt::format("column {} is not in table {}", d.group_by[0], s.table);
-      scope.columns = {*c, Column{d.items[1].alias, ColumnType::Integer, false}};
-      if (s.where)
-        if (auto err = check_expr(schema, scope, *s.where); !err.empty()) return fmt::format("derived table {}: {}", s.alias, err);
-      return {};
-    }
+    bool grouped = false;
+    if (auto err = check_derived(schema, *table, s, grouped); !err.empty()) return err;
+    if (grouped) return {};
   }
   if (s.kind == StatementKind::Insert) {
     if (s.values.empty()) return "INSERT without values";

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "txprop/adya_levels.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/history.hpp"
 #include "txprop/target.hpp"
@@ -26,16 +27,10 @@ namespace txprop {
 
 enum class AdyaMode { Claimed, Documented };
 
-struct AdyaExpectation {
-  std::string claimed_level;               // "PL-2.99"
-  std::set<std::string> claimed;           // what the claimed level proscribes
-  std::string promised_level;              // what the engine documents, e.g. "PL-SI"
-  std::set<std::string> promised;          // what the engine promises to prevent
-  std::string source;                      // the documentation for `promised`
-  std::map<std::string, std::string> allowed;  // phenomena the documentation says may occur -> the passage
-};
-
-AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level);
+// What a level claims in Adya's terms: its ANSI name read as Adya's level (READ UNCOMMITTED = PL-1, READ COMMITTED =
+// PL-2, REPEATABLE READ = PL-2.99, SERIALIZABLE = PL-3). What the engine promises is its profile's DocumentedBehaviour
+// (promise, prevented, allowed), which check_adya reads as it is.
+adya::AdyaLevel adya_claimed_level(IsolationLevel level);
 
 // The case with IsoRel's instrumentation for this engine (run this, then check_adya the history).
 TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine);

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "txprop/engine.hpp"
+#include "txprop/hidden_columns.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/test_case.hpp"
 
@@ -44,29 +45,35 @@ namespace txprop::adya {
 
 inline constexpr const char* kRowIdColumn = "txp_rid";
 inline constexpr const char* kWriterListColumn = "txp_wl";
+// Both as a hidden-column scheme (txprop/hidden_columns.hpp): the Adya and Troc oracles add and strip them with it.
+const HiddenColumns& hidden_columns();
 
+// An engine with every form instrument() can use (every RETURNING form, writes that read the statement's snapshot, no
+// locking plain reads): what InstrumentationOptions assumes when no engine is given (unit tests of the instrumentation).
+EngineCapabilities every_returning_form();
+
+// What instrument() adds: what the engine can do, as its profile gives it, and what the oracle asks for.
 struct InstrumentationOptions {
-  bool update_returning = true;  // false for engines without UPDATE ... RETURNING (MariaDB, MySQL)
-  bool delete_returning = true;  // false for engines without DELETE ... RETURNING (MySQL): deletes go unseen
-  bool observer = true;          // append the read-all observer transaction
-  bool version_sets = true;      // add version-set reads before predicate reads
-  std::vector<IsolationLevel> locking_plain_reads;  // ... but not at these levels
-  bool writes_read_snapshot = true;                 // ... and before UPDATE/DELETE only if true
-  // Joined writes (EngineCapabilities::joined_write_returning*): RETURNING of the written table's columns, and of the
-  // joined table's; a join read before each joined write where only the first is available and writes read the
-  // statement's snapshot (not at the levels of locking_plain_reads, not in autocommit transactions).
-  bool joined_write_returning = true;
-  bool joined_write_returning_joined_table = true;
-  bool join_reads_before_writes = false;
+  // EngineProfile::capabilities as it is: which RETURNING forms the writes get (update_returning is false on MariaDB
+  // and MySQL, delete_returning on MySQL: deletes go unseen; joined_write_returning*), the levels at which no
+  // version-set read is added (locking_plain_reads), and whether UPDATE/DELETE get one (writes_read_snapshot).
+  EngineCapabilities engine = every_returning_form();
+  bool returning = true;     // RETURNING on writes where the engine has it (Troc keeps its own history: false)
+  bool observer = true;      // append the read-all observer transaction
+  bool version_sets = true;  // add version-set reads before predicate reads
 };
+
+// Whether instrument() adds a join read before each joined write (not at the levels of locking_plain_reads, not in
+// autocommit transactions): where RETURNING gives the written table's rows but not the joined table's, and writes read
+// the statement's snapshot, so a plain read just before the write sees the versions the write reads (InnoDB's writes
+// read the latest committed ones, which a plain read at REPEATABLE READ does not).
+bool join_reads_before_writes(const EngineCapabilities& engine);
 
 // Whether the statement is a version-set read added by instrument().
 bool is_version_set_read(const ::txprop::Statement& s);
 // Whether the statement is the join read instrument() adds right before a joined write, and the literal marking it.
 inline constexpr const char* kJoinReadMarker = "txp_join_read";
 bool is_join_read_before_write(const ::txprop::Statement& s);
-
-InstrumentationOptions instrumentation_options(const EngineCapabilities& engine);
 
 // Where each table's hidden columns are in the result of SELECT * over a join (SELECT * FROM t [INNER|LEFT] JOIN u
 // ON ... [, scalar subqueries]): every engine returns t's columns in table order, then each joined table's, then the

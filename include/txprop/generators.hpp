@@ -9,15 +9,25 @@
 
 #include <vector>
 
+#include "txprop/capabilities.hpp"
 #include "txprop/isolation.hpp"
 #include "txprop/test_case.hpp"
 
 namespace txprop::gen {
 
+// The capabilities Options assumes when nobody sets them: an engine with locking reads and no other optional form.
+inline EngineCapabilities locking_reads_only() {
+  EngineCapabilities c;
+  c.locking_reads = true;
+  return c;
+}
+
 struct Options {
-  // Whether the engine has locking reads (SELECT ... FOR UPDATE / FOR SHARE); SQLite has none. The harness sets it
-  // from the engine profile's capabilities.
-  bool locking_reads = true;
+  // What the engine can do (txprop/capabilities.hpp), as its profile says: the harness sets it to
+  // EngineProfile::capabilities(config) of the server a suite runs on, unchanged. The generator makes only the forms it
+  // names (locking reads and their strengths and waits, joined writes, upsert forms, MERGE, chained transactions), each
+  // where the suite's own switch below also asks for it. Default: locking reads and nothing else.
+  EngineCapabilities engine = locking_reads_only();
   // Every generated transaction runs at this level...
   IsolationLevel isolation = IsolationLevel::Serializable;
   // ...unless this is non-empty (off by default): then the first transaction runs at `isolation` and each other one at
@@ -64,10 +74,9 @@ struct Options {
   // hides dependencies; Troc leaves rich statements off altogether).
   bool derived_inner_forms = false;
   double select_subquery_probability = 0.3;  // a plain SELECT lists a scalar subquery of another table after *
-  // Joined writes, where the engine has them (the harness sets these from the profile's capabilities):
-  // UPDATE/DELETE joined to another table, a joined UPDATE that also sets the other table's columns, and a joined
-  // DELETE that also deletes the other table's rows.
-  bool update_join = false, delete_join = false, update_joined_table = false, delete_joined_table = false;
+  // Joined writes, where the engine has them (engine.update_join, delete_join, update_joined_table,
+  // delete_joined_table): UPDATE/DELETE joined to another table, a joined UPDATE that also sets the other table's
+  // columns, and a joined DELETE that also deletes the other table's rows.
   // Whether rich statements include those joined writes at all: a suite whose oracle cannot judge them turns them
   // off (none of the shipped ones since the Adya instrumentation keeps every written table's writer list); the
   // harness leaves this alone.
@@ -76,29 +85,25 @@ struct Options {
   double joined_table_update_probability = 0.4;
   double joined_table_delete_probability = 0.4;
   // Upserts (issue 17): an INSERT into a table whose only unique key is its primary key becomes, with
-  // upsert_probability, one of the engine's upsert forms (the harness sets upsert_forms and upsert_update_where from
-  // the profile's capabilities): ON CONFLICT (k) DO NOTHING | DO UPDATE SET ... [WHERE ...] (MariaDB's ON DUPLICATE
+  // upsert_probability, one of the engine's upsert forms (engine.upserts; a DO UPDATE takes a WHERE where
+  // engine.upsert_update_where): ON CONFLICT (k) DO NOTHING | DO UPDATE SET ... [WHERE ...] (MariaDB's ON DUPLICATE
   // KEY UPDATE), INSERT IGNORE, REPLACE. Off by default: a suite whose oracle judges upserts turns it on (Wss,
   // Atomicity); the others' oracles cannot see which rows an upsert inserted, updated or left alone, and refuse it.
   bool upserts = false;
-  std::vector<Upsert> upsert_forms;
-  bool upsert_update_where = false;
   double upsert_probability = 0.35;
   double upsert_where_probability = 0.3;
   // MERGE (issue 17): an INSERT or UPDATE of a table with a primary key becomes, with merge_probability, a MERGE INTO t
   // USING (VALUES <one or two rows of t's columns>) AS src(src_c0, ...) ON t.k = src.src_k WHEN MATCHED [AND <predicate>]
   // THEN UPDATE SET ... | DELETE | DO NOTHING [WHEN MATCHED THEN ...] [WHEN NOT MATCHED THEN INSERT ... VALUES (src...)].
-  // `merge` is the suite's switch (Wss, Atomicity: their replays run the MERGE again); engine_has_merge is the
-  // server's (EngineCapabilities::merge, PostgreSQL 15+, set by the harness). Off by default.
+  // `merge` is the suite's switch (Wss, Atomicity: their replays run the MERGE again); engine.merge is the
+  // server's (PostgreSQL 15+). Off by default.
   bool merge = false;
-  bool engine_has_merge = false;
   double merge_probability = 0.15;
   // Chained transactions (issue 17): with chain_probability a case's transaction i ends COMMIT / ROLLBACK AND CHAIN
   // and transaction i + 1 runs after it on its connection, in the chained transaction (its level is i's; the submitted
-  // order is kept, with i + 1's steps moved after i's end). `chains` is the suite's switch, engine_has_chain the
-  // server's (EngineCapabilities::chain, set by the harness). Off by default.
+  // order is kept, with i + 1's steps moved after i's end). `chains` is the suite's switch, engine.chain the
+  // server's. Off by default.
   bool chains = false;
-  bool engine_has_chain = false;
   double chain_probability = 0.2;
   // Truth values, casts and NULL-safe comparison (issue 17): with truth_form_probability a predicate term is
   // (c op v) = TRUE | FALSE, (c op v) IS [NOT] TRUE | FALSE, c IS [NOT] DISTINCT FROM v (MariaDB: <=>), or a comparison
@@ -113,11 +118,9 @@ struct Options {
   double rollback_to_probability = 0.6;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
-  // (the harness sets lock_strengths and lock_waits from the profile's capabilities; SQLite has no locking reads).
+  // (those of engine.lock_strengths and engine.lock_waits; SQLite has no locking reads).
   // Off by default: a suite whose oracle judges them turns it on (Wss, Atomicity).
   bool lock_options = false;
-  std::vector<LockMode> lock_strengths;
-  std::vector<LockWait> lock_waits;
   double lock_strength_probability = 0.4;
   double lock_wait_probability = 0.4;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by

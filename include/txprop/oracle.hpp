@@ -46,7 +46,8 @@ class Oracle {
   // Empty if this oracle can judge `c` on `engine`; otherwise one line saying why not (e.g. a shape of a hand-written
   // isolation test, an autocommit statement, that its method cannot handle). check() then runs nothing and gives no
   // verdict with that reason, and a scenario expectation of this oracle fails with it: an oracle never passes a case
-  // it cannot judge. The case is the one given to prepare() or the prepared one (judge() may ask again).
+  // it cannot judge. judge_case() asks it before prepare(), with the case as given, so judge() is never handed a
+  // history of a refused case and need not ask again.
   virtual std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const {
     (void)c;
     (void)engine;

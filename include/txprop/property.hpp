@@ -184,9 +184,6 @@ struct SuiteParamName {
 using SettingsHook = std::function<void(PropertySettings&, const SuiteParam&)>;
 bool register_property_settings(const std::string& property, SettingsHook hook);
 PropertySettings settings_for(const std::string& property, const SuiteParam& param);
-// Sets the generator options an engine's capabilities decide (locking reads, and the joined writes it has), as
-// settings_for does for every suite; benchmarks and tests that generate cases for an engine call it too.
-void apply_engine_capabilities(gen::Options& o, const EngineCapabilities& c);
 
 }  // namespace txprop
 

@@ -10,26 +10,17 @@
 #include <optional>
 #include <string>
 
+#include "txprop/engine.hpp"
 #include "txprop/history.hpp"
 #include "txprop/target.hpp"
 #include "txprop/verdict.hpp"
 
 namespace txprop {
 
-// What WSS expects of one (engine, level, configuration), with the documentation that says so.
-struct WssProfile {
-  // Where WSS must hold a mismatch fails the test; elsewhere it is documented behaviour of that engine and
-  // level (semi-consistent reads, no gap locks, snapshot isolation), reported with its source.
-  bool must_hold = true;
-  bool any_serial_order = false;  // serializable, but not necessarily in the order transactions ended
-  bool compare_reads = false;     // SELECT results of committed transactions must match the serial replay
-  std::string source;             // documentation behind the above
-};
-
-WssProfile wss_profile(const TargetConfig& target, IsolationLevel level);
-
 struct WssOptions {
-  std::optional<WssProfile> profile;  // instead of the target's (planted-violation tests)
+  // What every transaction's level documents, instead of what the target's profile says of it (planted-violation
+  // tests): where write_serializable holds a mismatch fails; elsewhere it is documented behaviour with its source.
+  std::optional<WssBehaviour> documented;
   // The any-order search replays at most this many serial orders (orders that differ only in the relative order of
   // transactions touching no common table with a write are tried once); past it the verdict is inconclusive.
   int max_orders = 120;

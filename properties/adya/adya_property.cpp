@@ -707,6 +707,123 @@ void name_stale_reads(std::vector<Finding>& findings, const TestCase& c, const E
   }
 }
 
+// What each transaction's level claims (its ANSI name read as Adya's level) and what the engine documents of it (the
+// profile's DocumentedBehaviour as it is), by transaction index.
+struct Levels {
+  std::vector<adya::AdyaLevel> claimed;
+  std::vector<DocumentedBehaviour> documented;
+  std::set<std::string> names;  // "PL-2.99 claimed (REPEATABLE READ), PL-SI promised", for the note
+};
+
+Levels levels_of(const Target& target, const TestCase& c) {
+  Levels l;
+  for (const Transaction& t : c.transactions) {
+    l.claimed.push_back(adya_claimed_level(t.isolation));
+    l.documented.push_back(target.engine().documented(t.isolation, target.config()));
+    l.names.insert(fmt::format("{} claimed ({}), {} promised", adya::to_string(l.claimed.back()),
+                               sql_name(t.isolation), l.documented.back().promise));
+  }
+  return l;
+}
+
+// Every write is known only if every UPDATE and DELETE returned the rows it wrote (not on MariaDB/MySQL), of every
+// table it wrote (a joined UPDATE returns only its own table's).
+bool writes_complete(const TestCase& c) {
+  for (const Transaction& t : c.transactions)
+    for (const Statement& s : t.statements)
+      if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
+          (s.returning.empty() || s.written_tables().size() > 1))
+        return false;
+  return true;
+}
+
+// How often the suites exercise joined writes (issue 11 item 5): the forms the case has, and whether a joined write
+// that ran had its partner rows' versions recorded (PostgreSQL, SQLite; never MariaDB).
+std::set<std::string> joined_write_tags(const TestCase& c, const Extracted& x) {
+  std::set<std::string> forms;
+  for (const Transaction& t : c.transactions)
+    for (const Statement& s : t.statements)
+      if (s.is_multi_table_write())
+        forms.insert(s.kind == StatementKind::Delete      ? "form: joined DELETE"
+                     : s.written_tables().size() > 1 ? "form: joined UPDATE of two tables"
+                                                         : "form: joined UPDATE");
+  if (!forms.empty()) forms.insert("form: any joined write");
+  if (x.joined_writes > 0) forms.insert("joined write ran");
+  if (x.joined_writes_with_partners > 0) forms.insert("joined write with its partners' versions recorded");
+  if (x.join_reads_not_matching > 0) forms.insert("joined write whose join read did not see its rows (partners not recorded)");
+  return forms;
+}
+
+// The engine's own passage on the phenomenon (the kind or a class of it), if its documentation names it.
+std::string engine_passage(const DocumentedBehaviour& d, const std::string& kind) {
+  for (const std::string& c : adya::classes_of(kind))
+    if (std::string passage = d.allows(c); !passage.empty()) return passage;
+  return {};
+}
+
+// TXPROP_ADYA_HUNT=<kind>[,<kind>...]: findings of these kinds fail whatever their standing, so that the first
+// one is shrunk and reported (how the isolation-table campaign gets a minimal example of an allowed phenomenon).
+// Exact kinds: hunting G2 (phantoms) must not stop at a write-skew, which is a G2 too.
+std::set<std::string> hunted_kinds() {
+  std::set<std::string> hunted;
+  if (const char* hunt = std::getenv("TXPROP_ADYA_HUNT"); hunt && *hunt) {
+    std::string_view rest(hunt);
+    while (!rest.empty()) {
+      const std::size_t comma = std::min(rest.find(','), rest.size());
+      if (comma > 0) hunted.emplace(rest.substr(0, comma));
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+  }
+  return hunted;
+}
+
+// A finding's standing: proscribed by what the engine promises at the deciding levels (fails), by their claimed levels
+// only (documented; a deviation in Claimed mode), or by neither (allowed by the level), with its source and a line
+// saying so.
+void decide_adya_standing(Finding& f, const Levels& levels, AdyaMode mode) {
+  // A stale read is no phenomenon of Adya's levels (they order transactions by real time only at PL-SI, as G-SIb):
+  // what it breaks is one-copy semantics, which a cluster presenting itself as one database claims at every level.
+  // So it fails unless the engine documents it at the reader's level (DocumentedBehaviour::allowed[kStaleRead]).
+  const bool stale = f.kind == behaviour::kStaleRead;
+  const StandingDecision d = decide_standing(f, levels.claimed.size(), [&](int t) {
+    const std::size_t i = static_cast<std::size_t>(t);
+    if (stale) return LevelStance{levels.documented[i].allowed.count(behaviour::kStaleRead) == 0, true};
+    return LevelStance{adya::is_proscribed(levels.documented[i].prevented, f.kind),
+                       adya::is_proscribed(levels.claimed[i], f.kind)};
+  });
+  if (d.standing == Standing::Fails) return;
+  const std::size_t by = static_cast<std::size_t>(std::max(d.by, 0));
+  const DocumentedBehaviour& documented = levels.documented[by];
+  const std::string claimed(adya::to_string(levels.claimed[by]));
+  if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+  const std::string passage = engine_passage(documented, f.kind);
+  if (d.standing == Standing::Allowed) {
+    f.standing = Standing::Allowed;
+    f.source = fmt::format("allowed at {} (Adya's {} proscribes {})", claimed, claimed,
+                           fmt::join(adya::proscribed(levels.claimed[by]), ", "));
+    if (!passage.empty()) f.source += "; the engine documents it: " + passage;
+    f.explanation += fmt::format("Standing: {} allowed at {}.\n", f.kind, claimed);
+    return;
+  }
+  f.source = passage.empty() ? documented.source : passage;
+  if (stale) {
+    f.standing = mode == AdyaMode::Documented ? Standing::Documented : Standing::Deviation;
+    f.explanation += fmt::format("Standing: a stale read breaks one-copy semantics at any level; documented by the "
+                                 "engine at {} ({}).\n", claimed, documented.promise);
+    return;
+  }
+  if (mode == AdyaMode::Documented) {
+    f.standing = Standing::Documented;
+    f.explanation += fmt::format("Standing: proscribed by {} (the claimed level), documented by the engine ({}).\n",
+                                 claimed, documented.promise);
+  } else {
+    f.standing = Standing::Deviation;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
+    f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n", claimed,
+                                 documented.promise);
+  }
+}
+
+
 }  // namespace
 
 namespace adya {
@@ -714,7 +831,7 @@ ObservedHistory observe(const History& h) { return extract(h).observed; }
 }  // namespace adya
 
 TestCase instrument_for_adya(const TestCase& c, const EngineProfile& engine) {
-  return adya::instrument(c, adya::instrumentation_options(engine.capabilities()));
+  return adya::instrument(c, adya::InstrumentationOptions{.engine = engine.capabilities()});
 }
 
 Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
@@ -729,46 +846,20 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // (Finding::deciding): proscribed by what the engine promises there (fails), documented by the engine (a weaker
   // promise than the claimed level: counted, with source; a deviation in Claimed mode), or allowed by the claimed level
   // itself (counted: e.g. "lost-update allowed at PL-2").
-  const std::size_t n = h.test_case.transactions.size();
-  std::vector<AdyaExpectation> expectations;
-  std::set<std::string> level_names;
-  for (const Transaction& t : h.test_case.transactions) {
-    expectations.push_back(adya_expectation(target.config(), t.isolation));
-    level_names.insert(fmt::format("{} claimed ({}), {} promised", expectations.back().claimed_level,
-                                   sql_name(t.isolation), expectations.back().promised_level));
-  }
-  if (n == 0) return v;
+  const Levels levels = levels_of(target, h.test_case);
+  if (h.test_case.transactions.empty()) return v;
   Extracted x = extract(h, transaction_starts(h, target.engine(), target.config(), [&](int t, int step) {
                            const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
                                                     .statements[static_cast<std::size_t>(step - 1)];
                            return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
                          }));
   adya::CheckOptions options;
-  // Every write is known only if every UPDATE returned the rows it wrote (not on MariaDB/MySQL), of every table it
-  // wrote (a joined UPDATE returns only its own table's).
-  options.writes_complete = true;
-  for (const Transaction& t : h.test_case.transactions)
-    for (const Statement& s : t.statements)
-      if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
-          (s.returning.empty() || s.written_tables().size() > 1))
-        options.writes_complete = false;
+  options.writes_complete = writes_complete(h.test_case);
   Verdict found = adya::check(x.observed, adya::adya_kinds(), options);
   v.tags = found.tags;
   // The observer (the last transaction) runs after everything else: it contends with nobody.
   v.tags.push_back(contention_of(x.observed, h));
-  // How often the suites exercise joined writes (issue 11 item 5): the forms the case has, and whether a joined write
-  // that ran had its partner rows' versions recorded (PostgreSQL, SQLite; never MariaDB).
-  std::set<std::string> forms;
-  for (const Transaction& t : h.test_case.transactions)
-    for (const Statement& s : t.statements)
-      if (s.is_multi_table_write())
-        forms.insert(s.kind == StatementKind::Delete      ? "form: joined DELETE"
-                     : s.written_tables().size() > 1 ? "form: joined UPDATE of two tables"
-                                                         : "form: joined UPDATE");
-  if (!forms.empty()) forms.insert("form: any joined write");
-  if (x.joined_writes > 0) forms.insert("joined write ran");
-  if (x.joined_writes_with_partners > 0) forms.insert("joined write with its partners' versions recorded");
-  if (x.join_reads_not_matching > 0) forms.insert("joined write whose join read did not see its rows (partners not recorded)");
+  const std::set<std::string> forms = joined_write_tags(h.test_case, x);
   v.tags.insert(v.tags.end(), forms.begin(), forms.end());
   for (const std::string& m : x.malformed) {
     Finding f;
@@ -776,77 +867,20 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
     f.explanation = m + ": not a row id and writer list txprop wrote\n";
     found.findings.push_back(std::move(f));
   }
-
-  // The engine's own passage on the phenomenon (the kind or a class of it), if its documentation names it.
-  auto engine_passage = [](const AdyaExpectation& e, const std::string& kind) -> std::string {
-    for (const std::string& c : adya::classes_of(kind))
-      if (const auto it = e.allowed.find(c); it != e.allowed.end()) return it->second;
-    return {};
-  };
-  // TXPROP_ADYA_HUNT=<kind>[,<kind>...]: findings of these kinds fail whatever their standing, so that the first
-  // one is shrunk and reported (how the isolation-table campaign gets a minimal example of an allowed phenomenon).
-  std::set<std::string> hunted;
-  if (const char* hunt = std::getenv("TXPROP_ADYA_HUNT"); hunt && *hunt) {
-    std::string_view rest(hunt);
-    while (!rest.empty()) {
-      const std::size_t comma = std::min(rest.find(','), rest.size());
-      if (comma > 0) hunted.emplace(rest.substr(0, comma));
-      rest.remove_prefix(std::min(comma + 1, rest.size()));
-    }
-  }
-  // Exact kinds: hunting G2 (phantoms) must not stop at a write-skew, which is a G2 too.
-  auto is_hunted = [&](const Finding& f) { return hunted.count(f.kind) != 0; };
+  const std::set<std::string> hunted = hunted_kinds();
   name_stale_reads(found.findings, h.test_case, target.engine());
   for (Finding& f : found.findings) {
-    if (is_hunted(f)) {
+    if (hunted.count(f.kind) != 0) {
       if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
       f.explanation += "Hunted (TXPROP_ADYA_HUNT): reported as a failure whatever its standing.\n";
       continue;
     }
     if (f.kind == "impossible-history") continue;  // fails
-    // Proscribed by what the engine promises at the deciding levels (fails), by their claimed levels only
-    // (documented), or by neither (allowed by the level).
-    // A stale read is no phenomenon of Adya's levels (they order transactions by real time only at PL-SI, as G-SIb):
-    // what it breaks is one-copy semantics, which a cluster presenting itself as one database claims at every level.
-    // So it fails unless the engine documents it at the reader's level (DocumentedBehaviour::allowed[kStaleRead]).
-    const bool stale = f.kind == behaviour::kStaleRead;
-    const StandingDecision d = decide_standing(f, n, [&](int t) {
-      const AdyaExpectation& e = expectations[static_cast<std::size_t>(t)];
-      if (stale) return LevelStance{e.allowed.count(behaviour::kStaleRead) == 0, true};
-      return LevelStance{adya::is_proscribed(e.promised, f.kind), adya::is_proscribed(e.claimed, f.kind)};
-    });
-    if (d.standing == Standing::Fails) continue;
-    const AdyaExpectation& by = expectations[static_cast<std::size_t>(std::max(d.by, 0))];
-    if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
-    const std::string passage = engine_passage(by, f.kind);
-    if (d.standing == Standing::Allowed) {
-      f.standing = Standing::Allowed;
-      f.source = fmt::format("allowed at {} (Adya's {} proscribes {})", by.claimed_level, by.claimed_level,
-                             fmt::join(by.claimed, ", "));
-      if (!passage.empty()) f.source += "; the engine documents it: " + passage;
-      f.explanation += fmt::format("Standing: {} allowed at {}.\n", f.kind, by.claimed_level);
-      continue;
-    }
-    f.source = passage.empty() ? by.source : passage;
-    if (stale) {
-      f.standing = mode == AdyaMode::Documented ? Standing::Documented : Standing::Deviation;
-      f.explanation += fmt::format("Standing: a stale read breaks one-copy semantics at any level; documented by the "
-                                   "engine at {} ({}).\n", by.claimed_level, by.promised_level);
-      continue;
-    }
-    if (mode == AdyaMode::Documented) {
-      f.standing = Standing::Documented;
-      f.explanation += fmt::format("Standing: proscribed by {} (the claimed level), documented by the engine ({}).\n",
-                                   by.claimed_level, by.promised_level);
-    } else {
-      f.standing = Standing::Deviation;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
-      f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n",
-                                   by.claimed_level, by.promised_level);
-    }
+    decide_adya_standing(f, levels, mode);
   }
   v.findings = std::move(found.findings);
   v.note = fmt::format("{}; {} predicate reads with version sets, {} without (see add_predicates)",
-                       fmt::join(level_names, "; "), x.predicate_reads, x.predicate_skipped);
+                       fmt::join(levels.names, "; "), x.predicate_reads, x.predicate_skipped);
   if (!v.findings.empty()) v.attachments.emplace_back("history.edn", adya::to_elle_edn(x.observed));
   return v;
 }

@@ -1,14 +1,11 @@
-// What a level claims (its ANSI name read as Adya's level) and what the engine promises (its profile's documented
-// behaviour), in Adya's terms.
-#include "txprop/adya_levels.hpp"
+// What a level claims: its ANSI name read as Adya's level. What the engine promises is its profile's documented
+// behaviour, read by check_adya as it is.
 #include "txprop/adya.hpp"
-#include "txprop/engine.hpp"
+#include "txprop/adya_levels.hpp"
 
 namespace txprop {
 
-namespace {
-
-adya::AdyaLevel claimed_level(IsolationLevel level) {
+adya::AdyaLevel adya_claimed_level(IsolationLevel level) {
   switch (level) {
     case IsolationLevel::ReadUncommitted: return adya::AdyaLevel::PL1;
     case IsolationLevel::ReadCommitted: return adya::AdyaLevel::PL2;
@@ -16,20 +13,6 @@ adya::AdyaLevel claimed_level(IsolationLevel level) {
     case IsolationLevel::Serializable: return adya::AdyaLevel::PL3;
   }
   return adya::AdyaLevel::PL3;
-}
-
-}  // namespace
-
-AdyaExpectation adya_expectation(const TargetConfig& target, IsolationLevel level) {
-  AdyaExpectation e;
-  e.claimed_level = std::string(adya::to_string(claimed_level(level)));
-  e.claimed = adya::proscribed(claimed_level(level));
-  const DocumentedBehaviour d = target.profile().documented(level, target);
-  e.promised_level = d.promise;
-  e.promised = d.prevented;
-  e.source = d.source;
-  e.allowed = d.allowed;
-  return e;
 }
 
 }  // namespace txprop

@@ -6,7 +6,7 @@ namespace txprop::adya {
 
 namespace {
 
-bool is_hidden(const std::string& column) { return column == kRowIdColumn || column == kWriterListColumn; }
+bool is_hidden(const std::string& column) { return hidden_columns().is_hidden(column); }
 
 // Row ids are unique across all tables and the whole case: initial rows count from 1, each inserted row gets
 // 1'000'000 + its place among all inserted rows of the case, in transaction and statement order.
@@ -14,28 +14,26 @@ constexpr std::int64_t kInsertedRowIds = 1'000'000;
 
 // RETURNING list of an instrumented write: the row id and writer list first, then every other column.
 std::vector<std::string> all_columns(const Schema& schema, const std::string& table) {
-  std::vector<std::string> out = {kRowIdColumn, kWriterListColumn};
-  if (const Table* t = schema.find_table(table))
-    for (const Column& c : t->columns)
-      if (!is_hidden(c.name)) out.push_back(c.name);
-  return out;
+  return hidden_columns().leading(schema.find_table(table));
 }
 
 }  // namespace
 
-InstrumentationOptions instrumentation_options(const EngineCapabilities& engine) {
-  InstrumentationOptions o;
-  o.update_returning = engine.update_returning;
-  o.delete_returning = engine.delete_returning;
-  o.locking_plain_reads = engine.locking_plain_reads;
-  o.writes_read_snapshot = engine.writes_read_snapshot;
-  o.joined_write_returning = engine.joined_write_returning;
-  o.joined_write_returning_joined_table = engine.joined_write_returning_joined_table;
-  // A plain read just before the write sees the versions the write reads only where writes read the statement's
-  // snapshot; InnoDB's read the latest committed ones, which a plain read at REPEATABLE READ does not.
-  o.join_reads_before_writes =
-      engine.joined_write_returning && !engine.joined_write_returning_joined_table && engine.writes_read_snapshot;
-  return o;
+const HiddenColumns& hidden_columns() {
+  static const HiddenColumns h(
+      {Column{kRowIdColumn, ColumnType::Integer, false}, Column{kWriterListColumn, ColumnType::Text, true}});
+  return h;
+}
+
+EngineCapabilities every_returning_form() {
+  EngineCapabilities c;
+  c.update_returning = c.delete_returning = true;
+  c.joined_write_returning = c.joined_write_returning_joined_table = true;
+  return c;
+}
+
+bool join_reads_before_writes(const EngineCapabilities& engine) {
+  return engine.joined_write_returning && !engine.joined_write_returning_joined_table && engine.writes_read_snapshot;
 }
 
 bool is_version_set_read(const Statement& s) {
@@ -65,30 +63,42 @@ Statement join_read_before(const Statement& write) {
 }  // namespace
 
 bool is_instrumented(const TestCase& c) {
-  return !c.schema.tables.empty() && c.schema.tables.front().find_column(kRowIdColumn) != nullptr;
+  return hidden_columns().in(c.schema);
 }
+
+namespace {
+
+// The observer runs after everything else ended, at the strongest level of the case, so that it is never the weakest
+// transaction a phenomenon involves, and reads every table.
+void append_observer(TestCase& out) {
+  Transaction observer;
+  observer.isolation = out.transactions.front().isolation;
+  for (const Transaction& t : out.transactions) observer.isolation = std::max(observer.isolation, t.isolation);
+  for (const Table& t : out.schema.tables) observer.statements.push_back(Statement::select(t.name));
+  const int index = static_cast<int>(out.transactions.size());
+  out.transactions.push_back(observer);
+  out.order.insert(out.order.end(), observer.step_count(), index);
+}
+
+}  // namespace
 
 TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   TestCase out = c;
-  std::int64_t next_initial = 1;
-  for (Table& t : out.schema.tables) {
-    t.columns.push_back(Column{kRowIdColumn, ColumnType::Integer, false});
-    t.columns.push_back(Column{kWriterListColumn, ColumnType::Text, true});
-    for (Row& r : t.rows) {
-      r.emplace_back(next_initial++);
-      r.emplace_back("0");
-    }
-  }
+  hidden_columns().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value("0")}; });
   std::int64_t next_inserted = kInsertedRowIds;
   // Version-set reads: inserted before predicate reads, and their steps into the order (the step before the
   // statement's own step, which is step index + 1: step 0 is BEGIN).
   // Join reads before joined writes are inserted the same way.
-  const bool adds_reads = options.version_sets || options.join_reads_before_writes;
+  const EngineCapabilities& engine = options.engine;
+  const bool join_reads = join_reads_before_writes(engine);
+  const bool update_returning = options.returning && engine.update_returning;
+  const bool delete_returning = options.returning && engine.delete_returning;
+  const bool adds_reads = options.version_sets || join_reads;
   std::vector<std::vector<std::size_t>> added(out.transactions.size());  // per transaction: new step indexes
   for (std::size_t i = 0; i < out.transactions.size() && adds_reads; ++i) {
     Transaction& tx = out.transactions[i];
-    if (tx.autocommit || std::find(options.locking_plain_reads.begin(), options.locking_plain_reads.end(),
-                                   tx.isolation) != options.locking_plain_reads.end())
+    if (tx.autocommit || std::find(engine.locking_plain_reads.begin(), engine.locking_plain_reads.end(),
+                                   tx.isolation) != engine.locking_plain_reads.end())
       continue;
     std::vector<Statement> statements;
     for (const Statement& s : tx.statements) {
@@ -98,9 +108,9 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       const bool predicate = options.version_sets &&
                              ((s.kind == StatementKind::Select && s.joins.empty() && s.derived.empty() && !s.limit) ||
                               ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.joins.empty() &&
-                               options.writes_read_snapshot));
+                               engine.writes_read_snapshot));
       const Table* table = out.schema.find_table(s.table);
-      if (s.is_multi_table_write() && options.join_reads_before_writes && table != nullptr) {
+      if (s.is_multi_table_write() && join_reads && table != nullptr) {
         added[i].push_back(statements.size() + 1);
         statements.push_back(join_read_before(s));
       } else if (predicate && table != nullptr) {
@@ -157,7 +167,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
             s.assignments.push_back(Assignment{
                 kWriterListColumn,
                 Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
-            if (options.update_returning) s.returning = all_columns(out.schema, s.table);
+            if (update_returning) s.returning = all_columns(out.schema, s.table);
             break;
           }
           // Both tables have a txp_wl: the appended list names its table. Every written table's rows get the writer.
@@ -167,20 +177,20 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
                 kWriterListColumn,
                 Expr::binary(BinaryOp::Concat, Expr::qcol(w, kWriterListColumn), Expr::lit(Value("," + id))),
                 w == s.table ? std::string() : w});
-          if (options.update_returning && options.joined_write_returning) {
+          if (update_returning && engine.joined_write_returning) {
             s.returning = all_columns(out.schema, s.table);
             // The partner's version is the one read only if this UPDATE does not write the partner too.
-            if (options.joined_write_returning_joined_table && written.size() == 1)
+            if (engine.joined_write_returning_joined_table && written.size() == 1)
               s.returning_joined = all_columns(out.schema, s.joins.front().table);
           }
           break;
         }
         case StatementKind::Delete:
           if (s.joins.empty()) {
-            if (options.delete_returning) s.returning = all_columns(out.schema, s.table);
-          } else if (options.delete_returning && options.joined_write_returning) {
+            if (delete_returning) s.returning = all_columns(out.schema, s.table);
+          } else if (delete_returning && engine.joined_write_returning) {
             s.returning = all_columns(out.schema, s.table);
-            if (options.joined_write_returning_joined_table)
+            if (engine.joined_write_returning_joined_table)
               s.returning_joined = all_columns(out.schema, s.joins.front().table);
           }
           break;
@@ -188,17 +198,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       }
     }
   }
-  if (options.observer && !out.transactions.empty()) {
-    // The observer runs after everything else ended, at the strongest level of the case, so that it is never the
-    // weakest transaction a phenomenon involves.
-    Transaction observer;
-    observer.isolation = out.transactions.front().isolation;
-    for (const Transaction& t : out.transactions) observer.isolation = std::max(observer.isolation, t.isolation);
-    for (const Table& t : out.schema.tables) observer.statements.push_back(Statement::select(t.name));
-    const int index = static_cast<int>(out.transactions.size());
-    out.transactions.push_back(observer);
-    out.order.insert(out.order.end(), observer.step_count(), index);
-  }
+  if (options.observer && !out.transactions.empty()) append_observer(out);
   return out;
 }
 
@@ -228,15 +228,7 @@ std::optional<std::vector<JoinedTableColumns>> joined_table_columns(const Schema
 TestCase strip_instrumentation(const TestCase& c) {
   if (!is_instrumented(c)) return c;
   TestCase out = c;
-  for (Table& t : out.schema.tables) {
-    std::vector<std::size_t> drop;
-    for (std::size_t i = 0; i < t.columns.size(); ++i)
-      if (is_hidden(t.columns[i].name)) drop.push_back(i);
-    for (auto it = drop.rbegin(); it != drop.rend(); ++it) {
-      t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(*it));
-      for (Row& r : t.rows) r.erase(r.begin() + static_cast<std::ptrdiff_t>(*it));
-    }
-  }
+  hidden_columns().strip_from(out.schema);
   // The observer is the last transaction and reads every table; it was appended last to the order.
   const int last = static_cast<int>(out.transactions.size()) - 1;
   if (last >= 1 && out.order.size() >= out.transactions[static_cast<std::size_t>(last)].step_count() &&
@@ -265,15 +257,10 @@ TestCase strip_instrumentation(const TestCase& c) {
 
 Statement strip_instrumentation_of(const Statement& statement) {
   Statement s = statement;
-  std::erase_if(s.assignments, [](const Assignment& a) { return is_hidden(a.column); });
   if (std::find(s.returning.begin(), s.returning.end(), kRowIdColumn) != s.returning.end()) s.returning.clear();
   if (std::find(s.returning_joined.begin(), s.returning_joined.end(), kRowIdColumn) != s.returning_joined.end())
     s.returning_joined.clear();
-  for (std::size_t i = s.columns.size(); i-- > 0;)
-    if (is_hidden(s.columns[i])) {
-      s.columns.erase(s.columns.begin() + static_cast<std::ptrdiff_t>(i));
-      for (auto& row : s.values) row.erase(row.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+  hidden_columns().strip_from(s);
   return s;
 }
 

@@ -62,6 +62,136 @@ std::string concurrent_resumption(const History& h) {
   return {};
 }
 
+// The committed transactions the replay keeps, and what it leaves out: every transaction that did not commit, and in a
+// committed one what a ROLLBACK TO SAVEPOINT undid (in the replay each such statement is a SAVEPOINT: no effect, no
+// lock, on every engine, so that every other step keeps its index and place).
+struct Kept {
+  std::vector<int> kept;      // original transaction indexes, in index order
+  std::vector<int> renumber;  // original index -> index in the replay, -1 if left out
+  std::vector<std::vector<bool>> undone;  // per kept transaction: its statements a ROLLBACK TO SAVEPOINT undid
+  bool any_undone = false;
+  std::string left_out;  // "T1 (aborted), T2.3 (undone by ROLLBACK TO SAVEPOINT)"
+};
+
+Kept kept_of(const History& h) {
+  const TestCase& c = h.test_case;
+  Kept k;
+  k.renumber.assign(c.transactions.size(), -1);
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    if (h.transactions[t].fate == TxnFate::Committed) {
+      k.renumber[t] = static_cast<int>(k.kept.size());
+      k.kept.push_back(static_cast<int>(t));
+    } else {
+      k.left_out += fmt::format("{}T{} ({})", k.left_out.empty() ? "" : ", ", t, to_string(h.transactions[t].fate));
+    }
+  }
+  for (int t : k.kept) {
+    k.undone.push_back(c.transactions[static_cast<std::size_t>(t)].undone_by_savepoints());
+    for (std::size_t i = 0; i < k.undone.back().size(); ++i)
+      if (k.undone.back()[i]) {
+        k.any_undone = true;
+        k.left_out += fmt::format("{}T{}.{} (undone by ROLLBACK TO SAVEPOINT)", k.left_out.empty() ? "" : ", ", t, i + 1);
+      }
+  }
+  return k;
+}
+
+// The committed transactions alone, what ROLLBACK TO undid replaced by placeholders, in `order`.
+TestCase replay_case(const TestCase& c, const Kept& k, const ReplayOrder& order) {
+  TestCase replay;
+  replay.schema = c.schema;
+  for (std::size_t i = 0; i < k.kept.size(); ++i) {
+    Transaction tx = c.transactions[static_cast<std::size_t>(k.kept[i])];
+    for (std::size_t j = 0; j < tx.statements.size(); ++j)
+      if (k.undone[i][j]) tx.statements[j] = Statement::savepoint_statement(StatementKind::Savepoint, "txprop_undone");
+    replay.transactions.push_back(std::move(tx));
+  }
+  for (int t : order.order) replay.order.push_back(k.renumber[static_cast<std::size_t>(t)]);
+  return replay;
+}
+
+// The kept steps whose outcome differs between the run `h` and the replay `r`.
+struct Differences {
+  std::string diff;
+  std::set<int> differing;  // transactions with a statement whose outcome changed
+  // A NOWAIT or SKIP LOCKED read whose outcome changed: it met locks of a left-out transaction, which that held until
+  // it ended (no effect of its writes). Alone that is no evidence; and the replay no longer took the locks the run
+  // took, so where a step waited, which statement waited for which may differ too.
+  std::string lock_dependent;
+};
+
+Differences differences(const History& h, const History& r, const Kept& kept) {
+  const TestCase& c = h.test_case;
+  const std::vector<std::vector<bool>>& undone = kept.undone;
+  Differences d;
+  for (std::size_t k = 0; k < kept.kept.size(); ++k) {
+    const int t = kept.kept[k];
+    const Transaction& tx = c.transactions[static_cast<std::size_t>(t)];
+    for (std::size_t i = 0; i < tx.step_count(); ++i) {
+      if (i >= 1 && i <= tx.statements.size() && undone[k][i - 1]) continue;  // a placeholder in the replay
+      // A BEGIN that COMMIT / ROLLBACK AND CHAIN made sends nothing; in a replay without the transaction before it,
+      // it is sent. Either way it affects no rows: only a failure would be evidence.
+      if (i == 0 && !h.outcomes[static_cast<std::size_t>(t)][0].failed() && !r.outcomes[k][0].failed()) continue;
+      const Outcome& before = h.outcomes[static_cast<std::size_t>(t)][i];
+      const Outcome& after = r.outcomes[k][i];
+      if (compare_outcomes(before, after).empty()) continue;
+      if (i >= 1 && i <= tx.statements.size() && tx.statements[i - 1].depends_on_locks()) {
+        if (d.lock_dependent.empty())
+          d.lock_dependent = fmt::format("T{}.{} (SELECT ... {}) met other rows locked", t, i, lock_clause(tx.statements[i - 1]));
+        continue;
+      }
+      d.differing.insert(t);
+      d.diff += fmt::format("  T{}.{} {}\n    with the aborted transactions:    {}\n    without them:                     {}\n",
+                            t, i, render(tx.step(i), Dialect::Portable), summary(before), summary(after));
+    }
+  }
+  return d;
+}
+
+// Why a replay that differs is no evidence on a cluster, or "".
+std::string cluster_reason(Target& target, const TestCase& c, const Kept& k, const History& r) {
+  // On a cluster a statement inside a transaction reads and writes its node's state as applied so far, which may
+  // miss a commit of another node that ended before it (a stale read; CI met a DELETE on node 3 that matched node 1's
+  // committed INSERT in the run and not in the replay): where the engine documents that and the case spans nodes,
+  // the replay is no evidence about the left-out transactions.
+  std::set<int> nodes;
+  for (const Transaction& t : c.transactions) nodes.insert(t.node);
+  if (nodes.size() > 1)
+    for (int t : k.kept)
+      if (const std::string stale = target.config().profile().documented(
+              c.transactions[static_cast<std::size_t>(t)].isolation, target.config()).allows(behaviour::kStaleRead);
+          !stale.empty())
+        return "the case spans nodes of a cluster and " + target.engine().name() + " documents stale reads: " + stale;
+  // On a cluster which of two conflicting transactions fails certification depends on when each node applied the
+  // other's write set, not on the submitted order alone: a kept (committed) transaction that failed certification in
+  // the replay is no evidence about the left-out transactions.
+  for (std::size_t i = 0; i < r.transactions.size(); ++i)
+    if (r.transactions[i].fate == TxnFate::Aborted && r.transactions[i].abort_reason.cls == ErrorClass::CertificationFailure)
+      return fmt::format("T{} failed certification in it, which on a cluster depends on when each node applied the "
+                         "others' write sets",
+                         k.kept[i]);
+  return {};
+}
+
+// Aborted work seen by others is documented only where the reader's level allows dirty reads (G1a), each transaction
+// at its own level: every transaction whose statements changed must be at such a level; when only the final state
+// changed, some committed transaction must be (it may have written what it read dirty).
+void decide_aborted_effect_standing(Finding& f, Target& target, const TestCase& c, const std::vector<int>& kept,
+                                    const std::set<int>& differing) {
+  auto dirty_reads = [&](int t) {
+    const IsolationLevel level = c.transactions[static_cast<std::size_t>(t)].isolation;
+    return target.config().profile().documented(level, target.config()).allows("G1a");
+  };
+  // So the changed transactions are the involved ones (one whose level proscribes dirty reads fails it); with none,
+  // every kept transaction decides (it fails only when each one's level proscribes them).
+  const std::vector<int> changed(differing.begin(), differing.end());
+  const LevelStanding level = [&](int t) { return LevelStance{dirty_reads(t).empty()}; };
+  const StandingDecision d = changed.empty() ? decide_standing(kept, kept, c.transactions.size(), level)
+                                             : decide_standing({}, changed, c.transactions.size(), level);
+  f.standing = d.standing;
+  if (d.by >= 0) f.source = dirty_reads(d.by);
+}
+
 }  // namespace
 
 Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions& options) {
@@ -70,30 +200,8 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
     return v.without_verdict("the run did not finish");
   }
   const TestCase& c = h.test_case;
-  std::vector<int> kept;     // original transaction indexes, in index order
-  std::vector<int> renumber(c.transactions.size(), -1);
-  std::string left_out;
-  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
-    if (h.transactions[t].fate == TxnFate::Committed) {
-      renumber[t] = static_cast<int>(kept.size());
-      kept.push_back(static_cast<int>(t));
-    } else {
-      left_out += fmt::format("{}T{} ({})", left_out.empty() ? "" : ", ", t, to_string(h.transactions[t].fate));
-    }
-  }
-  // What a ROLLBACK TO SAVEPOINT undid in a committed transaction is left out too: in the replay each such statement
-  // is a SAVEPOINT (no effect, no lock, on every engine), so that every other step keeps its index and place.
-  std::vector<std::vector<bool>> undone;
-  bool any_undone = false;
-  for (int t : kept) {
-    undone.push_back(c.transactions[static_cast<std::size_t>(t)].undone_by_savepoints());
-    for (std::size_t i = 0; i < undone.back().size(); ++i)
-      if (undone.back()[i]) {
-        any_undone = true;
-        left_out += fmt::format("{}T{}.{} (undone by ROLLBACK TO SAVEPOINT)", left_out.empty() ? "" : ", ", t, i + 1);
-      }
-  }
-  if (left_out.empty()) {
+  const Kept kept = kept_of(h);
+  if (kept.left_out.empty()) {
     v.note = "every transaction committed: nothing to leave out";
     return v;
   }
@@ -105,110 +213,39 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   // says InnoDB keeps "the row locks that were stored in memory after the savepoint"; on MariaDB 10.11.19 and
   // PostgreSQL 15.18 a waiting UPDATE resumed at the ROLLBACK TO, for a row lock of an UPDATE and of a SELECT ... FOR
   // UPDATE alike (tests/scenarios/savepoint_rollback_releases_a_row_lock.txn).
-  if (any_undone && order.ambiguity.empty() && h.any_blocked())
+  if (kept.any_undone && order.ambiguity.empty() && h.any_blocked())
     order.ambiguity = "a step waited while statements that a ROLLBACK TO SAVEPOINT undid may have held locks";
-  TestCase replay;
-  replay.schema = c.schema;
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    Transaction tx = c.transactions[static_cast<std::size_t>(kept[k])];
-    for (std::size_t i = 0; i < tx.statements.size(); ++i)
-      if (undone[k][i]) tx.statements[i] = Statement::savepoint_statement(StatementKind::Savepoint, "txprop_undone");
-    replay.transactions.push_back(std::move(tx));
-  }
-  for (int t : order.order) replay.order.push_back(renumber[static_cast<std::size_t>(t)]);
-  const History r = target.run(replay);
+  const History r = target.run(replay_case(c, kept, order));
   if (r.finding) {
     return v.without_verdict("the replay did not finish: " + r.finding->detail);
   }
-
-  std::string diff;
-  std::set<int> differing;  // transactions with a statement whose outcome changed
-  // A NOWAIT or SKIP LOCKED read whose outcome changed: it met locks of a left-out transaction, which that held until
-  // it ended (no effect of its writes). Alone that is no evidence; and the replay no longer took the locks the run
-  // took, so where a step waited, which statement waited for which may differ too.
-  std::string lock_dependent;
-  for (std::size_t k = 0; k < kept.size(); ++k) {
-    const int t = kept[k];
-    const Transaction& tx = c.transactions[static_cast<std::size_t>(t)];
-    for (std::size_t i = 0; i < tx.step_count(); ++i) {
-      if (i >= 1 && i <= tx.statements.size() && undone[k][i - 1]) continue;  // a placeholder in the replay
-      // A BEGIN that COMMIT / ROLLBACK AND CHAIN made sends nothing; in a replay without the transaction before it,
-      // it is sent. Either way it affects no rows: only a failure would be evidence.
-      if (i == 0 && !h.outcomes[static_cast<std::size_t>(t)][0].failed() && !r.outcomes[k][0].failed()) continue;
-      const Outcome& before = h.outcomes[static_cast<std::size_t>(t)][i];
-      const Outcome& after = r.outcomes[k][i];
-      if (compare_outcomes(before, after).empty()) continue;
-      if (i >= 1 && i <= tx.statements.size() && tx.statements[i - 1].depends_on_locks()) {
-        if (lock_dependent.empty())
-          lock_dependent = fmt::format("T{}.{} (SELECT ... {}) met other rows locked", t, i, lock_clause(tx.statements[i - 1]));
-        continue;
-      }
-      differing.insert(t);
-      diff += fmt::format("  T{}.{} {}\n    with the aborted transactions:    {}\n    without them:                     {}\n",
-                          t, i, render(tx.step(i), Dialect::Portable), summary(before), summary(after));
-    }
-  }
+  const Differences d = differences(h, r, kept);
   const std::string state = compare_states(h.final_state, r.final_state, "with the aborted transactions", "without them");
-  if (diff.empty() && state.empty()) {
-    v.note = "left out " + left_out;
-    if (!lock_dependent.empty()) v.note += "; " + lock_dependent + " (locks of the left-out transactions)";
+  if (d.diff.empty() && state.empty()) {
+    v.note = "left out " + kept.left_out;
+    if (!d.lock_dependent.empty()) v.note += "; " + d.lock_dependent + " (locks of the left-out transactions)";
     return v;
   }
   // Other locks decide something else only through a wait: with no step waiting in the run or in the replay, the
   // other differences are still evidence.
-  if (!lock_dependent.empty() && (h.any_blocked() || r.any_blocked())) {
-    return v.without_verdict("the replay differs, but " + lock_dependent +
+  if (!d.lock_dependent.empty() && (h.any_blocked() || r.any_blocked())) {
+    return v.without_verdict("the replay differs, but " + d.lock_dependent +
                              " without the left-out transactions, so the replay took other locks than the run, and "
                              "a step waited");
   }
   if (auto why = order.ambiguity.empty() ? concurrent_resumption(h) : order.ambiguity; !why.empty()) {
     return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
   }
-  // On a cluster a statement inside a transaction reads and writes its node's state as applied so far, which may
-  // miss a commit of another node that ended before it (a stale read; CI met a DELETE on node 3 that matched node 1's
-  // committed INSERT in the run and not in the replay): where the engine documents that and the case spans nodes,
-  // the replay is no evidence about the left-out transactions.
-  std::set<int> nodes;
-  for (const Transaction& t : c.transactions) nodes.insert(t.node);
-  if (nodes.size() > 1)
-    for (int t : kept)
-      if (const std::string stale = target.config().profile().documented(
-              c.transactions[static_cast<std::size_t>(t)].isolation, target.config()).allows(behaviour::kStaleRead);
-          !stale.empty())
-        return v.without_verdict("the replay differs, but the case spans nodes of a cluster and " +
-                                 target.engine().name() + " documents stale reads: " + stale);
-  // On a cluster which of two conflicting transactions fails certification depends on when each node applied the
-  // other's write set, not on the submitted order alone: a kept (committed) transaction that failed certification in
-  // the replay is no evidence about the left-out transactions.
-  for (std::size_t k = 0; k < r.transactions.size(); ++k)
-    if (r.transactions[k].fate == TxnFate::Aborted && r.transactions[k].abort_reason.cls == ErrorClass::CertificationFailure)
-      return v.without_verdict(fmt::format("the replay differs, but T{} failed certification in it, which on a cluster "
-                                           "depends on when each node applied the others' write sets",
-                                           kept[k]));
+  if (const std::string why = cluster_reason(target, c, kept, r); !why.empty())
+    return v.without_verdict("the replay differs, but " + why);
   Finding f;
   f.kind = "aborted-effect";
   f.explanation = fmt::format(
       "Left out {}; replayed the committed transactions alone, in their submitted order, on a fresh database.\n",
-      left_out);
-  if (!diff.empty()) f.explanation += "Statements whose outcome changed:\n" + diff;
+      kept.left_out);
+  if (!d.diff.empty()) f.explanation += "Statements whose outcome changed:\n" + d.diff;
   if (!state.empty()) f.explanation += "Final state differs:\n  " + state;
-  if (!options.ignore_documentation) {
-    // Aborted work seen by others is documented only where the reader's level allows dirty reads (G1a), each
-    // transaction at its own level: every transaction whose statements changed must be at such a level; when only
-    // the final state changed, some committed transaction must be (it may have written what it read dirty).
-    auto dirty_reads = [&](int t) {
-      const IsolationLevel level = c.transactions[static_cast<std::size_t>(t)].isolation;
-      return target.config().profile().documented(level, target.config()).allows("G1a");
-    };
-    // So the changed transactions are the involved ones (one whose level proscribes dirty reads fails it); with none,
-    // every kept transaction decides (it fails only when each one's level proscribes them).
-    const std::vector<int> changed(differing.begin(), differing.end());
-    const LevelStanding level = [&](int t) { return LevelStance{dirty_reads(t).empty()}; };
-    const StandingDecision d = changed.empty() ? decide_standing(kept, kept, c.transactions.size(), level)
-                                               : decide_standing({}, changed, c.transactions.size(), level);
-    f.standing = d.standing;
-    if (d.by >= 0) f.source = dirty_reads(d.by);
-  }
+  if (!options.ignore_documentation) decide_aborted_effect_standing(f, target, c, kept.kept, d.differing);
   v.findings.push_back(std::move(f));
   return v;
 }

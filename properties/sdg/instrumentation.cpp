@@ -2,17 +2,17 @@
 
 #include <algorithm>
 
+#include "txprop/hidden_columns.hpp"
+
 namespace txprop::sdg {
 
 namespace {
 
-bool is_key(const std::string& column) { return column == kRowKey || column == kVersionKey; }
-
-std::vector<std::string> read_columns(const Table& t) {
-  std::vector<std::string> cols = {kRowKey, kVersionKey};
-  for (const Column& c : t.columns)
-    if (!is_key(c.name)) cols.push_back(c.name);
-  return cols;
+// SDG's hidden columns: a row key no statement changes and the version key every write sets.
+const HiddenColumns& keys() {
+  static const HiddenColumns k(
+      {Column{kRowKey, ColumnType::Integer, false}, Column{kVersionKey, ColumnType::Integer, false}});
+  return k;
 }
 
 bool is_instrumentation_read(const Statement& s) {
@@ -33,20 +33,12 @@ std::optional<Expr> write_predicate(const Statement& s, const std::string& writt
 }
 
 bool is_instrumented(const TestCase& c) {
-  return !c.schema.tables.empty() && c.schema.tables.front().find_column(kRowKey) != nullptr;
+  return keys().in(c.schema);
 }
 
 TestCase instrument(const TestCase& c) {
   TestCase out = c;
-  std::int64_t next_initial = 1;
-  for (Table& t : out.schema.tables) {
-    t.columns.push_back(Column{kRowKey, ColumnType::Integer, false});
-    t.columns.push_back(Column{kVersionKey, ColumnType::Integer, false});
-    for (Row& r : t.rows) {
-      r.emplace_back(next_initial++);
-      r.emplace_back(std::int64_t{0});
-    }
-  }
+  keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
   std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
   std::vector<std::vector<int>> sizes(c.transactions.size());  // [txn][step] -> steps in the prepared case
   for (std::size_t ti = 0; ti < c.transactions.size(); ++ti) {
@@ -59,7 +51,7 @@ TestCase instrument(const TestCase& c) {
       const Table* own = c.schema.find_table(s.table);
       auto instrumentation_read = [&](const std::string& table, std::optional<Expr> where) {
         const Table* t = out.schema.find_table(table);
-        return Statement::select(table, std::move(where), LockMode::None, t ? read_columns(*t) : std::vector<std::string>{kRowKey, kVersionKey});
+        return Statement::select(table, std::move(where), LockMode::None, keys().leading(t));
       };
       // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
       // depends on the rows there).
@@ -178,14 +170,7 @@ Layout layout(const TestCase& prepared) {
 
 Statement strip_statement(const Statement& statement) {
   Statement s = statement;
-  std::erase_if(s.assignments, [](const Assignment& a) { return is_key(a.column); });
-  std::erase_if(s.order_by, [](const OrderItem& o) { return is_key(o.column); });
-  for (std::size_t i = s.columns.size(); i-- > 0;)
-    if (is_key(s.columns[i])) {
-      s.columns.erase(s.columns.begin() + static_cast<std::ptrdiff_t>(i));
-      for (auto& row : s.values)
-        if (i < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(i));
-    }
+  keys().strip_from(s);
   return s;
 }
 
@@ -193,14 +178,7 @@ TestCase strip(const TestCase& prepared) {
   if (!is_instrumented(prepared)) return prepared;
   const Layout roles = layout(prepared);
   TestCase out = prepared;
-  for (Table& t : out.schema.tables) {
-    for (std::size_t i = t.columns.size(); i-- > 0;)
-      if (is_key(t.columns[i].name)) {
-        t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(i));
-        for (Row& r : t.rows)
-          if (i < r.size()) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
-      }
-  }
+  keys().strip_from(out.schema);
   for (std::size_t ti = 0; ti < out.transactions.size(); ++ti) {
     std::vector<Statement> kept;
     const auto& statements = prepared.transactions[ti].statements;

@@ -236,8 +236,8 @@ Assumption assumption_a3(Target& target, const TestCase& c) {
   Assumption a;
   for (const Transaction& t : c.transactions) {
     const DocumentedBehaviour d = target.engine().documented(t.isolation, target.config());
-    if (!d.assumption_a3) return Assumption{false, d.assumption_a3_source};
-    if (a.source.empty()) a.source = d.assumption_a3_source;
+    if (!d.sdg.assumption_a3) return Assumption{false, d.sdg.source};
+    if (a.source.empty()) a.source = d.sdg.source;
   }
   return a;
 }
@@ -292,122 +292,139 @@ std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>> mismatched_writ
   return out;
 }
 
-// The transaction graph of item dependencies, classified by the Adya checker: each row's writer list is rebuilt
-// from the version chain (before-write read -> after-write read) the instrumentation observed.
-std::vector<Finding> isolation_findings(Target& target, const History& h, const Layout& layout, const Assumption& a3,
-                                        const std::map<std::pair<int, int>, std::string>& mismatched) {
-  using namespace txprop::adya;
-  const TestCase& c = h.test_case;
-  ObservedHistory o;
-  o.set_label(kInitialTxn, "init");
-  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<TxnId>> wlist;  // (row, version) -> writers
+// What isolation_findings rebuilds the transaction graph from: the observed history, each (row, version)'s writer
+// list rebuilt from the version chain (before-write read -> after-write read), and the statements that ran in the
+// order they completed.
+struct ItemGraph {
+  adya::ObservedHistory o;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<adya::TxnId>> wlist;  // (row, version) -> writers
+  struct Op {
+    int position;
+    int txn;
+    int group;
+    adya::StmtIndex stmt;
+  };
+  std::vector<Op> ops;
+};
+
+void add_initial_rows(ItemGraph& g, const TestCase& c) {
+  g.o.set_label(adya::kInitialTxn, "init");
   for (const Table& t : c.schema.tables) {
     const auto pk = t.column_index(kRowKey);
     if (!pk) continue;
     for (const Row& r : t.rows)
       if (auto k = as_key(r[*pk])) {
-        o.add_initial_row(static_cast<RowId>(*k));
-        wlist[{*k, 0}] = {kInitialTxn};
+        g.o.add_initial_row(static_cast<adya::RowId>(*k));
+        g.wlist[{*k, 0}] = {adya::kInitialTxn};
       }
   }
-  struct Op {
-    int position;
-    int txn;
-    int group;
-    StmtIndex stmt;
-  };
-  std::vector<Op> ops;
+}
+
+// Each transaction, with the start the engine took its snapshot at (a write that waited read after its wait, as
+// Adya's extract does), and its statements that completed without error as operations in completion order.
+void add_transactions(ItemGraph& g, Target& target, const History& h, const Layout& layout) {
+  const TestCase& c = h.test_case;
   for (std::size_t t = 0; t < c.transactions.size(); ++t) {
-    const TxnId id = static_cast<TxnId>(t + 1);
-    // Where the engine took its snapshot (a write that waited read after its wait), as Adya's extract does.
+    const adya::TxnId id = static_cast<adya::TxnId>(t + 1);
     const TxnStart start = transaction_start(h, static_cast<int>(t),
                                              target.engine().visibility(c.transactions[t].isolation, target.config()),
                                              [&](int txn, int step) {
                                                return layout[static_cast<std::size_t>(txn)][static_cast<std::size_t>(step)]
                                                           .role != Role::Statement;
                                              });
-    o.add_transaction(id, fmt::format("T{}", t),
-                      start.position < 0 ? kUnknownPosition : static_cast<Position>(start.position));
-    o.set_start_rule(id, start.rule);
+    g.o.add_transaction(id, fmt::format("T{}", t),
+                        start.position < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start.position));
+    g.o.set_start_rule(id, start.rule);
     for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
       if (layout[t][s].role != Role::Statement) continue;
-      const StmtIndex stmt = o.add_statement(
+      const adya::StmtIndex stmt = g.o.add_statement(
           id, fmt::format("T{}.{} {}", t, layout[t][s].group + 1, statement_text(c.transactions[t].statements[s - 1])));
       const int at = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(s)});
-      if (at >= 0 && h.outcomes[t][s].ok()) ops.push_back(Op{at, static_cast<int>(t), layout[t][s].group, stmt});
+      if (at >= 0 && h.outcomes[t][s].ok()) g.ops.push_back(ItemGraph::Op{at, static_cast<int>(t), layout[t][s].group, stmt});
     }
   }
-  std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) { return a.position < b.position; });
-  // The versions every read of `role` in the group returned (one per written table for a multi-table write).
-  auto versions_of = [&](int t, int group, Role role) {
-    std::vector<Version> out;
-    for (int s : steps_of(layout, t, group))
-      if (layout[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)].role == role) {
-        const auto& read = c.transactions[static_cast<std::size_t>(t)].statements[static_cast<std::size_t>(s - 1)];
-        for (Version& v : versions(h.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)], read.table))
-          out.push_back(std::move(v));
-      }
-    return out;
-  };
-  for (const Op& op : ops) {
-    const int main = main_step(layout, op.txn, op.group);
-    const ::txprop::Statement& s = c.transactions[static_cast<std::size_t>(op.txn)].statements[static_cast<std::size_t>(main - 1)];
-    const TxnId id = static_cast<TxnId>(op.txn + 1);
-    // A write that did not overwrite what its before-write read returned: which versions it replaced is unknown.
-    const std::vector<Version> before =
-        mismatched.count({op.txn, op.group}) ? std::vector<Version>{} : versions_of(op.txn, op.group, Role::BeforeWriteRead);
-    const std::vector<Version> after = versions_of(op.txn, op.group, Role::AfterWriteRead);
-    switch (s.kind) {
-      case StatementKind::Select:
-        if (!s.joins.empty()) break;  // see extract_nodes
-        for (const Version& v : versions(h.outcomes[static_cast<std::size_t>(op.txn)][static_cast<std::size_t>(main)], s.table))
-          if (auto it = wlist.find({v.row, v.version}); it != wlist.end()) o.add_read(op.stmt, static_cast<RowId>(v.row), it->second);
-        break;
-      case StatementKind::Insert:
-        for (const Version& v : after) {
-            wlist[{v.row, v.version}] = {id};
-            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Insert);
-          }
-        break;
-      case StatementKind::Update: {
-        std::map<std::int64_t, std::int64_t> old;
-        for (const Version& v : before) old[v.row] = v.version;
-        for (const Version& v : after) {
-            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Update);
-            const auto was = old.find(v.row);
-            if (was == old.end()) continue;
-            const auto chain = wlist.find({v.row, was->second});
-            if (chain == wlist.end()) continue;
-            std::vector<TxnId> next = chain->second;
-            next.push_back(id);
-            wlist[{v.row, v.version}] = std::move(next);
-          }
-        break;
-      }
-      case StatementKind::Delete:
-        for (const Version& v : before) {
-            if (auto it = wlist.find({v.row, v.version}); it != wlist.end())
-              o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
-            o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
-          }
-        break;
-      default: break;
+  std::sort(g.ops.begin(), g.ops.end(), [](const ItemGraph::Op& a, const ItemGraph::Op& b) { return a.position < b.position; });
+}
+
+// The versions every read of `role` in the group returned (one per written table for a multi-table write).
+std::vector<Version> versions_of(const History& h, const Layout& layout, int t, int group, Role role) {
+  std::vector<Version> out;
+  for (int s : steps_of(layout, t, group))
+    if (layout[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)].role == role) {
+      const auto& read = h.test_case.transactions[static_cast<std::size_t>(t)].statements[static_cast<std::size_t>(s - 1)];
+      for (Version& v : versions(h.outcomes[static_cast<std::size_t>(t)][static_cast<std::size_t>(s)], read.table))
+        out.push_back(std::move(v));
     }
+  return out;
+}
+
+// One operation's reads and writes; an UPDATE extends the writer list of the version it overwrote.
+void add_operation(ItemGraph& g, const History& h, const Layout& layout, const ItemGraph::Op& op,
+                   const std::map<std::pair<int, int>, std::string>& mismatched) {
+  using namespace txprop::adya;
+  auto& o = g.o;
+  auto& wlist = g.wlist;
+  const int main = main_step(layout, op.txn, op.group);
+  const ::txprop::Statement& s = h.test_case.transactions[static_cast<std::size_t>(op.txn)].statements[static_cast<std::size_t>(main - 1)];
+  const TxnId id = static_cast<TxnId>(op.txn + 1);
+  // A write that did not overwrite what its before-write read returned: which versions it replaced is unknown.
+  const std::vector<Version> before =
+      mismatched.count({op.txn, op.group}) ? std::vector<Version>{} : versions_of(h, layout, op.txn, op.group, Role::BeforeWriteRead);
+  const std::vector<Version> after = versions_of(h, layout, op.txn, op.group, Role::AfterWriteRead);
+  switch (s.kind) {
+    case StatementKind::Select:
+      if (!s.joins.empty()) break;  // see extract_nodes
+      for (const Version& v : versions(h.outcomes[static_cast<std::size_t>(op.txn)][static_cast<std::size_t>(main)], s.table))
+        if (auto it = wlist.find({v.row, v.version}); it != wlist.end()) o.add_read(op.stmt, static_cast<RowId>(v.row), it->second);
+      break;
+    case StatementKind::Insert:
+      for (const Version& v : after) {
+          wlist[{v.row, v.version}] = {id};
+          o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Insert);
+        }
+      break;
+    case StatementKind::Update: {
+      std::map<std::int64_t, std::int64_t> old;
+      for (const Version& v : before) old[v.row] = v.version;
+      for (const Version& v : after) {
+          o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Update);
+          const auto was = old.find(v.row);
+          if (was == old.end()) continue;
+          const auto chain = wlist.find({v.row, was->second});
+          if (chain == wlist.end()) continue;
+          std::vector<TxnId> next = chain->second;
+          next.push_back(id);
+          wlist[{v.row, v.version}] = std::move(next);
+        }
+      break;
+    }
+    case StatementKind::Delete:
+      for (const Version& v : before) {
+          if (auto it = wlist.find({v.row, v.version}); it != wlist.end())
+            o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
+          o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
+        }
+      break;
+    default: break;
   }
-  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+}
+
+void finish_transactions(ItemGraph& g, const History& h) {
+  using namespace txprop::adya;
+  for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t) {
     const TxnResult& r = h.transactions[t];
     const Fate fate = r.fate == TxnFate::Committed ? Fate::Committed : r.fate == TxnFate::Unfinished ? Fate::Unknown : Fate::Aborted;
-    o.finish_transaction(static_cast<TxnId>(t + 1), fate, r.end_event < 0 ? kUnknownPosition : static_cast<Position>(r.end_event));
+    g.o.finish_transaction(static_cast<TxnId>(t + 1), fate, r.end_event < 0 ? kUnknownPosition : static_cast<Position>(r.end_event));
   }
-  // Every item-level phenomenon is looked for; each counts against the levels of the transactions that decide it.
-  const std::set<std::string> wanted = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G-SIa", "G-SIb",
-                                        "lost-update", "read-skew", "write-skew", "impossible-history"};
-  CheckOptions options;
-  options.writes_complete = a3.holds;
-  Verdict found = check(o, wanted, options);
+}
+
+// Each finding counts against the levels of the transactions that decide it; where A3 does not hold the item
+// dependencies are not exact, and every finding is documented behaviour.
+void decide_isolation_standing(std::vector<Finding>& findings, Target& target, const TestCase& c, const Assumption& a3) {
+  using adya::is_proscribed;
   const std::size_t n = c.transactions.size();
   auto documented = [&](int t) { return target.engine().documented(c.transactions[static_cast<std::size_t>(t)].isolation, target.config()); };
-  for (Finding& f : found.findings) {
+  for (Finding& f : findings) {
     if (!a3.holds) {
       f.standing = Standing::Documented;
       f.source = a3.source;
@@ -424,6 +441,24 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
     }
     f.explanation = "Transaction graph from the SDG's item dependencies:\n" + f.explanation;
   }
+}
+
+// The transaction graph of item dependencies, classified by the Adya checker: each row's writer list is rebuilt
+// from the version chain (before-write read -> after-write read) the instrumentation observed.
+std::vector<Finding> isolation_findings(Target& target, const History& h, const Layout& layout, const Assumption& a3,
+                                        const std::map<std::pair<int, int>, std::string>& mismatched) {
+  ItemGraph g;
+  add_initial_rows(g, h.test_case);
+  add_transactions(g, target, h, layout);
+  for (const ItemGraph::Op& op : g.ops) add_operation(g, h, layout, op, mismatched);
+  finish_transactions(g, h);
+  // Every item-level phenomenon is looked for; each counts against the levels of the transactions that decide it.
+  const std::set<std::string> wanted = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G-SIa", "G-SIb",
+                                        "lost-update", "read-skew", "write-skew", "impossible-history"};
+  adya::CheckOptions options;
+  options.writes_complete = a3.holds;
+  Verdict found = adya::check(g.o, wanted, options);
+  decide_isolation_standing(found.findings, target, h.test_case, a3);
   return found.findings;
 }
 
@@ -462,68 +497,97 @@ Verdict a3_broken(Target& target, const History& h, const Layout& layout, const 
   return v;
 }
 
-Verdict check_sdg(Target& target, const History& first, const SdgOptions& options) {
-  Verdict v = Verdict::pass("sdg");
-  if (first.finding) {
-    return v.without_verdict("the run did not finish");
+namespace {
+
+// One judgement, in phases: converge (re-plan blocked groups), the item dependencies of the first run (A3 and the
+// transaction graph), then decycle until the statement-dependency graph is acyclic, replay it in topological order and
+// compare.
+class SdgJudgement {
+ public:
+  SdgJudgement(Target& target, const History& first, const SdgOptions& options)
+      : target_(target), first_(first), options_(options), h_(first) {}
+
+  Verdict judge() {
+    if (first_.finding) return v_.without_verdict("the run did not finish");
+    if (!is_instrumented(first_.test_case))
+      return v_.without_verdict("the case was not instrumented (prepare it with the sdg oracle)");
+    a3_ = options_.assume_a3 ? Assumption{true, "assumed"} : assumption_a3(target_, first_.test_case);
+    if (!converge())
+      return no_verdict(h_.finding ? "a re-planned run did not finish: " + h_.finding->detail
+                                   : fmt::format("blocking scheduling did not converge in {} rounds", replans_));
+    if (std::optional<Verdict> broken = item_dependencies()) return *broken;
+    // Decycling: remove a statement on a cycle and run again (the graph may change completely).
+    for (;;) {
+      const Layout layout = sdg::layout(h_.test_case);
+      const Graph graph = Graph::infer(extract_nodes(h_, layout));
+      if (const auto cycle = graph.cycle()) {
+        decycle(graph, *cycle);
+        if (!converge())
+          return no_verdict("after decycling, " + (h_.finding ? "a run did not finish: " + h_.finding->detail
+                                                              : std::string("blocking scheduling did not converge")));
+        continue;
+      }
+      if (std::optional<Verdict> unfinished = replay_and_compare(layout, graph)) return *unfinished;
+      break;
+    }
+    if (replans_) v_.tags.push_back("sdg-replanned");
+    if (removed_) v_.tags.push_back("sdg-decycled");
+    // Which richer statement forms the case used (counted per case over a run).
+    for (const std::string& f : rich_forms(first_.test_case)) v_.tags.push_back(f);
+    for (int i = 0; i < removed_; ++i) v_.tags.push_back("sdg-statements-removed (total)");
+    return v_;
   }
-  if (!is_instrumented(first.test_case)) {
-    return v.without_verdict("the case was not instrumented (prepare it with the sdg oracle)");
-  }
-  const Assumption a3 = options.assume_a3 ? Assumption{true, "assumed"} : assumption_a3(target, first.test_case);
-  int replans = 0, removed = 0;
-  std::vector<std::string> removed_text;
-  History h = first;
+
+ private:
   // Blocking scheduling: re-plan to the actual order until every group ran contiguously.
-  auto converge = [&]() -> bool {
+  bool converge() {
     for (int round = 0;; ++round) {
-      if (h.finding) return false;
-      const Layout layout = sdg::layout(h.test_case);
-      if (groups_contiguous(h, layout)) return true;
-      if (round >= options.max_replans) return false;
-      TestCase next = h.test_case;
-      next.order = replan(h, layout);
-      if (next.order == h.test_case.order) return false;
-      ++replans;
-      h = target.run(next);
+      if (h_.finding) return false;
+      const Layout layout = sdg::layout(h_.test_case);
+      if (groups_contiguous(h_, layout)) return true;
+      if (round >= options_.max_replans) return false;
+      TestCase next = h_.test_case;
+      next.order = replan(h_, layout);
+      if (next.order == h_.test_case.order) return false;
+      ++replans_;
+      h_ = target_.run(next);
     }
-  };
-  auto no_verdict = [&](const std::string& why) {
-    if (std::getenv("TXPROP_SDG_DEBUG")) fmt::print(stderr, "[sdg] no verdict: {}\n{}\n", why, describe(h));
-    v.inconclusive = true;
-    v.note = why;
-    v.tags.push_back("sdg-no-verdict");
-    if (replans) v.tags.push_back("sdg-replanned");
-    return v;
-  };
-  if (!converge()) return no_verdict(h.finding ? "a re-planned run did not finish: " + h.finding->detail
-                                               : fmt::format("blocking scheduling did not converge in {} rounds", replans));
-  {
-    const Layout layout = sdg::layout(h.test_case);
-    const auto mismatched = a3_mismatches(h, layout);
-    // A write that did not overwrite what its before-write read returned breaks TxCheck's Assumption A3, on which the
-    // graph's item dependencies rest: the oracle cannot judge this run (issue 21 item 5). That is no anomaly of the
-    // history; the tag says whether the engine documents it at this level, so a campaign counts the undocumented ones.
-    if (!mismatched.empty() && options.a3_check) return a3_broken(target, h, layout, a3, mismatched, no_verdict);
-    if (options.isolation)
-      for (Finding& f : isolation_findings(target, h, layout, a3, mismatched)) v.findings.push_back(std::move(f));
   }
-  // Decycling: remove a statement on a cycle and run again (the graph may change completely).
-  for (;;) {
-    const Layout layout = sdg::layout(h.test_case);
-    const Graph graph = Graph::infer(extract_nodes(h, layout));
-    if (const auto cycle = graph.cycle()) {
-      const Node& victim = graph.nodes()[static_cast<std::size_t>(graph.pick_for_removal(*cycle))];
-      removed_text.push_back(graph.label(graph.pick_for_removal(*cycle)));
-      ++removed;
-      h = target.run(instrument(remove_statement(strip(h.test_case), victim.txn, victim.stmt)));
-      if (!converge()) return no_verdict("after decycling, " + (h.finding ? "a run did not finish: " + h.finding->detail
-                                                                          : std::string("blocking scheduling did not converge")));
-      continue;
-    }
+
+  Verdict no_verdict(const std::string& why) {
+    if (std::getenv("TXPROP_SDG_DEBUG")) fmt::print(stderr, "[sdg] no verdict: {}\n{}\n", why, describe(h_));
+    v_.inconclusive = true;
+    v_.note = why;
+    v_.tags.push_back("sdg-no-verdict");
+    if (replans_) v_.tags.push_back("sdg-replanned");
+    return v_;
+  }
+
+  // A write that did not overwrite what its before-write read returned breaks TxCheck's Assumption A3, on which the
+  // graph's item dependencies rest: the oracle cannot judge this run (issue 21 item 5). That is no anomaly of the
+  // history; the tag says whether the engine documents it at this level, so a campaign counts the undocumented ones.
+  std::optional<Verdict> item_dependencies() {
+    const Layout layout = sdg::layout(h_.test_case);
+    const auto mismatched = a3_mismatches(h_, layout);
+    if (!mismatched.empty() && options_.a3_check)
+      return a3_broken(target_, h_, layout, a3_, mismatched, [this](const std::string& why) { return no_verdict(why); });
+    if (options_.isolation)
+      for (Finding& f : isolation_findings(target_, h_, layout, a3_, mismatched)) v_.findings.push_back(std::move(f));
+    return std::nullopt;
+  }
+
+  void decycle(const Graph& graph, const std::vector<int>& cycle) {
+    const Node& victim = graph.nodes()[static_cast<std::size_t>(graph.pick_for_removal(cycle))];
+    removed_text_.push_back(graph.label(graph.pick_for_removal(cycle)));
+    ++removed_;
+    h_ = target_.run(instrument(remove_statement(strip(h_.test_case), victim.txn, victim.stmt)));
+  }
+
+  // Replays the acyclic graph in topological order and compares every step's result and the final state.
+  std::optional<Verdict> replay_and_compare(const Layout& layout, const Graph& graph) {
     const std::vector<int> order = graph.topological_order();
-    const TestCase replay = replay_case(h, layout, graph, order);
-    const History r = target.run(replay);
+    const TestCase replay = replay_case(h_, layout, graph, order);
+    const History r = target_.run(replay);
     if (r.finding) return no_verdict("the replay did not finish: " + r.finding->detail);
     std::vector<StepRef> steps;
     std::vector<int> node_of;
@@ -538,33 +602,18 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
         "Statement-dependency graph of {} statements of committed transactions, {} edges{}{}; replayed in the "
         "topological order below, in one session without transactions, on a fresh database.\n",
         graph.nodes().size(), graph.edges().size(),
-        removed ? fmt::format("; decycled by removing {} statement(s): {}", removed, fmt::join(removed_text, "; ")) : "",
-        replans ? fmt::format("; re-planned {} time(s) for blocking", replans) : "");
+        removed_ ? fmt::format("; decycled by removing {} statement(s): {}", removed_, fmt::join(removed_text_, "; ")) : "",
+        replans_ ? fmt::format("; re-planned {} time(s) for blocking", replans_) : "");
     std::string order_text;
     for (int n : order) order_text += "  " + graph.label(n) + "\n";
-    auto finish = [&](Finding f) {
-      f.graph_dot = graph.dot();
-      f.transactions.clear();
-      for (const Node& n : graph.nodes())
-        if (std::find(f.transactions.begin(), f.transactions.end(), n.txn) == f.transactions.end()) f.transactions.push_back(n.txn);
-      if (!a3.holds) {
-        f.standing = Standing::Documented;
-        f.source = a3.source;
-        f.explanation += "This level does not satisfy TxCheck's Assumption A3 (a write may overwrite a version newer "
-                         "than the one its transaction read): documented behaviour.\n";
-        v.tags.push_back("sdg-a3-pattern");
-      }
-      v.findings.push_back(std::move(f));
-    };
     for (std::size_t k = 0; k < steps.size(); ++k) {
-      const Outcome& before = h.outcome(steps[k]);
+      const Outcome& before = h_.outcome(steps[k]);
       const Outcome& after = r.outcomes[0][k + 1];
       std::string why;
       if (same_result(before, after, why)) continue;
-      const Layout& L = layout;
-      const StepRole role = L[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
+      const StepRole role = layout[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
       static const char* const kRoleNames[] = {"", "version-set read of", "before-write read of", "", "after-write read of"};
-      const Statement& stmt = h.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
+      const Statement& stmt = h_.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
       Finding f;
       f.kind = "result-mismatch";
       f.explanation = header + fmt::format(
@@ -573,25 +622,50 @@ Verdict check_sdg(Target& target, const History& first, const SdgOptions& option
           role.role == Role::Statement ? "Statement" : fmt::format("The {} ", kRoleNames[static_cast<int>(role.role)]),
           graph.label(node_of[k]), role.role == Role::Statement ? "" : fmt::format("\n  ({})", render(stmt, Dialect::Portable)),
           why, describe_result(before), describe_result(after), graph.path_to(node_of[k], order), order_text);
-      finish(std::move(f));
+      add_finding(std::move(f), graph);
       break;
     }
-    if (const std::string state = compare_states(h.final_state, r.final_state, "transactional run", "replay"); !state.empty()) {
+    if (const std::string state = compare_states(h_.final_state, r.final_state, "transactional run", "replay"); !state.empty()) {
       Finding f;
       f.kind = "final-state-mismatch";
       f.explanation = header + "Final state differs:\n  " + state + "Replay order:\n" + order_text;
-      finish(std::move(f));
+      add_finding(std::move(f), graph);
     }
-    v.note = fmt::format("{} statements, {} edges, {} removed by decycling, {} re-plan(s)", graph.nodes().size(),
-                         graph.edges().size(), removed, replans);
-    break;
+    v_.note = fmt::format("{} statements, {} edges, {} removed by decycling, {} re-plan(s)", graph.nodes().size(),
+                          graph.edges().size(), removed_, replans_);
+    return std::nullopt;
   }
-  if (replans) v.tags.push_back("sdg-replanned");
-  if (removed) v.tags.push_back("sdg-decycled");
-  // Which richer statement forms the case used (counted per case over a run).
-  for (const std::string& f : rich_forms(first.test_case)) v.tags.push_back(f);
-  for (int i = 0; i < removed; ++i) v.tags.push_back("sdg-statements-removed (total)");
-  return v;
+
+  // A replay mismatch, with the graph and every transaction in it; documented where A3 does not hold.
+  void add_finding(Finding f, const Graph& graph) {
+    f.graph_dot = graph.dot();
+    f.transactions.clear();
+    for (const Node& n : graph.nodes())
+      if (std::find(f.transactions.begin(), f.transactions.end(), n.txn) == f.transactions.end()) f.transactions.push_back(n.txn);
+    if (!a3_.holds) {
+      f.standing = Standing::Documented;
+      f.source = a3_.source;
+      f.explanation += "This level does not satisfy TxCheck's Assumption A3 (a write may overwrite a version newer "
+                       "than the one its transaction read): documented behaviour.\n";
+      v_.tags.push_back("sdg-a3-pattern");
+    }
+    v_.findings.push_back(std::move(f));
+  }
+
+  Target& target_;
+  const History& first_;
+  const SdgOptions& options_;
+  History h_;
+  Assumption a3_;
+  Verdict v_ = Verdict::pass("sdg");
+  int replans_ = 0, removed_ = 0;
+  std::vector<std::string> removed_text_;
+};
+
+}  // namespace
+
+Verdict check_sdg(Target& target, const History& first, const SdgOptions& options) {
+  return SdgJudgement(target, first, options).judge();
 }
 
 }  // namespace txprop::sdg

@@ -91,31 +91,13 @@ bool limit_over_equal_rows(const Schema& schema, const Statement& s, const View&
   auto it = view.find(s.table);
   if (!limited || !t || it == view.end()) return false;
   std::set<Row> visible;
-  for (const Row& r : it->second) {
-    Row v;
-    for (std::size_t i = 0; i < r.size() && i < t->columns.size(); ++i)
-      if (t->columns[i].name != adya::kRowIdColumn && t->columns[i].name != adya::kWriterListColumn) v.push_back(r[i]);
-    if (!visible.insert(std::move(v)).second) return true;
-  }
+  for (const Row& r : it->second)
+    if (!visible.insert(adya::hidden_columns().visible(*t, r)).second) return true;
   return false;
 }
 
 // The outcome without its hidden columns (txp_rid, txp_wl).
-Outcome without_hidden(Outcome o) {
-  std::vector<std::size_t> keep;
-  for (std::size_t i = 0; i < o.columns.size(); ++i)
-    if (o.columns[i] != adya::kRowIdColumn && o.columns[i] != adya::kWriterListColumn) keep.push_back(i);
-  std::vector<std::string> columns;
-  for (std::size_t i : keep) columns.push_back(o.columns[i]);
-  for (Row& r : o.rows) {
-    Row v;
-    for (std::size_t i : keep)
-      if (i < r.size()) v.push_back(r[i]);
-    r = std::move(v);
-  }
-  o.columns = std::move(columns);
-  return o;
-}
+Outcome without_hidden(Outcome o) { return adya::hidden_columns().visible(std::move(o)); }
 
 // The columns of `table` a join condition names.
 void columns_of(const Expr& e, const std::string& table, std::set<std::string>& out) {
@@ -1227,7 +1209,7 @@ Verdict check_troc(Target& target, const History& h, const TrocOptions& options)
 
 TestCase prepare(const TestCase& c) {
   adya::InstrumentationOptions o;
-  o.update_returning = o.delete_returning = false;
+  o.returning = false;
   o.observer = false;
   o.version_sets = false;  // Troc keeps its own version history; no version-set reads (Adya's predicate reads)
   return adya::instrument(c, o);
@@ -1236,12 +1218,7 @@ TestCase prepare(const TestCase& c) {
 TestCase strip(const TestCase& prepared) {
   if (!adya::is_instrumented(prepared)) return prepared;
   TestCase out = prepared;
-  for (Table& t : out.schema.tables)
-    for (const char* hidden : {adya::kWriterListColumn, adya::kRowIdColumn})
-      if (const auto i = t.column_index(hidden)) {
-        t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(*i));
-        for (Row& r : t.rows) r.erase(r.begin() + static_cast<std::ptrdiff_t>(*i));
-      }
+  adya::hidden_columns().strip_from(out.schema);
   for (Transaction& t : out.transactions)
     for (Statement& s : t.statements) s = adya::strip_instrumentation_of(s);
   return out;

@@ -232,128 +232,133 @@ std::vector<int> snapshot_order(const History& h, Target& target, std::vector<in
   return ended;
 }
 
-}  // namespace
+// One judgement, in phases: each transaction's level, the end-order replay, the snapshot-order replay, the any-order
+// search, the statement-level replay, and the standing of each mismatch. A phase that cannot finish returns why (the
+// verdict is then "no verdict" with it).
+class WssJudgement {
+ public:
+  WssJudgement(Target& target, const History& h, const WssOptions& options)
+      : target_(target), h_(h), options_(options), ended_(h.end_order()), committed_(h.committed()) {}
 
-Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
-  Verdict v = Verdict::pass("wss");
-  if (h.finding) {
-    return v.without_verdict("the run did not finish");
+  Verdict judge() {
+    if (h_.finding) return v_.without_verdict("the run did not finish");
+    if (ended_.size() != h_.test_case.transactions.size()) return v_.without_verdict("a transaction did not end");
+    read_levels();
+    for (auto phase : {&WssJudgement::end_order, &WssJudgement::snapshot_order_replay, &WssJudgement::any_order,
+                       &WssJudgement::statement_level})
+      if (std::optional<std::string> why = (this->*phase)()) return v_.without_verdict(*why);
+    decide_standings();
+    return v_;
   }
-  const std::vector<int> ended = h.end_order();
-  if (ended.size() != h.test_case.transactions.size()) {
-    return v.without_verdict("a transaction did not end");
-  }
-  const std::vector<int> committed = h.committed();
 
+ private:
   // Each transaction is judged at its own level: its reads are compared where its level makes them serializable; a
   // mismatch's standing is decided at the end; and any serial order is tried where some committed transaction's level
   // is serializable but not in commit order.
-  const std::size_t n = h.test_case.transactions.size();
-  std::vector<bool> reads(n, false);
-  const std::vector<bool> no_reads(n, false);
-  bool any_serial_order = false;
-  std::vector<WssProfile> profiles;         // each transaction's, by index
-  for (std::size_t t = 0; t < n; ++t) {
-    const WssProfile p = options.profile ? *options.profile
-                                         : wss_profile(target.config(), h.test_case.transactions[t].isolation);
-    profiles.push_back(p);
-    reads[t] = p.compare_reads;
-    if (h.transactions[t].fate != TxnFate::Committed) continue;
-    any_serial_order = any_serial_order || p.any_serial_order;
+  void read_levels() {
+    const std::size_t n = h_.test_case.transactions.size();
+    reads_.assign(n, false);
+    for (std::size_t t = 0; t < n; ++t) {
+      const WssBehaviour p =
+          options_.documented ? *options_.documented
+                              : target_.engine().documented(h_.test_case.transactions[t].isolation, target_.config()).wss;
+      profiles_.push_back(p);
+      reads_[t] = p.reads_serializable;
+      if (h_.transactions[t].fate != TxnFate::Committed) continue;
+      any_serial_order_ = any_serial_order_ || p.any_serial_order;
+    }
   }
-
-  auto run_serial = [&](const SerialCase& s) {
-    History r = target.run(s.test_case);
-    return r;
-  };
 
   // FCRFS: the order in which transactions ended.
-  const SerialCase fcrfs = tx_serial(h, ended);
-  const History fcrfs_run = run_serial(fcrfs);
-  if (fcrfs_run.finding) {
-    return v.without_verdict("the serial replay did not finish: " + fcrfs_run.finding->detail);
+  std::optional<std::string> end_order() {
+    const SerialCase fcrfs = tx_serial(h_, ended_);
+    const History fcrfs_run = target_.run(fcrfs.test_case);
+    if (fcrfs_run.finding) return "the serial replay did not finish: " + fcrfs_run.finding->detail;
+    const std::string fcrfs_label = "tx-level serial replay in end order (" + order_text(ended_) + ")";
+    mismatch_ = compare(h_, fcrfs, fcrfs_run, reads_, fcrfs_label);
+    matched_order_ = committed_;
+    tried_orders_ = {"end order (" + order_text(ended_) + ")"};
+    return std::nullopt;
   }
-  const std::string fcrfs_label = "tx-level serial replay in end order (" + order_text(ended) + ")";
-  Mismatch mismatch = compare(h, fcrfs, fcrfs_run, reads, fcrfs_label);
-  std::vector<int> matched_order = committed;  // committed transactions in the serial order that matched
-  std::vector<std::string> tried_orders = {"end order (" + order_text(ended) + ")"};
 
   // Snapshot order: where no committed transaction's level promises WSS in the order transactions ended, a history
   // whose writes equal the serial replay in the order the transactions took their snapshots (transaction_start: the
   // engine's snapshot point) is what a snapshot level gives (PostgreSQL 15 manual 13.2.2: a REPEATABLE READ
   // transaction sees "a snapshot as of the start of the first non-transaction-control statement", and its writes that
   // would overwrite a later commit fail; READ COMMITTED, where no order is promised, is tried the same way).
-  const bool commit_order_promised = std::all_of(committed.begin(), committed.end(), [&](int t) {
-    return profiles[static_cast<std::size_t>(t)].must_hold;
-  });
-  // (Where some level is serializable in no particular order, the search below tries every order, this one included.)
-  if (!mismatch.empty() && !commit_order_promised && !any_serial_order) {
-    const std::vector<int> by_start = snapshot_order(h, target, ended);
-    if (by_start != ended) {
-      const SerialCase s = tx_serial(h, by_start);
-      const History r = run_serial(s);
-      if (r.finding) return v.without_verdict("the snapshot-order serial replay did not finish: " + r.finding->detail);
-      tried_orders.push_back("snapshot order (" + order_text(by_start) + ")");
-      if (compare(h, s, r, reads, "").empty()) {
-        mismatch = {};
-        matched_order.clear();
-        for (int t : by_start)
-          if (h.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) matched_order.push_back(t);
-        v.note = fmt::format("matched the serial order of their snapshots {} (not the order they ended: {})",
-                             order_text(by_start), order_text(ended));
-        v.tags.push_back("snapshot-serial-order");
-      }
-    }
+  std::optional<std::string> snapshot_order_replay() {
+    const bool commit_order_promised = std::all_of(committed_.begin(), committed_.end(), [&](int t) {
+      return profiles_[static_cast<std::size_t>(t)].write_serializable;
+    });
+    // (Where some level is serializable in no particular order, the search below tries every order, this one
+    // included.)
+    if (mismatch_.empty() || commit_order_promised || any_serial_order_) return std::nullopt;
+    const std::vector<int> by_start = snapshot_order(h_, target_, ended_);
+    if (by_start == ended_) return std::nullopt;
+    const SerialCase s = tx_serial(h_, by_start);
+    const History r = target_.run(s.test_case);
+    if (r.finding) return "the snapshot-order serial replay did not finish: " + r.finding->detail;
+    tried_orders_.push_back("snapshot order (" + order_text(by_start) + ")");
+    if (!compare(h_, s, r, reads_, "").empty()) return std::nullopt;
+    mismatch_ = {};
+    matched_order_.clear();
+    for (int t : by_start)
+      if (h_.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) matched_order_.push_back(t);
+    v_.note = fmt::format("matched the serial order of their snapshots {} (not the order they ended: {})",
+                          order_text(by_start), order_text(ended_));
+    v_.tags.push_back("snapshot-serial-order");
+    return std::nullopt;
   }
 
   // The end-order replay also holds the aborted and rolled-back transactions (up to where they failed); the serial
   // orders below hold only the committed ones, as serializability promises nothing about the others (an aborted
   // PostgreSQL SSI transaction may have read what no serial order explains). So the committed transactions in end
   // order are a replay of their own when anything else ended.
-  const bool end_order_tried = committed == ended;
-  if (!mismatch.empty() && any_serial_order && (committed.size() > 1 || !end_order_tried)) {
+  std::optional<std::string> any_order() {
+    const bool end_order_tried = committed_ == ended_;
+    if (mismatch_.empty() || !any_serial_order_ || (committed_.size() <= 1 && end_order_tried)) return std::nullopt;
     // Serializable but maybe not in commit order: look for any serial order of the committed transactions.
     // A replay that did not finish (a lost connection, a hang) says nothing about its order: the search stops
     // there without a verdict, rather than counting that order as one that does not match.
     std::optional<std::string> unfinished;
-    const AnyOrderSearch search = search_serial_orders(h, committed, options.max_orders, end_order_tried,
+    const AnyOrderSearch search = search_serial_orders(h_, committed_, options_.max_orders, end_order_tried,
                                                        [&](const std::vector<int>& perm) {
       if (unfinished) return false;
-      const SerialCase s = tx_serial(h, perm);
-      const History r = run_serial(s);
+      const SerialCase s = tx_serial(h_, perm);
+      const History r = target_.run(s.test_case);
       if (r.finding) {
         unfinished = r.finding->detail;
         return false;
       }
-      return compare(h, s, r, reads, "").empty();
+      return compare(h_, s, r, reads_, "").empty();
     });
-    if (unfinished) return v.without_verdict("a serial replay of the order search did not finish: " + *unfinished);
+    if (unfinished) return "a serial replay of the order search did not finish: " + *unfinished;
     const int tried = search.tried;
-    const bool found = search.found.has_value();
-    if (found) matched_order = *search.found;
-    if (!found && search.budget_spent) {
-      return v.without_verdict(fmt::format("no verdict: {} transactions exceed the search budget ({} serial orders tried, none matched)",
-                           committed.size(), tried + 1));
-    }
-    if (found) {
-      mismatch = {};
-      v.note = fmt::format("matched serial order {} (not the order they ended: {}; {} order(s) tried)",
-                           order_text(matched_order), order_text(ended), tried + 1);
-      v.tags.push_back("non-commit-serial-order");
+    if (!search.found && search.budget_spent)
+      return fmt::format("no verdict: {} transactions exceed the search budget ({} serial orders tried, none matched)",
+                         committed_.size(), tried + 1);
+    if (search.found) {
+      matched_order_ = *search.found;
+      mismatch_ = {};
+      v_.note = fmt::format("matched serial order {} (not the order they ended: {}; {} order(s) tried)",
+                            order_text(matched_order_), order_text(ended_), tried + 1);
+      v_.tags.push_back("non-commit-serial-order");
     } else {
-      tried_orders.push_back(fmt::format("every serial order of the {} committed transactions ({} tried)",
-                                         committed.size(), tried + 1));
+      tried_orders_.push_back(fmt::format("every serial order of the {} committed transactions ({} tried)",
+                                          committed_.size(), tried + 1));
     }
+    return std::nullopt;
   }
 
-  if (mismatch.empty()) {
-    // stmt-level: the committed statements as autocommit statements, in the order that matched.
-    const SerialCase s = stmt_serial(h, matched_order);
-    const History r = run_serial(s);
-    if (r.finding) {
-      return v.without_verdict("the statement-level replay did not finish: " + r.finding->detail);
-    }
-    mismatch = compare(h, s, r, no_reads, "stmt-level serial replay (" + order_text(matched_order) + ", autocommit)");
+  // stmt-level: the committed statements as autocommit statements, in the order that matched.
+  std::optional<std::string> statement_level() {
+    if (!mismatch_.empty()) return std::nullopt;
+    const SerialCase s = stmt_serial(h_, matched_order_);
+    const History r = target_.run(s.test_case);
+    if (r.finding) return "the statement-level replay did not finish: " + r.finding->detail;
+    const std::vector<bool> no_reads(h_.test_case.transactions.size(), false);
+    mismatch_ = compare(h_, s, r, no_reads, "stmt-level serial replay (" + order_text(matched_order_) + ", autocommit)");
+    return std::nullopt;
   }
 
   // A mismatch fails only where the level of every committed transaction, and of every transaction it involves,
@@ -361,21 +366,42 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
   // did not commit (its outcome is compared in the end-order replay) at a level without WSS, e.g. an UPDATE at READ
   // UNCOMMITTED whose semi-consistent read saw another's uncommitted version, is that level's documented behaviour
   // even when no transaction without WSS committed (or none committed at all).
-  for (Finding& f : mismatch.findings)
-    f.explanation += fmt::format("Serial orders tried: {}; none matches.\n", fmt::join(tried_orders, "; "));
-  std::vector<int> committed_by_index = committed;
-  std::sort(committed_by_index.begin(), committed_by_index.end());
-  for (Finding& f : mismatch.findings) {
-    std::vector<int> deciding = committed_by_index;
-    deciding.insert(deciding.end(), f.transactions.begin(), f.transactions.end());
-    const StandingDecision d = decide_standing(deciding, deciding, n, [&](int t) {
-      return LevelStance{profiles[static_cast<std::size_t>(t)].must_hold};
-    });
-    f.standing = d.standing;
-    if (d.by >= 0) f.source = profiles[static_cast<std::size_t>(d.by)].source;
-    v.findings.push_back(std::move(f));
+  void decide_standings() {
+    const std::vector<WssBehaviour>& profiles = profiles_;
+    const std::size_t n = h_.test_case.transactions.size();
+    for (Finding& f : mismatch_.findings)
+      f.explanation += fmt::format("Serial orders tried: {}; none matches.\n", fmt::join(tried_orders_, "; "));
+    std::vector<int> committed_by_index = committed_;
+    std::sort(committed_by_index.begin(), committed_by_index.end());
+    for (Finding& f : mismatch_.findings) {
+      std::vector<int> deciding = committed_by_index;
+      deciding.insert(deciding.end(), f.transactions.begin(), f.transactions.end());
+      const StandingDecision d = decide_standing(deciding, deciding, n, [&](int t) {
+        return LevelStance{profiles[static_cast<std::size_t>(t)].write_serializable};
+      });
+      f.standing = d.standing;
+      if (d.by >= 0) f.source = profiles[static_cast<std::size_t>(d.by)].source;
+      v_.findings.push_back(std::move(f));
+    }
   }
-  return v;
+
+  Target& target_;
+  const History& h_;
+  const WssOptions& options_;
+  const std::vector<int> ended_, committed_;
+  std::vector<WssBehaviour> profiles_;  // each transaction's level's WSS part of the profile, by index
+  std::vector<bool> reads_;             // each transaction's reads are compared
+  bool any_serial_order_ = false;       // some committed transaction's level is serializable in any order
+  Mismatch mismatch_;
+  std::vector<int> matched_order_;  // committed transactions in the serial order that matched
+  std::vector<std::string> tried_orders_;
+  Verdict v_ = Verdict::pass("wss");
+};
+
+}  // namespace
+
+Verdict check_wss(Target& target, const History& h, const WssOptions& options) {
+  return WssJudgement(target, h, options).judge();
 }
 
 }  // namespace txprop

@@ -66,7 +66,7 @@ ModeResult measure(Target& target, IsolationLevel level, bool contention, int ca
   gen::Options o;  // as the AdyaDocumented suite (properties/adya/adya_suite.cpp) and its harness set them
   o.rollback_probability = 0.15;
   o.weight_select = 30;
-  o.locking_reads = target.engine().capabilities().locking_reads;
+  o.engine.locking_reads = target.engine().capabilities().locking_reads;
   o.isolation = level;
   o.contention = contention;
   const Oracle& adya = oracle("adya");

@@ -19,7 +19,7 @@ namespace {
 PropertyResult run_atomicity(Target& target, IsolationLevel level, int cases, std::uint64_t seed, bool strict) {
   SuiteParam suite{target.config(), level, {}};
   PropertySettings s;
-  s.generator.locking_reads = target.engine().capabilities().locking_reads;
+  s.generator.engine.locking_reads = target.engine().capabilities().locking_reads;
   s.generator.isolation = level;
   s.generator.rollback_probability = 0.5;
   s.cases = cases;

@@ -71,7 +71,7 @@ void run_bench(const TargetConfig& config, int cases, bool keep) {
 
   // (b) cost ratio on generated cases
   gen::Options o;
-  o.locking_reads = config.profile().capabilities().locking_reads;
+  o.engine.locking_reads = config.profile().capabilities().locking_reads;
   o.isolation = level;
   rc::Random random(20261125);
   const auto g = gen::test_case(o);

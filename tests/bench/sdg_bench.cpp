@@ -30,7 +30,7 @@ std::size_t statements(const TestCase& c) {
 void run_bench(const TargetConfig& config, IsolationLevel level, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   gen::Options o;
-  apply_engine_capabilities(o, config.profile().capabilities());  // as the harness does
+  o.engine = config.profile().capabilities();  // as the harness does
   o.isolation = level;
   o.rich_statements = true;  // as the Sdg suite generates them
   o.derived_inner_forms = true;

@@ -49,7 +49,7 @@ void run_level(Target& target, const std::vector<IsolationLevel>& levels, const 
   // The richer forms and the joined writes the engine has, as the Troc suite generates them.
   o.rich_statements = true;
   o.derived_inner_forms = true;
-  apply_engine_capabilities(o, target.engine().capabilities());
+  o.engine = target.engine().capabilities();
   o.isolation = levels.front();
   rc::Random random(seed);
   const auto g = gen::test_case(o);

@@ -28,7 +28,7 @@ void run_bench(const TargetConfig& config, int cases, bool keep) {
   std::unique_ptr<Target> target = Target::open(config);
   const IsolationLevel level = config.levels.back();
   gen::Options o;
-  o.locking_reads = config.profile().capabilities().locking_reads;
+  o.engine.locking_reads = config.profile().capabilities().locking_reads;
   o.isolation = level;
   rc::Random random(777);
   const auto g = gen::test_case(o);

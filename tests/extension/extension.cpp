@@ -25,16 +25,16 @@ class PgFlavour final : public txprop::EngineProfile {
       d.promise = "PL-3";
       d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
       d.source = "pgflavour manual, Isolation: SERIALIZABLE is serializable (tests/extension/extension.cpp)";
-      d.reads_serializable = true;
-      d.any_serial_order = true;
-      d.serializability_source = d.source;
+      d.wss.reads_serializable = true;
+      d.wss.any_serial_order = true;
+      d.wss.source = d.source;
     } else {
       d.promise = "PL-2";
       d.prevented = {"G0", "G1a", "G1b", "G1c"};
       d.source = "pgflavour manual, Isolation: READ COMMITTED takes a snapshot per statement (tests/extension/extension.cpp)";
       d.allowed = {{"non-repeatable-read", d.source}, {"G-single", d.source}, {"G2", d.source}};
-      d.write_serializable = false;
-      d.serializability_source = d.source;
+      d.wss.write_serializable = false;
+      d.wss.source = d.source;
     }
     return d;
   }

@@ -41,7 +41,7 @@ void check_engine(const std::string& engine, bool si) {
   o.upserts = true;
   o.lock_options = true;
   const EngineCapabilities capabilities = target.engine().capabilities();
-  apply_engine_capabilities(o, capabilities);
+  o.engine = capabilities;
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);
@@ -166,7 +166,7 @@ void check_merge(const std::string& engine) {
   o.rich_statements = true;
   o.merge = o.truth_forms = o.savepoints = o.chains = true;
   const EngineCapabilities capabilities = target.engine().capabilities(target.config());
-  apply_engine_capabilities(o, capabilities);
+  o.engine = capabilities;
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);

@@ -40,12 +40,12 @@ std::vector<TxnFate> fates(const History& h) {
 
 void compare(Target& target, const EngineProfile& engine, IsolationLevel level, int cases, const std::string& name) {
   gen::Options o;
-  o.locking_reads = engine.capabilities().locking_reads;
+  o.engine.locking_reads = engine.capabilities().locking_reads;
   o.isolation = level;
   o.rollback_probability = 0.15;
   rc::Random random(1313);
   const auto g = gen::test_case(o);
-  adya::InstrumentationOptions with = adya::instrumentation_options(engine.capabilities());
+  adya::InstrumentationOptions with{.engine = engine.capabilities()};
   adya::InstrumentationOptions without = with;
   without.version_sets = false;
   int same = 0, any_blocked = 0, version_sets = 0;

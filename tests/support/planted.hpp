@@ -26,11 +26,11 @@ inline Transaction txn(IsolationLevel level, std::initializer_list<const char*> 
   return t;
 }
 
-// A WSS profile that promises write-serializability and compares every read (a planted case judged as strictly as
+// WSS's part of a profile that promises write-serializability and compares every read (a planted case judged as strictly as
 // the oracle can judge it, whatever the engine documents).
-inline WssProfile strict_wss() {
-  WssProfile p;
-  p.compare_reads = true;
+inline WssBehaviour strict_wss() {
+  WssBehaviour p;
+  p.reads_serializable = true;
   p.source = "test: WSS holds";
   return p;
 }

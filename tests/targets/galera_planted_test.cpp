@@ -233,16 +233,17 @@ TEST(PlantedViolation, galera_adya_no_lost_update_with_snapshot_isolation) {
 TEST(PlantedViolation, galera_wss_reads_across_nodes) {
   TXPROP_USE_ENGINE(target, "galera", false);
   TXPROP_NEED_SYNCED_BEGIN(target);
-  const WssProfile strict{.must_hold = true, .compare_reads = true, .source = "planted by galera_planted_test"};
+  const WssBehaviour strict{
+      .write_serializable = true, .reads_serializable = true, .source = "planted by galera_planted_test"};
   const History lost = run_for(*target, oracle("wss"), lost_update("v = 12 WHERE k = 1"));
   const Verdict real = oracle("wss").judge(*target, lost);
   print("wss, galera profile, lost update", real);
   EXPECT_FALSE(real.fails()) << real.explain();
-  const Verdict planted = check_wss(*target, lost, {.profile = strict});
+  const Verdict planted = check_wss(*target, lost, {.documented = strict});
   print("wss, reads told serializable, lost update", planted);
   EXPECT_TRUE(planted.fails()) << planted.explain();
   const History serial = run_for(*target, oracle("wss"), case_at(kSerial, IsolationLevel::RepeatableRead));
-  const Verdict correct = check_wss(*target, serial, {.profile = strict});
+  const Verdict correct = check_wss(*target, serial, {.documented = strict});
   print("wss, reads told serializable, serial writers", correct);
   EXPECT_TRUE(correct.ok()) << correct.explain();
 }

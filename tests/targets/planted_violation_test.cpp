@@ -108,9 +108,9 @@ TEST(PlantedViolation, AtomicityAtReadUncommittedOnMariadb) {
 // most 3 transactions and 8 statements.
 TEST(PlantedViolation, WssAtReadCommittedOnMariadb) {
   TXPROP_USE_ENGINE(target, "mariadb", false);
-  WssProfile strict = wss_profile(target->config(), IsolationLevel::RepeatableRead);
+  const WssBehaviour strict = target->engine().documented(IsolationLevel::RepeatableRead, target->config()).wss;
   const Oracle& o = planted("plantedwss", oracle("wss").finding_kinds(), [strict](Target& t, const History& h) {
-    return check_wss(t, h, {.profile = strict});
+    return check_wss(t, h, {.documented = strict});
   });
   const PropertyResult r = check_planted(*target, IsolationLevel::ReadCommitted, "PlantedWss", o, 0.3);
   ASSERT_TRUE(r.failed) << "no violation in " << r.cases << " cases";

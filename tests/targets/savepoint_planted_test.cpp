@@ -33,7 +33,7 @@ TestCase undone_overwrite(IsolationLevel level) {
 Row row(std::int64_t v) { return Row{Value(std::int64_t{1}), Value(v)}; }
 
 void check(Target& target, IsolationLevel level) {
-  WssProfile strict;
+  WssBehaviour strict;
   strict.source = "test: WSS holds";
   History h = target.run(undone_overwrite(level));
   ASSERT_FALSE(h.finding) << h.finding->detail;

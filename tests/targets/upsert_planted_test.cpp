@@ -43,8 +43,8 @@ TestCase counter_race(IsolationLevel level, TxnEnd second_end) {
 
 DatabaseState counter_is(std::int64_t v) { return DatabaseState{{"t", {Row{Value(std::int64_t{1}), Value(v)}}}}; }
 
-WssProfile strict() {
-  WssProfile p;
+WssBehaviour strict() {
+  WssBehaviour p;
   p.source = "test: WSS holds";
   return p;
 }

@@ -29,9 +29,9 @@ TestCase reader_before_joined_write() {
   return c;
 }
 
-WssProfile any_serial_order() {
-  WssProfile p;
-  p.must_hold = true;
+WssBehaviour any_serial_order() {
+  WssBehaviour p;
+  p.write_serializable = true;
   p.any_serial_order = true;
   p.source = "test: some serial order must explain the final state";
   return p;

@@ -43,7 +43,7 @@ Statement joined_delete(const std::string& a, const std::string& b) {
 }
 
 adya::InstrumentationOptions options_of(const std::string& engine) {
-  adya::InstrumentationOptions o = adya::instrumentation_options(find_engine(engine)->capabilities());
+  adya::InstrumentationOptions o{.engine = find_engine(engine)->capabilities()};
   o.version_sets = false;  // the planted results below give no version-set reads
   return o;
 }
@@ -228,7 +228,7 @@ TEST(AdyaJoinedWrites, InstrumentedJoinedWritesRenderPerEngineAndStripBack) {
   c.order = std::vector<int>(4, 0);
   ASSERT_EQ(c.validate(), "");
   auto instrumented = [&](const std::string& engine) {
-    return adya::instrument(c, adya::instrumentation_options(find_engine(engine)->capabilities()));
+    return adya::instrument(c, adya::InstrumentationOptions{.engine = find_engine(engine)->capabilities()});
   };
   const TestCase mariadb = instrumented("mariadb");
   ASSERT_EQ(mariadb.transactions[0].statements.size(), 2u);  // no version-set reads
@@ -240,7 +240,7 @@ TEST(AdyaJoinedWrites, InstrumentedJoinedWritesRenderPerEngineAndStripBack) {
 
   TestCase pg_case = c;
   pg_case.transactions[0].statements[0] = joined_update("t", "u");
-  const TestCase pg = adya::instrument(pg_case, adya::instrumentation_options(find_engine("postgresql")->capabilities()));
+  const TestCase pg = adya::instrument(pg_case, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
   ASSERT_EQ(pg.transactions[0].statements.size(), 2u);
   EXPECT_EQ(render(pg.transactions[0].statements[0], Dialect::PostgreSql),
             "UPDATE \"t\" SET \"v\" = 1, \"txp_wl\" = \"t\".\"txp_wl\" || ',1' FROM \"u\" WHERE \"t\".\"k\" = \"u\".\"k\" "
@@ -257,7 +257,7 @@ TEST(AdyaJoinedWrites, InstrumentedJoinedWritesRenderPerEngineAndStripBack) {
   TestCase sqlite_case = pg_case;
   sqlite_case.transactions[0].statements.pop_back();
   sqlite_case.order = std::vector<int>(3, 0);
-  const TestCase sqlite = adya::instrument(sqlite_case, adya::instrumentation_options(find_engine("sqlite")->capabilities()));
+  const TestCase sqlite = adya::instrument(sqlite_case, adya::InstrumentationOptions{.engine = find_engine("sqlite")->capabilities()});
   ASSERT_EQ(sqlite.transactions[0].statements.size(), 2u);
   EXPECT_TRUE(adya::is_join_read_before_write(sqlite.transactions[0].statements[0]));
   EXPECT_EQ(render(sqlite.transactions[0].statements[0], Dialect::Sqlite),

@@ -209,7 +209,7 @@ TEST(AdyaRichReads, InstrumentedRichReadsRenderPerDialectAndParseBack) {
                                 TxnEnd::Commit}};
   c.order = std::vector<int>(6, 0);
   ASSERT_EQ(c.validate(), "");
-  const TestCase ic = adya::instrument(c, adya::instrumentation_options(find_engine("postgresql")->capabilities()));
+  const TestCase ic = adya::instrument(c, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
   const auto& st = ic.transactions[0].statements;
   // Version-set reads only before the subquery select and the column-listed select.
   ASSERT_EQ(st.size(), 6u);

@@ -14,7 +14,7 @@ using namespace txprop;
 
 TEST(GeneratedSavepoints, OnlyWhereTurnedOnAndShrunkToNothing) {
   gen::Options o;
-  apply_engine_capabilities(o, find_engine("mariadb")->capabilities());
+  o.engine = find_engine("mariadb")->capabilities();
   rc::Random random(11);
   const auto off = gen::test_case(o);
   o.savepoints = true;

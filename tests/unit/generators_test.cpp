@@ -33,7 +33,7 @@ std::string kind_of(const Statement& s) {
 TEST(Generators, EveryCaseIsValid) {
   for (bool locking_reads : {false, true}) {
     gen::Options o;
-    o.locking_reads = locking_reads;
+    o.engine.locking_reads = locking_reads;
     for (const TestCase& c : sample(o, 500)) {
       ASSERT_EQ(c.validate(), "") << c;
       EXPECT_GE(c.transactions.size(), 2u);
@@ -317,7 +317,7 @@ TEST(Generators, LiteralsAreOfTheColumnsType) {
     gen::Options o;
     o.contention = contention;
     o.rich_statements = o.derived_inner_forms = true;
-    o.update_join = o.delete_join = o.update_joined_table = o.delete_joined_table = true;
+    o.engine.update_join = o.engine.delete_join = o.engine.update_joined_table = o.engine.delete_joined_table = true;
     int checked = 0;
     std::vector<std::string> wrong;
     for (const TestCase& c : sample(o, 3000, 23)) {

@@ -29,7 +29,7 @@ TestCase small_case() {
 }  // namespace
 
 TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
-  const TestCase c = adya::instrument(small_case(), adya::instrumentation_options(find_engine("postgresql")->capabilities()));
+  const TestCase c = adya::instrument(small_case(), adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
   ASSERT_EQ(c.validate(), "");
   EXPECT_TRUE(adya::is_instrumented(c));
   const Table& t = c.schema.tables[0];
@@ -59,7 +59,7 @@ TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
   EXPECT_EQ(c.transactions[2].statements.size(), 1u);
   EXPECT_EQ(c.order.back(), 2);
   // MariaDB has no UPDATE ... RETURNING.
-  const TestCase m = adya::instrument(small_case(), adya::instrumentation_options(find_engine("mariadb")->capabilities()));
+  const TestCase m = adya::instrument(small_case(), adya::InstrumentationOptions{.engine = find_engine("mariadb")->capabilities()});
   // Its UPDATE and DELETE read the latest committed versions, not the snapshot: no version-set read before them.
   ASSERT_EQ(m.transactions[0].statements.size(), 3u);
   EXPECT_TRUE(m.transactions[0].statements[2].returning.empty());
@@ -68,7 +68,7 @@ TEST(Instrumentation, AddsRowIdsWriterListsAndAnObserver) {
   // At SERIALIZABLE its plain reads lock: no version-set reads at all.
   TestCase ser = small_case();
   for (Transaction& t : ser.transactions) t.isolation = IsolationLevel::Serializable;
-  const TestCase ms = adya::instrument(ser, adya::instrumentation_options(find_engine("mariadb")->capabilities()));
+  const TestCase ms = adya::instrument(ser, adya::InstrumentationOptions{.engine = find_engine("mariadb")->capabilities()});
   EXPECT_EQ(ms.transactions[0].statements.size(), 2u);
   EXPECT_EQ(ms.order.size(), ser.order.size() + 3);  // the observer's BEGIN, SELECT, COMMIT
 }
@@ -80,7 +80,7 @@ TEST(Instrumentation, StrippingGivesBackTheGeneratedCase) {
   const auto g = gen::test_case(o);
   for (int i = 0; i < 300; ++i) {
     const TestCase c = g(random.split(), 60).value();
-    const TestCase instrumented = adya::instrument(c, adya::instrumentation_options(find_engine("sqlite")->capabilities()));
+    const TestCase instrumented = adya::instrument(c, adya::InstrumentationOptions{.engine = find_engine("sqlite")->capabilities()});
     ASSERT_EQ(instrumented.validate(), "") << instrumented;
     ASSERT_EQ(adya::strip_instrumentation(instrumented), c) << c;
   }

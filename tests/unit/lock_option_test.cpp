@@ -89,7 +89,7 @@ TEST(LockOption, GeneratedOnlyWhereTurnedOnAndInTheEngineForms) {
   for (const char* engine : {"sqlite", "postgresql", "mariadb"}) {
     const EngineCapabilities caps = find_engine(engine)->capabilities();
     gen::Options o;
-    apply_engine_capabilities(o, caps);
+    o.engine = caps;
     rc::Random random(11);
     const auto off = gen::test_case(o);
     o.lock_options = true;

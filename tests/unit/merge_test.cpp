@@ -128,7 +128,7 @@ TEST(Merge, GeneratedOnlyWhereTurnedOnAndTheServerHasIt) {
                         Where{"mariadb://u:pw@127.0.0.1:3306/x", 0}, Where{"sqlite:", 0}}) {
     const EngineCapabilities caps = asked_at(w.uri, w.version);
     gen::Options o;
-    apply_engine_capabilities(o, caps);
+    o.engine = caps;
     rc::Random random(11);
     const auto off = gen::test_case(o);
     o.merge = true;

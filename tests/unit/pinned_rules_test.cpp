@@ -149,7 +149,7 @@ adya::ObservedHistory predicate_read_history(std::size_t blocked_step) {
       Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(5)}}, k_is_1)},
                   TxnEnd::Commit}};
   c.order = {0, 0, 1, 1, 1, 0};
-  test::PlantedHistory p(c, adya::instrumentation_options(find_engine("postgresql")->capabilities()));
+  test::PlantedHistory p(c, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
   // Instrumented: T0 = BEGIN, version-set read, SELECT, COMMIT; T1 = BEGIN, version-set read, UPDATE, COMMIT.
   const std::vector<std::string> vset_columns = {"txp_rid", "txp_wl", "k", "v"};
   p.at(0, 1).columns = vset_columns;

@@ -357,9 +357,9 @@ TEST(RichStatements, NewFormsGeneratedWhereTheEngineHasThem) {
     gen::Options o;
     o.rich_statements = true;
     o.min_tables = 2;
-    o.update_join = update_join;
-    o.delete_join = delete_join;
-    o.update_joined_table = joined_table;
+    o.engine.update_join = update_join;
+    o.engine.delete_join = delete_join;
+    o.engine.update_joined_table = joined_table;
     const auto g = gen::test_case(o);
     rc::Random random(23);
     std::map<std::string, int> n;
@@ -405,7 +405,7 @@ namespace {
 TEST(RichStatements, JoinedWritesCanBeLeftOutOfRichStatements) {
   gen::Options o;
   o.rich_statements = true;
-  o.update_join = o.delete_join = o.update_joined_table = true;
+  o.engine.update_join = o.engine.delete_join = o.engine.update_joined_table = true;
   o.joined_writes = false;
   o.min_tables = 2;
   int joins = 0, derived = 0, select_subqueries = 0;

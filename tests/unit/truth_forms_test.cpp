@@ -64,7 +64,7 @@ TEST(TruthForms, ReadAndRenderedPerDialect) {
 
 TEST(TruthForms, GeneratedWithASmallShareWhereTurnedOn) {
   gen::Options o;
-  apply_engine_capabilities(o, find_engine("postgresql")->capabilities());
+  o.engine = find_engine("postgresql")->capabilities();
   o.rich_statements = true;
   rc::Random random(11);
   const auto off = gen::test_case(o);

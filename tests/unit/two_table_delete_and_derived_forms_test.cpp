@@ -87,8 +87,8 @@ TEST(TwoTableDelete, GeneratedOnlyWhereTheCapabilitySaysAndReadBackExactly) {
     gen::Options o;
     o.rich_statements = true;
     o.min_tables = 2;
-    o.update_join = o.delete_join = o.update_joined_table = true;
-    o.delete_joined_table = delete_joined_table;
+    o.engine.update_join = o.engine.delete_join = o.engine.update_joined_table = true;
+    o.engine.delete_joined_table = delete_joined_table;
     const auto g = gen::test_case(o);
     rc::Random random(31);
     int two_table_deletes = 0, one_table_joined_deletes = 0;
@@ -294,7 +294,7 @@ TEST(MultiTableUpdateJoinColumn, ShapeAndProfileEntry) {
 TEST(UniqueColumnUpdates, GetOnlyLiterals) {
   gen::Options o;
   o.rich_statements = true;
-  o.update_join = o.update_joined_table = true;
+  o.engine.update_join = o.engine.update_joined_table = true;
   const auto g = gen::test_case(o);
   rc::Random random(53);
   int unique_sets = 0, computed_sets = 0;
@@ -328,7 +328,7 @@ TEST(MultiTableUpdateJoinColumn, SdgDocumentsOnlyThatShapeWhereTheProfileSaysSo)
   const TargetConfig mariadb = parse_target_uri("mariadb://u@h/db");
   const TargetConfig postgresql = parse_target_uri("postgresql://u@h/db");
   const DocumentedBehaviour ser = mariadb.profile().documented(IsolationLevel::Serializable, mariadb);
-  ASSERT_TRUE(ser.assumption_a3);  // where A3 holds, a mismatch is undocumented unless explained
+  ASSERT_TRUE(ser.sdg.assumption_a3);  // where A3 holds, a mismatch is undocumented unless explained
   const Statement sets_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c1 = 0");
   const Statement plain_join = parse_statement("UPDATE t1 INNER JOIN t0 ON t1.c2 = t0.c1 SET t1.c1 = 0.0, t0.c2 = 0");
   const std::string source = sdg::join_order_source({{sets_join, ser}});

@@ -118,7 +118,7 @@ TEST(Upsert, GeneratedOnlyWhereTurnedOnAndInTheEngineForms) {
   for (const char* engine : {"sqlite", "postgresql", "mariadb"}) {
     const EngineCapabilities caps = find_engine(engine)->capabilities();
     gen::Options o;
-    apply_engine_capabilities(o, caps);
+    o.engine = caps;
     rc::Random random(7);
     const auto off = gen::test_case(o);
     o.upserts = true;

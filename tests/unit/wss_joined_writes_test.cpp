@@ -60,15 +60,15 @@ TEST(WssJoinedWrites, AWriteOutcomeOfAnUncommittedTransactionIsJudgedAtItsLevel)
   EXPECT_TRUE(check_wss(*target, h).findings.empty());  // correct: the replay agrees
   h.outcomes[0][1].status = Outcome::Status::Error;      // planted: the UPDATE failed in the concurrent run
   h.outcomes[0][1].error.cls = ErrorClass::ConstraintViolation;
-  WssProfile strict;
+  WssBehaviour strict;
   strict.source = "test: WSS holds";
   const Verdict caught = check_wss(*target, h, WssOptions{strict});
   ASSERT_EQ(caught.findings.size(), 1u) << caught.explain();
   EXPECT_EQ(caught.findings[0].kind, "write-outcome-mismatch");
   EXPECT_FALSE(caught.findings[0].documented());
   EXPECT_EQ(caught.findings[0].transactions, (std::vector<int>{0}));
-  WssProfile without;
-  without.must_hold = false;
+  WssBehaviour without;
+  without.write_serializable = false;
   without.source = "test: this level does not promise WSS";
   const Verdict documented = check_wss(*target, h, WssOptions{without});
   ASSERT_EQ(documented.findings.size(), 1u) << documented.explain();

@@ -36,8 +36,8 @@ TestCase increments(int n, bool shared_table) {
   return c;
 }
 
-WssProfile any_order() {
-  WssProfile p;
+WssBehaviour any_order() {
+  WssBehaviour p;
   p.any_serial_order = true;
   p.source = "test";
   return p;

@@ -100,15 +100,15 @@ class GaleraProfile final : public InnodbProfile {
     // shrunk to two transactions on two nodes from generated cases by tests/bench/galera_shapes_bench.cpp.
     d.allowed[behaviour::kStaleRead] = std::string(kMariadbLimitations) + "; " + kSyncWait + "; " + kSyncWaitInTransaction;
     if (!synced_reads) d.allowed[behaviour::kStaleRead] += " (here wsrep_sync_wait=0: autocommit reads do not wait either)";
-    d.assumption_a3 = false;
-    d.assumption_a3_source = d.allowed[behaviour::kStaleRead];
+    d.sdg.assumption_a3 = false;
+    d.sdg.source = d.allowed[behaviour::kStaleRead];
     // For the same reason a statement inside a transaction writes the node's state as applied so far: its outcome
     // (rows matched, a duplicate key) can differ from a serial replay's even where certification later lets the
     // transaction commit or aborts it (WSS suite, innodb_snapshot_isolation=ON, REPEATABLE READ: an UPDATE on node 3
     // met a duplicate key among rows node 1 had deleted and committed before, 2026-11-26).
-    d.write_serializable = false;
-    d.reads_serializable = false;
-    d.serializability_source = d.allowed[behaviour::kStaleRead];
+    d.wss.write_serializable = false;
+    d.wss.reads_serializable = false;
+    d.wss.source = d.allowed[behaviour::kStaleRead];
     if (level == IsolationLevel::Serializable) {
       // Locks are local to a node: across nodes SERIALIZABLE is what REPEATABLE READ is across nodes.
       d.promise = snapshot_isolation ? "PL-2 + no G-single (across nodes)" : "PL-2 (across nodes)";
@@ -116,7 +116,7 @@ class GaleraProfile final : public InnodbProfile {
       if (snapshot_isolation) d.prevented.insert("G-single");
       d.source = kGaleraIsolation;
       d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = kGaleraIsolation;
-      d.serializability_source = std::string(kGaleraIsolation) + "; " + d.allowed[behaviour::kStaleRead];
+      d.wss.source = std::string(kGaleraIsolation) + "; " + d.allowed[behaviour::kStaleRead];
     }
     if (level >= IsolationLevel::RepeatableRead && !snapshot_isolation) {
       const std::string both = std::string(kMariadbLimitations) + " (followed); contradicted by " +

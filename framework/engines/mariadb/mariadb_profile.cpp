@@ -72,8 +72,10 @@ EngineCapabilities InnodbProfile::capabilities() const {
   return c;
 }
 
-DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const TargetConfig& config) const {
-  DocumentedBehaviour d;
+namespace {
+
+// What every level documents (a property of the statement, not of isolation).
+void documented_at_every_level(DocumentedBehaviour& d) {
   // At every level (a property of the statement, not of isolation): a multi-table UPDATE applies its changes to the
   // first table of its join order while it scans the join, and later join rows are matched against the changed
   // values, so one that SETs a column its join condition reads writes fewer rows than the join returned before it
@@ -88,126 +90,141 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
       "sees the changes made to the first table: MySQL Bug #7590 (verified, a feature request since 2004), "
       "https://bugs.mysql.com/bug.php?id=7590; observed on MariaDB 10.11.19 "
       "(tests/scenarios/mariadb_multi_table_update_sets_join_column.txn)";
-  const bool snapshot_isolation = config.flag("innodb_snapshot_isolation").value_or(false);
+}
+
+// READ UNCOMMITTED and READ COMMITTED: semi-consistent reads and no gap locks.
+void documented_read_committed(DocumentedBehaviour& d, IsolationLevel level) {
+  if (level == IsolationLevel::ReadUncommitted) {
+    d.promise = "PL-1";
+    d.prevented = {"G0"};
+    d.source = std::string("MariaDB SET TRANSACTION, READ UNCOMMITTED: dirty reads are possible, ") + kReadUncommitted;
+    d.allowed["G1a"] = std::string("MariaDB SET TRANSACTION: READ UNCOMMITTED reads may see \"a possible earlier "
+                                   "version of a row\" (dirty read), ") + kReadUncommitted;
+    d.allowed["G1b"] = d.allowed["G1c"] = d.allowed["G1a"];
+  } else {
+    d.promise = "PL-2";
+    d.prevented = {"G0", "G1a", "G1b", "G1c"};
+    d.source = std::string("MariaDB SET TRANSACTION, READ COMMITTED: each consistent read sees its own fresh "
+                           "snapshot, ") + kReadCommitted;
+  }
+  // Semi-consistent read: an UPDATE skips a locked row whose last committed version does not match its WHERE,
+  // without waiting; and no gap locks, so an INSERT into another's predicate does not wait.
+  d.wss.write_serializable = false;
+  d.wss.source =
+      std::string("MariaDB SET TRANSACTION, READ COMMITTED: only index records are locked, not the gaps, and "
+                  "UPDATE uses a \"semi-consistent\" read, ") + kReadCommitted +
+      " (MySQL 8.0 manual 15.7.2.1 says the same; WriteCheck section 6.4)";
+  d.allowed[behaviour::kSemiConsistentRead] = d.wss.source;
+  // The same mechanism after a wait: an UPDATE/DELETE that waited leaves rows it skipped on their last committed
+  // version before the wait, although they match when it completes. A known engine bug, counted and shown with its
+  // tracker entry, not failed: MariaDB fixed the reported shapes only through innodb_snapshot_isolation=ON, and
+  // txprop found one that setting does not fix (tests/scenarios/troc_si_rc_update_skips_row_scanned_before_wait.txn).
+  d.allowed[behaviour::kSemiConsistentUpdateAfterWait] =
+      "known engine bug MDEV-26643 (verified, Critical; Troc Fig. 1): an UPDATE that waited at READ UNCOMMITTED or "
+      "READ COMMITTED keeps rows its semi-consistent scan skipped before the wait, https://jira.mariadb.org/browse/"
+      "MDEV-26643; the semi-consistent read itself: " + d.wss.source;
+  if (level == IsolationLevel::ReadUncommitted) {
+    d.sdg.assumption_a3 = false;  // a plain SELECT may read an uncommitted version that is then rolled back
+    d.sdg.source = std::string("TxCheck (OSDI'23) section 3.2: READ UNCOMMITTED violates Assumption "
+                               "A3; MariaDB SET TRANSACTION, ") + kReadUncommitted;
+  } else {
+    d.sdg.source = std::string("MariaDB SET TRANSACTION, READ COMMITTED: every consistent read, even "
+                               "within the same transaction, sets and reads its own fresh snapshot "
+                               "(TxCheck section 3.2 tested RC for this reason), ") + kReadCommitted;
+  }
+}
+
+// REPEATABLE READ, with innodb_snapshot_isolation ON or OFF.
+void documented_repeatable_read(DocumentedBehaviour& d, bool snapshot_isolation) {
+  // Writes take next-key locks and read the latest committed version: writes serialize in commit order. Plain
+  // SELECTs read the snapshot, so reads are not compared.
+  d.wss.source = std::string("MySQL 8.0 manual 15.7.2.1 REPEATABLE READ: locking reads, UPDATE and "
+                             "DELETE use next-key locks, ") + kRepeatableRead;
+  if (snapshot_isolation) {
+    // Not PL-SI as such: InnoDB's read view starts at the first consistent read, and locking reads and writes
+    // before it read the latest version, so Adya's start points (G-SIa, G-SIb) do not apply. What the variable
+    // promises is that no anti-dependency is overwritten: no G-single.
+    d.promise = "PL-2 + no G-single";
+    d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single"};
+    d.source = std::string("MariaDB innodb_snapshot_isolation=ON: a write to a record changed after the "
+                           "transaction's read view fails with ER_CHECKREAD (1020), so lost updates and read skew "
+                           "cannot commit; write skew remains possible, ") + kSnapshotIsolation;
+    d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
+    // Observed on 10.11.19 (Troc suite): an UPDATE/DELETE writes a row inserted by a transaction that committed
+    // after the read view, without ER_CHECKREAD: the check covers records the read view holds an older version
+    // of, not rows it does not hold at all (a phantom). Counted with this entry; an open question upstream.
+    d.allowed[behaviour::kWriteToRowInsertedAfterReadView] =
+        std::string("MariaDB innodb_snapshot_isolation=ON: ER_CHECKREAD (1020) is raised for a write to a record "
+                    "whose version the read view does not see; writes still read the latest committed versions, "
+                    "so a row inserted and committed after the read view is written without an error (observed "
+                    "on 10.11.19, not stated by the documentation), ") + kSnapshotIsolation;
+    // (An entry for "a conflict missed after a lock wait" was here: that case is a first read that opened no
+    // read view, now modelled; tests/scenarios/troc_mariadb_si_no_read_view_no_conflict.txn.)
+    // Assumption A3 does not hold here either (found by the Sdg suite, 4 of 4 campaigns, shrunk in
+    // tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn): with an index on the predicate column, an
+    // UPDATE/DELETE whose WHERE no longer matches the row's latest committed version skips it silently (0 rows,
+    // no 1020), while a plain SELECT of the same transaction still returns it from the read view. The variable
+    // promises an error only for a write to a changed record, and this row is not written. It may still be a bug
+    // against the variable's purpose (snapshot isolation); it is worth reporting upstream.
+    d.sdg.assumption_a3 = false;
+    d.sdg.source = std::string("MariaDB innodb_snapshot_isolation=ON raises ER_CHECKREAD (1020) only "
+                               "for a write to a record changed after the read view; UPDATE and DELETE "
+                               "still choose their rows on the latest committed versions (a changed row "
+                               "that no longer matches is skipped without an error), ") +
+                             kSnapshotIsolation;
+  } else {
+    d.promise = "PL-2";
+    d.prevented = {"G0", "G1a", "G1b", "G1c"};
+    d.source = std::string("MariaDB innodb_snapshot_isolation=OFF (the 10.11 default): REPEATABLE READ reads from "
+                           "a snapshot but UPDATE and DELETE read and overwrite the latest committed version, so "
+                           "lost updates are possible (MDEV-26642, \"won't fix\"; the variable exists to prevent "
+                           "them), ") + kSnapshotIsolation;
+    d.allowed["lost-update"] = d.allowed["read-skew"] = d.allowed["G-single"] = d.source;
+    d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
+    // Troc: a plain SELECT after a write that read (current read) versions the snapshot does not hold returns a
+    // mix the snapshot+own-writes model does not give (Troc Listing 2 / MDEV-26642, MDEV-26671: "design decision
+    // of the InnoDB Repeatable Read ... since MySQL 3.23.49").
+    d.allowed[behaviour::kSnapshotReadAfterCurrentRead] =
+        "MDEV-26642 / MDEV-26671 (won't fix: InnoDB REPEATABLE READ writes read the latest committed version "
+        "while plain SELECTs read the read view), https://jira.mariadb.org/browse/MDEV-26642, "
+        "https://jira.mariadb.org/browse/MDEV-26671; " + std::string(kSnapshotIsolation);
+    // Assumption A3 does not hold: a plain SELECT reads the snapshot, the next UPDATE/DELETE reads and
+    // overwrites the latest committed version (MDEV-26642, MDEV-29565, MySQL #108528 are this pattern).
+    d.sdg.assumption_a3 = false;
+    d.sdg.source = std::string("MariaDB innodb_snapshot_isolation=OFF (the 10.11 default): REPEATABLE "
+                               "READ SELECTs read the snapshot while UPDATE and DELETE read and overwrite "
+                               "the latest committed version (MDEV-26642 and MDEV-29565, \"not a bug\"), "
+                               "so TxCheck's Assumption A3 does not hold, ") + kSnapshotIsolation;
+  }
+}
+
+void documented_serializable(DocumentedBehaviour& d) {
+  // Plain SELECTs take shared locks: two-phase locking, so commit order is the serialization order.
+  d.promise = "PL-3";
+  d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
+  d.source = std::string("MariaDB SET TRANSACTION, SERIALIZABLE: plain SELECTs are locking reads (two-phase "
+                         "locking), ") + kSerializable;
+  d.wss.reads_serializable = true;
+  d.wss.source =
+      std::string("MariaDB SET TRANSACTION, SERIALIZABLE: like REPEATABLE READ but plain SELECTs are SELECT ... "
+                  "LOCK IN SHARE MODE, ") + kSerializable;
+  d.sdg.source = std::string("MariaDB SET TRANSACTION, SERIALIZABLE: plain SELECTs lock what they read "
+                             "until the transaction ends, so no other transaction installs a newer "
+                             "version of it, ") + kSerializable;
+}
+
+}  // namespace
+
+DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const TargetConfig& config) const {
+  DocumentedBehaviour d;
+  documented_at_every_level(d);
   switch (level) {
     case IsolationLevel::ReadUncommitted:
-    case IsolationLevel::ReadCommitted: {
-      if (level == IsolationLevel::ReadUncommitted) {
-        d.promise = "PL-1";
-        d.prevented = {"G0"};
-        d.source = std::string("MariaDB SET TRANSACTION, READ UNCOMMITTED: dirty reads are possible, ") + kReadUncommitted;
-        d.allowed["G1a"] = std::string("MariaDB SET TRANSACTION: READ UNCOMMITTED reads may see \"a possible earlier "
-                                       "version of a row\" (dirty read), ") + kReadUncommitted;
-        d.allowed["G1b"] = d.allowed["G1c"] = d.allowed["G1a"];
-      } else {
-        d.promise = "PL-2";
-        d.prevented = {"G0", "G1a", "G1b", "G1c"};
-        d.source = std::string("MariaDB SET TRANSACTION, READ COMMITTED: each consistent read sees its own fresh "
-                               "snapshot, ") + kReadCommitted;
-      }
-      // Semi-consistent read: an UPDATE skips a locked row whose last committed version does not match its WHERE,
-      // without waiting; and no gap locks, so an INSERT into another's predicate does not wait.
-      d.write_serializable = false;
-      d.serializability_source =
-          std::string("MariaDB SET TRANSACTION, READ COMMITTED: only index records are locked, not the gaps, and "
-                      "UPDATE uses a \"semi-consistent\" read, ") + kReadCommitted +
-          " (MySQL 8.0 manual 15.7.2.1 says the same; WriteCheck section 6.4)";
-      d.allowed[behaviour::kSemiConsistentRead] = d.serializability_source;
-      // The same mechanism after a wait: an UPDATE/DELETE that waited leaves rows it skipped on their last committed
-      // version before the wait, although they match when it completes. A known engine bug, counted and shown with its
-      // tracker entry, not failed: MariaDB fixed the reported shapes only through innodb_snapshot_isolation=ON, and
-      // txprop found one that setting does not fix (tests/scenarios/troc_si_rc_update_skips_row_scanned_before_wait.txn).
-      d.allowed[behaviour::kSemiConsistentUpdateAfterWait] =
-          "known engine bug MDEV-26643 (verified, Critical; Troc Fig. 1): an UPDATE that waited at READ UNCOMMITTED or "
-          "READ COMMITTED keeps rows its semi-consistent scan skipped before the wait, https://jira.mariadb.org/browse/"
-          "MDEV-26643; the semi-consistent read itself: " + d.serializability_source;
-      if (level == IsolationLevel::ReadUncommitted) {
-        d.assumption_a3 = false;  // a plain SELECT may read an uncommitted version that is then rolled back
-        d.assumption_a3_source = std::string("TxCheck (OSDI'23) section 3.2: READ UNCOMMITTED violates Assumption "
-                                             "A3; MariaDB SET TRANSACTION, ") + kReadUncommitted;
-      } else {
-        d.assumption_a3_source = std::string("MariaDB SET TRANSACTION, READ COMMITTED: every consistent read, even "
-                                             "within the same transaction, sets and reads its own fresh snapshot "
-                                             "(TxCheck section 3.2 tested RC for this reason), ") + kReadCommitted;
-      }
-      return d;
-    }
+    case IsolationLevel::ReadCommitted: documented_read_committed(d, level); break;
     case IsolationLevel::RepeatableRead:
-      // Writes take next-key locks and read the latest committed version: writes serialize in commit order. Plain
-      // SELECTs read the snapshot, so reads are not compared.
-      d.serializability_source = std::string("MySQL 8.0 manual 15.7.2.1 REPEATABLE READ: locking reads, UPDATE and "
-                                             "DELETE use next-key locks, ") + kRepeatableRead;
-      if (snapshot_isolation) {
-        // Not PL-SI as such: InnoDB's read view starts at the first consistent read, and locking reads and writes
-        // before it read the latest version, so Adya's start points (G-SIa, G-SIb) do not apply. What the variable
-        // promises is that no anti-dependency is overwritten: no G-single.
-        d.promise = "PL-2 + no G-single";
-        d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single"};
-        d.source = std::string("MariaDB innodb_snapshot_isolation=ON: a write to a record changed after the "
-                               "transaction's read view fails with ER_CHECKREAD (1020), so lost updates and read skew "
-                               "cannot commit; write skew remains possible, ") + kSnapshotIsolation;
-        d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
-        // Observed on 10.11.19 (Troc suite): an UPDATE/DELETE writes a row inserted by a transaction that committed
-        // after the read view, without ER_CHECKREAD: the check covers records the read view holds an older version
-        // of, not rows it does not hold at all (a phantom). Counted with this entry; an open question upstream.
-        d.allowed[behaviour::kWriteToRowInsertedAfterReadView] =
-            std::string("MariaDB innodb_snapshot_isolation=ON: ER_CHECKREAD (1020) is raised for a write to a record "
-                        "whose version the read view does not see; writes still read the latest committed versions, "
-                        "so a row inserted and committed after the read view is written without an error (observed "
-                        "on 10.11.19, not stated by the documentation), ") + kSnapshotIsolation;
-        // (An entry for "a conflict missed after a lock wait" was here: that case is a first read that opened no
-        // read view, now modelled; tests/scenarios/troc_mariadb_si_no_read_view_no_conflict.txn.)
-        // Assumption A3 does not hold here either (found by the Sdg suite, 4 of 4 campaigns, shrunk in
-        // tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn): with an index on the predicate column, an
-        // UPDATE/DELETE whose WHERE no longer matches the row's latest committed version skips it silently (0 rows,
-        // no 1020), while a plain SELECT of the same transaction still returns it from the read view. The variable
-        // promises an error only for a write to a changed record, and this row is not written. It may still be a bug
-        // against the variable's purpose (snapshot isolation); it is worth reporting upstream.
-        d.assumption_a3 = false;
-        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=ON raises ER_CHECKREAD (1020) only "
-                                             "for a write to a record changed after the read view; UPDATE and DELETE "
-                                             "still choose their rows on the latest committed versions (a changed row "
-                                             "that no longer matches is skipped without an error), ") +
-                                 kSnapshotIsolation;
-      } else {
-        d.promise = "PL-2";
-        d.prevented = {"G0", "G1a", "G1b", "G1c"};
-        d.source = std::string("MariaDB innodb_snapshot_isolation=OFF (the 10.11 default): REPEATABLE READ reads from "
-                               "a snapshot but UPDATE and DELETE read and overwrite the latest committed version, so "
-                               "lost updates are possible (MDEV-26642, \"won't fix\"; the variable exists to prevent "
-                               "them), ") + kSnapshotIsolation;
-        d.allowed["lost-update"] = d.allowed["read-skew"] = d.allowed["G-single"] = d.source;
-        d.allowed["write-skew"] = d.allowed["G2-item"] = d.allowed["G2"] = d.source;
-        // Troc: a plain SELECT after a write that read (current read) versions the snapshot does not hold returns a
-        // mix the snapshot+own-writes model does not give (Troc Listing 2 / MDEV-26642, MDEV-26671: "design decision
-        // of the InnoDB Repeatable Read ... since MySQL 3.23.49").
-        d.allowed[behaviour::kSnapshotReadAfterCurrentRead] =
-            "MDEV-26642 / MDEV-26671 (won't fix: InnoDB REPEATABLE READ writes read the latest committed version "
-            "while plain SELECTs read the read view), https://jira.mariadb.org/browse/MDEV-26642, "
-            "https://jira.mariadb.org/browse/MDEV-26671; " + std::string(kSnapshotIsolation);
-        // Assumption A3 does not hold: a plain SELECT reads the snapshot, the next UPDATE/DELETE reads and
-        // overwrites the latest committed version (MDEV-26642, MDEV-29565, MySQL #108528 are this pattern).
-        d.assumption_a3 = false;
-        d.assumption_a3_source = std::string("MariaDB innodb_snapshot_isolation=OFF (the 10.11 default): REPEATABLE "
-                                             "READ SELECTs read the snapshot while UPDATE and DELETE read and overwrite "
-                                             "the latest committed version (MDEV-26642 and MDEV-29565, \"not a bug\"), "
-                                             "so TxCheck's Assumption A3 does not hold, ") + kSnapshotIsolation;
-      }
-      return d;
-    case IsolationLevel::Serializable:
-      // Plain SELECTs take shared locks: two-phase locking, so commit order is the serialization order.
-      d.promise = "PL-3";
-      d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
-      d.source = std::string("MariaDB SET TRANSACTION, SERIALIZABLE: plain SELECTs are locking reads (two-phase "
-                             "locking), ") + kSerializable;
-      d.reads_serializable = true;
-      d.serializability_source =
-          std::string("MariaDB SET TRANSACTION, SERIALIZABLE: like REPEATABLE READ but plain SELECTs are SELECT ... "
-                      "LOCK IN SHARE MODE, ") + kSerializable;
-      d.assumption_a3_source = std::string("MariaDB SET TRANSACTION, SERIALIZABLE: plain SELECTs lock what they read "
-                                           "until the transaction ends, so no other transaction installs a newer "
-                                           "version of it, ") + kSerializable;
-      return d;
+      documented_repeatable_read(d, config.flag("innodb_snapshot_isolation").value_or(false));
+      break;
+    case IsolationLevel::Serializable: documented_serializable(d); break;
   }
   return d;
 }
@@ -216,6 +233,47 @@ DocumentedBehaviour InnodbProfile::documented(IsolationLevel level, const Target
 // uncommitted data at RU, a fresh committed view at RC, the transaction's read view at RR; locking reads and writes
 // read the latest committed version at every level ("current read"); SERIALIZABLE makes plain SELECTs locking
 // reads. Row and unique-index locks at every level; next-key (predicate) locks at RR and SERIALIZABLE.
+namespace {
+
+// Which versions a subquery of each kind of statement reads at `level` (StatementRule::subquery_view).
+void subquery_rules(VisibilityRules& v, IsolationLevel level) {
+  // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
+  // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
+  // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
+  // locking read clause does not reach a nested subquery, which reads as a plain SELECT would. MySQL 8.0 manual
+  // 15.7.3: "When a SELECT is used in the constructs ... UPDATE t ... WHERE col IN (SELECT ... FROM s ...), InnoDB sets
+  // shared next-key locks on rows from table s"; 15.7.2.4 Locking Reads: "A locking read clause in an outer statement
+  // does not lock the rows of a table in a nested subquery unless a locking read clause is also specified in the
+  // subquery". Observed on MariaDB 10.11.19 (txprop, tests/scenarios/troc_innodb_subquery_*.txn): at READ UNCOMMITTED
+  // the UPDATE's subquery reads an uncommitted version, at READ COMMITTED the committed one without waiting, at
+  // REPEATABLE READ a version committed after the read view, waiting for an uncommitted writer; a DELETE's or INSERT's
+  // subquery waits at every level; a SELECT ... FOR UPDATE's subquery reads the read view at REPEATABLE READ.
+  const std::string locking_subquery =
+      "InnoDB reads the tables of a subquery of UPDATE/DELETE/INSERT with shared locks (latest committed version), "
+      "MySQL 8.0 manual 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html; observed on MariaDB "
+      "10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  const std::string consistent_subquery =
+      "a locking read clause does not reach a nested subquery, which is a consistent read, MySQL 8.0 manual 15.7.2.4, "
+      "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html; observed on MariaDB 10.11.19 "
+      "(tests/scenarios/troc_innodb_subquery_*.txn)";
+  for (StatementRule* r : {&v.select_share, &v.select_update}) {
+    r->subquery_view = v.select.view;
+    r->subquery_source = consistent_subquery;
+  }
+  for (StatementRule* r : {&v.update, &v.delete_, &v.insert}) {
+    r->subquery_view = ViewRule::LatestCommitted;
+    r->subquery_source = locking_subquery;
+  }
+  if (level == IsolationLevel::ReadUncommitted || level == IsolationLevel::ReadCommitted) {
+    v.update.subquery_view = v.select.view;
+    v.update.subquery_source = "below REPEATABLE READ an UPDATE reads the tables of its subquery as a consistent read "
+                               "(ha_innobase::store_lock: \"UPDATE ... = (SELECT ...) ... we use consistent read for "
+                               "select\"); observed on MariaDB 10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
+  }
+}
+
+}  // namespace
+
 VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConfig& config) const {
   VisibilityRules v;
   v.modelled = true;
@@ -275,39 +333,7 @@ VisibilityRules InnodbProfile::visibility(IsolationLevel level, const TargetConf
                               "; a multi-table UPDATE takes no semi-consistent read (only mysql_update in "
                               "sql/sql_update.cc calls handler::try_semi_consistent_read)";
   }
-  // Subqueries. ha_innobase::store_lock makes every table an UPDATE, DELETE or INSERT reads (not writes) a locking
-  // read with shared locks (LOCK_S: the latest committed version, waiting for a writer), except the UPDATE (and
-  // INSERT ... SELECT) of a READ UNCOMMITTED or READ COMMITTED transaction, which reads it as a consistent read; a
-  // locking read clause does not reach a nested subquery, which reads as a plain SELECT would. MySQL 8.0 manual
-  // 15.7.3: "When a SELECT is used in the constructs ... UPDATE t ... WHERE col IN (SELECT ... FROM s ...), InnoDB sets
-  // shared next-key locks on rows from table s"; 15.7.2.4 Locking Reads: "A locking read clause in an outer statement
-  // does not lock the rows of a table in a nested subquery unless a locking read clause is also specified in the
-  // subquery". Observed on MariaDB 10.11.19 (txprop, tests/scenarios/troc_innodb_subquery_*.txn): at READ UNCOMMITTED
-  // the UPDATE's subquery reads an uncommitted version, at READ COMMITTED the committed one without waiting, at
-  // REPEATABLE READ a version committed after the read view, waiting for an uncommitted writer; a DELETE's or INSERT's
-  // subquery waits at every level; a SELECT ... FOR UPDATE's subquery reads the read view at REPEATABLE READ.
-  const std::string locking_subquery =
-      "InnoDB reads the tables of a subquery of UPDATE/DELETE/INSERT with shared locks (latest committed version), "
-      "MySQL 8.0 manual 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html; observed on MariaDB "
-      "10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
-  const std::string consistent_subquery =
-      "a locking read clause does not reach a nested subquery, which is a consistent read, MySQL 8.0 manual 15.7.2.4, "
-      "https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html; observed on MariaDB 10.11.19 "
-      "(tests/scenarios/troc_innodb_subquery_*.txn)";
-  for (StatementRule* r : {&v.select_share, &v.select_update}) {
-    r->subquery_view = v.select.view;
-    r->subquery_source = consistent_subquery;
-  }
-  for (StatementRule* r : {&v.update, &v.delete_, &v.insert}) {
-    r->subquery_view = ViewRule::LatestCommitted;
-    r->subquery_source = locking_subquery;
-  }
-  if (level == IsolationLevel::ReadUncommitted || level == IsolationLevel::ReadCommitted) {
-    v.update.subquery_view = v.select.view;
-    v.update.subquery_source = "below REPEATABLE READ an UPDATE reads the tables of its subquery as a consistent read "
-                               "(ha_innobase::store_lock: \"UPDATE ... = (SELECT ...) ... we use consistent read for "
-                               "select\"); observed on MariaDB 10.11.19 (tests/scenarios/troc_innodb_subquery_*.txn)";
-  }
+  subquery_rules(v, level);
   // Troc's code, RU: a locking read sees the latest version (newView); an uncommitted row is X-locked by its writer,
   // so the read waits for it anyway.
   v.snapshot_point = SnapshotPoint::FirstRead;

@@ -109,8 +109,8 @@ class PostgresqlProfile final : public EngineProfile {
         d.prevented = {"G0", "G1a", "G1b", "G1c"};
         d.source = m.name("13.2.1") + std::string(": Read Committed sees only data committed before each "
                                "statement began, ") + kReadCommitted;
-        d.write_serializable = false;
-        d.serializability_source =
+        d.wss.write_serializable = false;
+        d.wss.source =
             m.name("13.2.1") + std::string(": in Read Committed an UPDATE/DELETE re-checks its WHERE only on "
                         "the rows of its snapshot that were concurrently updated (\"it is possible for an updating "
                         "command to see an inconsistent snapshot\"), ") + kReadCommitted;
@@ -118,7 +118,7 @@ class PostgresqlProfile final : public EngineProfile {
         // A statement that runs right after a SELECT of the same transaction, with no commit in between, starts
         // from the same committed versions; a row locked by another transaction makes the write wait (which the SDG
         // oracle's blocking scheduling re-plans).
-        d.assumption_a3_source = m.name("13.2.1") + std::string(": each command of a Read Committed "
+        d.sdg.source = m.name("13.2.1") + std::string(": each command of a Read Committed "
                                              "transaction sees the data committed before it began, ") + kReadCommitted;
         return d;
       case IsolationLevel::RepeatableRead:
@@ -127,13 +127,13 @@ class PostgresqlProfile final : public EngineProfile {
         d.source = m.name("13.2.2") + std::string(": Repeatable Read is snapshot isolation; a concurrent "
                                "update of a row it updates aborts it, but serialization anomalies such as write skew "
                                "are possible, ") + kRepeatableRead;
-        d.write_serializable = false;
-        d.serializability_source =
+        d.wss.write_serializable = false;
+        d.wss.source =
             m.name("13.2.2") + std::string(": Repeatable Read is snapshot isolation; only row-level write "
                         "conflicts abort (40001), predicate-based conflicts (write skew) are allowed, ") +
             kRepeatableRead;
         d.allowed = {{"write-skew", d.source}, {"G2-item", kTable}, {"G2", kTable}};
-        d.assumption_a3_source = m.name("13.2.2") + std::string(": a Repeatable Read transaction that "
+        d.sdg.source = m.name("13.2.2") + std::string(": a Repeatable Read transaction that "
                                              "would update a row changed after its snapshot fails with a "
                                              "serialization error (40001), ") + kRepeatableRead;
         return d;
@@ -141,13 +141,13 @@ class PostgresqlProfile final : public EngineProfile {
         d.promise = "PL-3";
         d.prevented = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G2"};
         d.source = m.name("13.2.3") + std::string(": Serializable, ") + kSerializable;
-        d.reads_serializable = true;
-        d.any_serial_order = true;
-        d.serializability_source =
+        d.wss.reads_serializable = true;
+        d.wss.any_serial_order = true;
+        d.wss.source =
             m.name("13.2.3") + std::string(": Serializable guarantees the effect of running the committed "
                         "transactions one at a time in some order, not necessarily the commit order, ") +
             kSerializable;
-        d.assumption_a3_source = m.name("13.2.3") + std::string(": Serializable includes Repeatable Read's "
+        d.sdg.source = m.name("13.2.3") + std::string(": Serializable includes Repeatable Read's "
                                              "rule that updating a row changed after the snapshot fails (40001), ") +
                                  kSerializable;
         return d;

@@ -55,15 +55,15 @@ class SqliteProfile final : public EngineProfile {
     // One writer at a time: every write-write conflict waits (SQLITE_BUSY) or aborts (BUSY_SNAPSHOT). In WAL mode a
     // reader keeps the snapshot of its first read, so a read-only transaction is serialized where it started, not
     // where it ended.
-    d.reads_serializable = true;
-    d.any_serial_order = config.param("journal_mode", "wal") == "wal";
-    d.serializability_source =
+    d.wss.reads_serializable = true;
+    d.wss.any_serial_order = config.param("journal_mode", "wal") == "wal";
+    d.wss.source =
         "SQLite isolation: https://www.sqlite.org/isolation.html (\"SQLite implements serializable transactions\"; "
         "WAL readers see a snapshot from the start of their read transaction)";
     // One writer at a time, and a reader whose snapshot is stale cannot write (SQLITE_BUSY_SNAPSHOT): a write never
     // overwrites a version newer than what the transaction read.
-    d.assumption_a3 = true;
-    d.assumption_a3_source =
+    d.sdg.assumption_a3 = true;
+    d.sdg.source =
         "SQLite isolation: one writer at a time; a WAL reader whose snapshot is stale gets SQLITE_BUSY_SNAPSHOT when "
         "it writes, https://www.sqlite.org/isolation.html";
     return d;

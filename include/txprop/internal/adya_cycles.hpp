@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "txprop/internal/adya_graph.hpp"
@@ -39,6 +40,24 @@ struct Cycle {
   bool budget_exhausted = false;  // the search stopped early: a shorter cycle of this class may exist
 };
 
+// What a cycle of one class looks like to the search (cycles.cpp: rule()).
+struct ClassRule {
+  EdgeType first;         // the edge every cycle of the class contains; the search starts from it
+  std::uint8_t way_back;  // edge types allowed on the path back
+  bool need_rw;           // the path back must contain an rw edge
+  int best_score;         // the most specific two-transaction shape; finding it ends the search
+  int first_predicate = -1;      // -1 any first edge, 0 item edges only, 1 predicate edges only
+  bool item_rw_back = true;      // item anti-dependencies allowed on the way back
+};
+
+// A first edge a -> b of a cycle of the class, ordered by b (the search starts from b) then a.
+struct Candidate {
+  TxnId b, a;  // the first edge a -> b
+  RowIndex row;
+  std::uint32_t edge;
+  bool operator<(const Candidate& o) const { return std::tie(b, a, row) < std::tie(o.b, o.a, o.row); }
+};
+
 class CycleFinder {
  public:
   // budget: edge visits allowed per smallest() call. Exact search is quadratic in a component's size; histories with
@@ -55,6 +74,12 @@ class CycleFinder {
 
  private:
   void tarjan();
+  // smallest() in phases: the candidate first edges, two-transaction cycles scored by how specific their shape is,
+  // and else the shortest cycle by BFS.
+  std::vector<Candidate> first_edges(std::size_t component, const ClassRule& rule);
+  bool two_transaction_cycle(const std::vector<Candidate>& cands, std::uint32_t c, const ClassRule& rule, CycleClass cls,
+                             Cycle& out);
+  void shortest_cycle(std::size_t component, const std::vector<Candidate>& cands, const ClassRule& rule, Cycle& out);
   bool spend(std::uint64_t n) {
     used_ += n;
     return used_ <= budget_;

@@ -1,0 +1,63 @@
+// What an engine can do, as plain model data: the forms it has (RETURNING, locking reads and their options, joined
+// writes, upserts, MERGE, chained transactions) and how its reads and writes meet locks. An engine profile
+// (EngineProfile::capabilities) fills it in; the generator (gen::Options::engine) and the instrumentations take it as
+// it is, so no layer keeps a copy of these fields.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "txprop/isolation.hpp"
+#include "txprop/statement.hpp"
+
+namespace txprop {
+
+struct EngineCapabilities {
+  bool insert_returning = false;  // INSERT ... RETURNING
+  bool update_returning = false;  // UPDATE ... RETURNING
+  bool delete_returning = false;  // DELETE ... RETURNING
+  bool locking_reads = false;     // SELECT ... FOR UPDATE / FOR SHARE (LOCK IN SHARE MODE)
+  // The locking clauses it has beyond FOR UPDATE / FOR SHARE (PostgreSQL's FOR KEY SHARE, FOR NO KEY UPDATE) and
+  // what its locking reads may do instead of waiting (NOWAIT, SKIP LOCKED). The generator makes only these.
+  std::vector<LockMode> lock_strengths;
+  std::vector<LockWait> lock_waits;
+  bool lock_table = false;  // LOCK TABLE t IN <mode> MODE [NOWAIT] inside a transaction (PostgreSQL)
+  // Isolation levels at which a plain SELECT takes locks (InnoDB SERIALIZABLE turns it into LOCK IN SHARE MODE): an
+  // extra read added by instrumentation would change the schedule there, so none is added.
+  std::vector<IsolationLevel> locking_plain_reads;
+  // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
+  // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
+  bool writes_read_snapshot = true;
+  // UPDATE and DELETE joined to another table, rendered in the engine's dialect: MariaDB's multi-table
+  // `UPDATE t JOIN u ON ... SET ...` and `DELETE t FROM t JOIN u ON ...`; PostgreSQL's `UPDATE t SET ... FROM u WHERE
+  // ...` and `DELETE FROM t USING u WHERE ...`; SQLite has UPDATE ... FROM (3.33) but no DELETE ... USING.
+  bool update_join = false;
+  bool delete_join = false;
+  // A joined UPDATE may set columns of both tables (MariaDB's multi-table UPDATE; PostgreSQL's FROM form sets only
+  // the target table).
+  bool update_joined_table = false;
+  // RETURNING on a joined UPDATE / DELETE: of the written table's columns (PostgreSQL; SQLite's UPDATE ... FROM), and
+  // also of the joined table's (PostgreSQL: "any column names of the table named by table_name or table(s) listed in
+  // FROM"; SQLite: "the auxiliary tables named in the FROM clause may not participate in the RETURNING clause").
+  // MariaDB's multi-table UPDATE and DELETE take no RETURNING.
+  bool joined_write_returning = false;
+  bool joined_write_returning_joined_table = false;
+  // A joined DELETE may delete the joined table's matching rows too (MariaDB's `DELETE t, u FROM t JOIN u ON ...`;
+  // PostgreSQL's USING form deletes from its target table only).
+  bool delete_joined_table = false;
+  // The upsert forms the engine has (statement.hpp), and whether its DO UPDATE takes a WHERE (PostgreSQL, SQLite;
+  // MariaDB's ON DUPLICATE KEY UPDATE has none). The generator makes only these.
+  std::vector<Upsert> upserts;
+  bool upsert_update_where = false;
+  // Forms a server has from some version on (EngineProfile::capabilities(config)): MERGE (statement.hpp), and unique
+  // indexes whose NULLs are not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT; the SQL model does not make
+  // them yet).
+  bool merge = false;
+  bool unique_nulls_not_distinct = false;
+  // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; not SQLite).
+  bool chain = false;
+  std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
+  std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
+};
+
+}  // namespace txprop
