@@ -850,11 +850,60 @@ std::vector<int> overlapping_interleaving(Draw& d, const std::vector<Transaction
   return order;
 }
 
+// Makes the initial rows of `t` satisfy `fk` (one column, referencing `parent`): a value no parent row has becomes one
+// a parent row has, or NULL where the parent has no rows; a NOT NULL row with nothing to reference is dropped.
+void fit_rows_to_foreign_key(Draw& d, Table& t, const Table& parent, const ForeignKey& fk) {
+  const std::size_t col = *t.column_index(fk.columns.front());
+  const std::vector<Value> keys = existing_values(parent, fk.referenced.front());
+  std::vector<Row> kept;
+  for (Row& row : t.rows) {
+    if (!row[col].is_null() && std::find(keys.begin(), keys.end(), row[col]) == keys.end()) {
+      if (!keys.empty()) row[col] = d.pick(keys);
+      else if (t.columns[col].not_null) continue;
+      else row[col] = Value();
+    }
+    kept.push_back(std::move(row));
+  }
+  t.rows = std::move(kept);
+}
+
+// Foreign keys (issue 17): table i > 0 references, with foreign_key_probability, an earlier table's primary key from
+// one of its INTEGER columns outside its keys and unique indexes (changing a row's value there to fit the parent's
+// keys cannot make two rows clash), with an ON DELETE action drawn; SET NULL only on a nullable column.
+void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
+  for (std::size_t i = 1; i < s.tables.size(); ++i) {
+    if (!d.chance(o.foreign_key_probability)) continue;
+    std::vector<const Table*> parents;
+    for (std::size_t p = 0; p < i; ++p)
+      if (!s.tables[p].primary_key.empty()) parents.push_back(&s.tables[p]);
+    Table& t = s.tables[i];
+    std::vector<const Column*> columns;
+    for (const Column& c : t.columns) {
+      const bool keyed = std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end() ||
+                         std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& x) {
+                           return x.unique && std::find(x.columns.begin(), x.columns.end(), c.name) != x.columns.end();
+                         });
+      if (c.type == ColumnType::Integer && !keyed) columns.push_back(&c);
+    }
+    if (parents.empty() || columns.empty()) continue;
+    const Table& parent = *d.pick(parents);
+    const Column& column = *d.pick(columns);
+    static const std::vector<ReferentialAction> kActions = {ReferentialAction::Cascade, ReferentialAction::Restrict,
+                                                            ReferentialAction::NoAction, ReferentialAction::SetNull};
+    ReferentialAction action = kActions[d.weighted({40, 20, 15, 25})];
+    if (action == ReferentialAction::SetNull && column.not_null) action = ReferentialAction::Cascade;
+    ForeignKey fk{{column.name}, parent.name, parent.primary_key, action, ReferentialAction::NoAction};
+    fit_rows_to_foreign_key(d, t, parent, fk);
+    t.foreign_keys.push_back(std::move(fk));
+  }
+}
+
 Schema make_schema(Draw& d, const Options& o, int size) {
   Schema s;
   // Mostly one or two tables: the studied bugs need at most two in 97% of cases (WriteCheck).
   const int n = std::clamp(d.in_range(0, 99) < 55 ? 1 : (d.in_range(0, 99) < 75 ? 2 : 3), o.min_tables, o.max_tables);
   for (int i = 0; i < n; ++i) s.tables.push_back(random_table(d, o, i, size));
+  if (o.foreign_keys) add_foreign_keys(d, o, s);
   return s;
 }
 

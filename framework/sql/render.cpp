@@ -450,6 +450,14 @@ std::string render_create_table(const Table& t, Dialect d) {
     if (c.not_null) out += " NOT NULL";
   }
   if (!t.primary_key.empty()) out += ", PRIMARY KEY (" + column_list(t.primary_key, d) + ")";
+  // Table constraints: the spelling every engine enforces (MySQL 8.0 parses a column's inline REFERENCES and ignores
+  // it, https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html; the scenario parser reads both).
+  for (const ForeignKey& fk : t.foreign_keys) {
+    out += ", FOREIGN KEY (" + column_list(fk.columns, d) + ") REFERENCES " + quote_identifier(fk.table, d) + " (" +
+           column_list(fk.referenced, d) + ")";
+    if (fk.on_delete != ReferentialAction::NoAction) out += " ON DELETE " + to_string(fk.on_delete);
+    if (fk.on_update != ReferentialAction::NoAction) out += " ON UPDATE " + to_string(fk.on_update);
+  }
   out += ")";
   if (d == Dialect::MySql) out += " ENGINE=InnoDB";
   return out;

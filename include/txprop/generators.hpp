@@ -111,6 +111,13 @@ struct Options {
   bool savepoints = false;
   double savepoint_probability = 0.2;
   double rollback_to_probability = 0.6;
+  // Foreign keys (issue 17): with foreign_key_probability each table after the first references an earlier table's
+  // primary key from one INTEGER column (FOREIGN KEY (c) REFERENCES t (c0) ON DELETE CASCADE | RESTRICT | NO ACTION |
+  // SET NULL), its initial rows fitted to the parent's keys. Every engine has them. Off by default: a suite whose
+  // oracle sees a foreign key's writes and locks turns it on (Wss, Atomicity: their replays run on the engine, which
+  // cascades again); shrinking drops the key first.
+  bool foreign_keys = false;
+  double foreign_key_probability = 0.5;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
   // (the harness sets lock_strengths and lock_waits from the profile's capabilities; SQLite has no locking reads).
