@@ -62,7 +62,7 @@ void tag_forms(const TestCase& c, Verdict& v) {
   for (const std::string& f : rich_forms(c))
     if ((f.starts_with("form: MERGE") || f.ends_with("AND CHAIN") || f == "form: truth value" || f == "form: CAST" ||
          f == "form: IS [NOT] DISTINCT FROM" || f.starts_with("form: SAVEPOINT") ||
-         f.starts_with("form: FOREIGN KEY")) &&
+         f.starts_with("form: FOREIGN KEY") || f == "form: BOOLEAN column") &&
         std::find(v.tags.begin(), v.tags.end(), f) == v.tags.end())
       v.tags.push_back(f);
 }

@@ -126,6 +126,7 @@ std::string to_string(ColumnType type) {
     case ColumnType::Integer: return "INTEGER";
     case ColumnType::Real: return "REAL";
     case ColumnType::Text: return "TEXT";
+    case ColumnType::Boolean: return "BOOLEAN";
   }
   return "?";
 }

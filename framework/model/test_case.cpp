@@ -560,8 +560,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
     for (const Statement& s : t.statements)
       if (s.kind == StatementKind::RollbackToSavepoint) forms.insert("form: SAVEPOINT ... ROLLBACK TO");
       else if (s.kind == StatementKind::ReleaseSavepoint) forms.insert("form: SAVEPOINT ... RELEASE");
-  for (const Table& t : c.schema.tables)
+  for (const Table& t : c.schema.tables) {
     for (const ForeignKey& fk : t.foreign_keys) forms.insert("form: FOREIGN KEY ON DELETE " + to_string(fk.on_delete));
+    for (const Column& col : t.columns)
+      if (col.type == ColumnType::Boolean) forms.insert("form: BOOLEAN column");
+  }
   for (const Transaction& t : c.transactions)
     if (t.chain && !t.autocommit) forms.insert(t.end == TxnEnd::Commit ? "form: COMMIT AND CHAIN" : "form: ROLLBACK AND CHAIN");
   for (const Transaction& t : c.transactions)

@@ -63,6 +63,7 @@ std::string level_text(IsolationLevel level) { return lower(sql_name(level)); }
 // A literal of a setup INSERT: a literal, or minus a numeric literal.
 std::optional<Value> literal_value(const Expr& e) {
   if (e.kind == Expr::Kind::Literal) return e.literal;
+  if (e.kind == Expr::Kind::Boolean) return Value(e.truth ? 1 : 0);  // as the engines read TRUE / FALSE back
   if (e.kind == Expr::Kind::Neg && e.args[0].kind == Expr::Kind::Literal) {
     const Value& v = e.args[0].literal;
     if (v.type() == ValueType::Real) return Value(-v.as_real());

@@ -60,6 +60,7 @@ std::string render_type(ColumnType type, Dialect d) {
     case ColumnType::Text:
       // A length is needed to index a MySQL text column; 255 leaves room for writer lists (instrumentation).
       return d == Dialect::MySql ? "VARCHAR(255)" : "TEXT";
+    case ColumnType::Boolean: return "BOOLEAN";
   }
   return "?";
 }
@@ -483,7 +484,11 @@ std::string render_insert_rows(const Table& t, Dialect d) {
   insert.columns = t.column_names();
   for (const Row& row : t.rows) {
     std::vector<Expr> values;
-    for (const Value& v : row) values.push_back(Expr::lit(v));
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const Value& v = row[i];
+      const bool boolean = i < t.columns.size() && t.columns[i].type == ColumnType::Boolean && v.type() == ValueType::Integer;
+      values.push_back(boolean ? Expr::boolean(v.as_int() != 0) : Expr::lit(v));
+    }
     insert.values.push_back(std::move(values));
   }
   return render(insert, d);

@@ -796,6 +796,7 @@ class Parser {
       case ColumnType::Integer: return ValueType::Integer;
       case ColumnType::Real: return ValueType::Real;
       case ColumnType::Text: return ValueType::Text;
+      case ColumnType::Boolean: fail(line(), "CAST to BOOLEAN is not supported (engines read its text differently)");
     }
     return ValueType::Text;
   }
@@ -816,9 +817,11 @@ class Parser {
       type = ColumnType::Real;
     } else if (iequals(word, "TEXT") || iequals(word, "VARCHAR") || iequals(word, "CHAR")) {
       type = ColumnType::Text;
+    } else if (iequals(word, "BOOLEAN") || iequals(word, "BOOL")) {
+      type = ColumnType::Boolean;
     } else {
       fail(at, fmt::format("unknown column type '{}' (use INTEGER, INT, BIGINT, SMALLINT, REAL, DOUBLE, FLOAT, "
-                           "NUMERIC, DECIMAL, TEXT, VARCHAR(n) or CHAR(n))",
+                           "NUMERIC, DECIMAL, TEXT, VARCHAR(n), CHAR(n) or BOOLEAN)",
                            word));
     }
     // Length, precision and scale, e.g. VARCHAR(64), NUMERIC(10, 2): the model has no use for them.

@@ -111,6 +111,14 @@ struct Options {
   bool savepoints = false;
   double savepoint_probability = 0.2;
   double rollback_to_probability = 0.6;
+  // BOOLEAN columns (issue 17 item 2): with boolean_column_probability a column after the first is BOOLEAN (nullable).
+  // Statements compare it only with TRUE / FALSE: an INSERT gives it TRUE, FALSE or NULL, an UPDATE sometimes sets it to
+  // TRUE, FALSE or NOT b, and a single-table statement's WHERE sometimes has b = TRUE | FALSE, b <> TRUE | FALSE,
+  // b IS [NOT] TRUE | FALSE or b IS [NOT] NULL (boolean_term_probability each); no other form names it. Off by default
+  // (Wss, Atomicity turn it on; the other oracles refuse TRUE / FALSE, which their predicate evaluation does not model).
+  bool booleans = false;
+  double boolean_column_probability = 0.15;
+  double boolean_term_probability = 0.35;
   // Foreign keys (issue 17): with foreign_key_probability each table after the first references an earlier table's
   // primary key from one INTEGER column (FOREIGN KEY (c) REFERENCES t (c0) ON DELETE CASCADE | RESTRICT | NO ACTION |
   // SET NULL), its initial rows fitted to the parent's keys. Every engine has them. Off by default: a suite whose

@@ -9,7 +9,10 @@
 
 namespace txprop {
 
-enum class ColumnType { Integer, Real, Text };
+// BOOLEAN holds TRUE / FALSE, which every engine here reads back as 1 / 0 (MariaDB's BOOLEAN is TINYINT(1); SQLite's
+// TRUE and FALSE are 1 and 0; the PostgreSQL driver maps bool to 1 / 0): a Value of a BOOLEAN column is an integer 0 or
+// 1, written as TRUE / FALSE in SQL, since PostgreSQL accepts no integer for a boolean.
+enum class ColumnType { Integer, Real, Text, Boolean };
 
 struct Column {
   std::string name;
