@@ -35,6 +35,10 @@ class AdyaOracle final : public Oracle {
     // row (PostgreSQL FOR KEY SHARE, InnoDB a shared record lock): the instrumented statements record none of that.
     if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
       return fk + ", and Adya's history does not record the writes and reads a foreign key makes";
+    // A BOOLEAN column's values are 1 / 0 to txprop and TRUE / FALSE to the engine: no planted test shows yet that
+    // Adya's instrumentation and predicate evaluation read them alike.
+    if (rich_forms(c).count("form: BOOLEAN column"))
+      return "the case has a BOOLEAN column, and no planted test checks Adya's history and predicate evaluation on one yet";
     if (std::string upsert = c.first_upsert(); !upsert.empty())
       return upsert + ", and Adya's instrumentation does not record whether it inserted, updated or left the row";
     // A MERGE inserts, updates, deletes or leaves each source row's target row by its WHEN clauses: the instrumented

@@ -12,9 +12,11 @@
 
 #include "txprop/engine.hpp"
 #include "txprop/generators.hpp"
+#include "txprop/oracle.hpp"
 #include "txprop/property.hpp"
 #include "txprop/scenario.hpp"
 #include "txprop/sql.hpp"
+#include "txprop/target_config.hpp"
 
 using namespace txprop;
 
@@ -116,4 +118,18 @@ TEST(Booleans, GeneratedOnlyWithTheirOwnValues) {
                            with, n, 100.0 * with / n, naming, statements, 100.0 * naming / std::max(1, statements));
   EXPECT_GT(with, n / 10);
   EXPECT_GT(naming, 0);
+}
+
+// Adya, AdyaClaimed, Troc and SDG have no planted test with a BOOLEAN column: they refuse such a case, saying so; WSS and
+// atomicity judge it (tests/targets/boolean_planted_test.cpp).
+TEST(Booleans, OraclesWithoutAPlantedBooleanTestRefuseIt) {
+  const Scenario s = parse_scenario("setup:\nCREATE TABLE t (k INTEGER PRIMARY KEY, b BOOLEAN);\nINSERT INTO t VALUES (1, TRUE);\n"
+                                    "steps:\ns1: BEGIN;\ns1: UPDATE t SET k = 2 WHERE k = 1;\ns1: COMMIT;\nexpect:\nwss * * ok\n");
+  const TestCase c = s.replay_case(IsolationLevel::RepeatableRead);
+  for (const char* uri : {"postgresql://p@127.0.0.1:5432/x", "mariadb://u@127.0.0.1:3306/x", "sqlite:"}) {
+    const TargetConfig target = parse_target_uri(uri);
+    for (const char* name : {"adya", "adyaclaimed", "troc", "sdg"})
+      EXPECT_NE(txprop::oracle(name).cannot_judge(c, target.profile()).find("BOOLEAN column"), std::string::npos) << name;
+    for (const char* name : {"wss", "atomicity"}) EXPECT_EQ(txprop::oracle(name).cannot_judge(c, target.profile()), "") << name;
+  }
 }
