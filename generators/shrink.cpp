@@ -428,6 +428,15 @@ void order_simplifications(const TestCase& c, std::vector<TestCase>& out) {
 void schema_simplifications(const TestCase& c, std::vector<TestCase>& out) {
   const auto tables = referenced_tables(c);
   const auto columns = referenced_columns(c);
+  // A foreign key toward none (issue 17): its table and column stay; a parent's rows and the parent itself can go only
+  // once nothing references them (validate() refuses the candidates that would leave a reference dangling).
+  for (std::size_t i = 0; i < c.schema.tables.size(); ++i)
+    for (std::size_t k = 0; k < c.schema.tables[i].foreign_keys.size(); ++k) {
+      TestCase copy = c;
+      auto& fks = copy.schema.tables[i].foreign_keys;
+      fks.erase(fks.begin() + static_cast<std::ptrdiff_t>(k));
+      out.push_back(std::move(copy));
+    }
   for (std::size_t i = 0; i < c.schema.tables.size(); ++i) {
     const Table& t = c.schema.tables[i];
     if (!tables.count(t.name) && c.schema.tables.size() > 1) {

@@ -24,6 +24,7 @@ Value random_value(Draw& d, ColumnType type) {
     case ColumnType::Integer: return Value(d.pick(kIntegers));
     case ColumnType::Real: return Value(d.pick(kReals));
     case ColumnType::Text: return Value(d.pick(kTexts));
+    case ColumnType::Boolean: return Value(d.in_range(0, 1));
   }
   return Value();
 }
@@ -46,6 +47,12 @@ Table random_table(Draw& d, const Options& o, int index, int size) {
       const int r = d.in_range(0, 99);
       c.type = r < 60 ? ColumnType::Integer : (r < 80 ? ColumnType::Text : ColumnType::Real);
       c.not_null = d.chance(0.2);
+      // BOOLEAN (issue 17 item 2): never the first column, so that a table keeps one the statement maker draws from;
+      // nullable, so that the statements that leave it out (MERGE's INSERT) insert NULL there.
+      if (i > 0 && o.booleans && d.chance(o.boolean_column_probability)) {
+        c.type = ColumnType::Boolean;
+        c.not_null = false;
+      }
     }
     t.columns.push_back(c);
   }
@@ -850,11 +857,133 @@ std::vector<int> overlapping_interleaving(Draw& d, const std::vector<Transaction
   return order;
 }
 
+// Makes the initial rows of `t` satisfy `fk` (one column, referencing `parent`): a value no parent row has becomes one
+// a parent row has, or NULL where the parent has no rows; a NOT NULL row with nothing to reference is dropped.
+void fit_rows_to_foreign_key(Draw& d, Table& t, const Table& parent, const ForeignKey& fk) {
+  const std::size_t col = *t.column_index(fk.columns.front());
+  const std::vector<Value> keys = existing_values(parent, fk.referenced.front());
+  std::vector<Row> kept;
+  for (Row& row : t.rows) {
+    if (!row[col].is_null() && std::find(keys.begin(), keys.end(), row[col]) == keys.end()) {
+      if (!keys.empty()) row[col] = d.pick(keys);
+      else if (t.columns[col].not_null) continue;
+      else row[col] = Value();
+    }
+    kept.push_back(std::move(row));
+  }
+  t.rows = std::move(kept);
+}
+
+// Foreign keys (issue 17): table i > 0 references, with foreign_key_probability, an earlier table's primary key from
+// one of its INTEGER columns outside its keys and unique indexes (changing a row's value there to fit the parent's
+// keys cannot make two rows clash), with an ON DELETE action drawn; SET NULL only on a nullable column.
+void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
+  for (std::size_t i = 1; i < s.tables.size(); ++i) {
+    if (!d.chance(o.foreign_key_probability)) continue;
+    std::vector<const Table*> parents;
+    for (std::size_t p = 0; p < i; ++p)
+      if (!s.tables[p].primary_key.empty()) parents.push_back(&s.tables[p]);
+    Table& t = s.tables[i];
+    std::vector<const Column*> columns;
+    for (const Column& c : t.columns) {
+      const bool keyed = std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end() ||
+                         std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& x) {
+                           return x.unique && std::find(x.columns.begin(), x.columns.end(), c.name) != x.columns.end();
+                         });
+      if (c.type == ColumnType::Integer && !keyed) columns.push_back(&c);
+    }
+    if (parents.empty() || columns.empty()) continue;
+    const Table& parent = *d.pick(parents);
+    const Column& column = *d.pick(columns);
+    static const std::vector<ReferentialAction> kActions = {ReferentialAction::Cascade, ReferentialAction::Restrict,
+                                                            ReferentialAction::NoAction, ReferentialAction::SetNull};
+    ReferentialAction action = kActions[d.weighted({40, 20, 15, 25})];
+    if (action == ReferentialAction::SetNull && column.not_null) action = ReferentialAction::Cascade;
+    ForeignKey fk{{column.name}, parent.name, parent.primary_key, action, ReferentialAction::NoAction};
+    fit_rows_to_foreign_key(d, t, parent, fk);
+    t.foreign_keys.push_back(std::move(fk));
+  }
+}
+
+// Booleans (issue 17 item 2): the statement maker draws from each table without its BOOLEAN columns (every form it
+// draws compares, computes or aggregates numbers and text, which PostgreSQL refuses on a boolean), and BooleanParts
+// then gives a statement on a table with such columns their parts, comparing them only with TRUE / FALSE:
+// a value for each in an INSERT, sometimes SET b = TRUE | FALSE | NOT b, and sometimes a WHERE term b = TRUE | FALSE,
+// b IS [NOT] TRUE | FALSE or b IS NULL. Without BOOLEAN columns the schema is the same and nothing is drawn.
+Schema without_booleans(const Schema& s) {
+  Schema out = s;
+  for (Table& t : out.tables) {
+    std::vector<std::size_t> keep;
+    for (std::size_t i = 0; i < t.columns.size(); ++i)
+      if (t.columns[i].type != ColumnType::Boolean) keep.push_back(i);
+    if (keep.size() == t.columns.size()) continue;
+    std::vector<Column> columns;
+    for (std::size_t i : keep) columns.push_back(t.columns[i]);
+    for (Row& row : t.rows) {
+      Row kept;
+      for (std::size_t i : keep) kept.push_back(row[i]);
+      row = std::move(kept);
+    }
+    t.columns = std::move(columns);
+    std::erase_if(t.indexes, [&](const Index& x) {
+      return std::any_of(x.columns.begin(), x.columns.end(), [&](const std::string& c) { return !t.find_column(c); });
+    });
+  }
+  return out;
+}
+
+class BooleanParts {
+ public:
+  BooleanParts(Draw& d, const Schema& full, const Options& o) : d_(d), full_(full), o_(o) {}
+
+  void add_to(Statement& s) {
+    const Table* t = full_.find_table(s.table);
+    if (!t || s.is_merge()) return;
+    std::vector<std::string> booleans;
+    for (const Column& c : t->columns)
+      if (c.type == ColumnType::Boolean) booleans.push_back(c.name);
+    if (booleans.empty()) return;
+    if (s.kind == StatementKind::Insert) {
+      for (const std::string& b : booleans) {
+        if (std::find(s.columns.begin(), s.columns.end(), b) != s.columns.end()) continue;
+        s.columns.push_back(b);
+        for (auto& row : s.values) row.push_back(d_.chance(0.1) ? Expr::lit(Value()) : Expr::boolean(d_.chance(0.5)));
+      }
+      return;
+    }
+    // Single-table statements only: with a join or a derived table an unqualified name could be another table's.
+    if (!s.joins.empty() || !s.derived.empty()) return;
+    const std::string& b = d_.pick(booleans);
+    if (s.kind == StatementKind::Update && d_.chance(o_.boolean_term_probability)) {
+      const int r = d_.in_range(0, 2);
+      s.assignments.push_back(Assignment{b, r == 2 ? Expr::not_(Expr::col(b)) : Expr::boolean(r == 1), ""});
+    }
+    if (s.kind != StatementKind::Insert && d_.chance(o_.boolean_term_probability)) {
+      Expr term = term_on(b);
+      if (!s.where) s.where = std::move(term);
+      else s.where = d_.chance(0.7) ? (std::move(*s.where) && std::move(term)) : (std::move(*s.where) || std::move(term));
+    }
+  }
+
+ private:
+  Expr term_on(const std::string& b) {
+    const int r = d_.in_range(0, 99);
+    if (r < 50) return Expr::binary(d_.chance(0.8) ? BinaryOp::Eq : BinaryOp::Ne, Expr::col(b), Expr::boolean(d_.chance(0.5)));
+    if (r < 85) return Expr::is_truth(Expr::col(b), d_.chance(0.5), d_.chance(0.3));
+    return Expr::is_null(Expr::col(b), d_.chance(0.3));
+  }
+
+  Draw& d_;
+  const Schema& full_;
+  const Options& o_;
+};
+
 Schema make_schema(Draw& d, const Options& o, int size) {
   Schema s;
   // Mostly one or two tables: the studied bugs need at most two in 97% of cases (WriteCheck).
   const int n = std::clamp(d.in_range(0, 99) < 55 ? 1 : (d.in_range(0, 99) < 75 ? 2 : 3), o.min_tables, o.max_tables);
   for (int i = 0; i < n; ++i) s.tables.push_back(random_table(d, o, i, size));
+  if (o.foreign_keys) add_foreign_keys(d, o, s);
   return s;
 }
 
@@ -908,8 +1037,12 @@ rc::Gen<Schema> schema(const Options& options) {
 rc::Gen<Transaction> transaction(const Schema& s, const Options& options) {
   return rc::Gen<Transaction>([s, options](const rc::Random& random, int size) {
     Draw d(random);
-    StatementMaker maker(d, s, options);
-    return rc::shrinkable::just(make_transaction(d, maker, options, size));
+    const Schema drawn_from = without_booleans(s);
+    StatementMaker maker(d, drawn_from, options);
+    Transaction t = make_transaction(d, maker, options, size);
+    BooleanParts booleans(d, s, options);
+    for (Statement& st : t.statements) booleans.add_to(st);
+    return rc::shrinkable::just(std::move(t));
   });
 }
 
@@ -945,11 +1078,14 @@ rc::Gen<TestCase> test_case(const Options& options) {
     Draw d(random);
     TestCase c;
     c.schema = make_schema(d, options, size);
-    StatementMaker maker(d, c.schema, options);
+    const Schema drawn_from = without_booleans(c.schema);
+    StatementMaker maker(d, drawn_from, options);
+    BooleanParts booleans(d, c.schema, options);
     const int n = transaction_count(d, options);
-    const std::optional<Anchor> anchor = options.contention ? pick_anchor(d, c.schema) : std::nullopt;
+    const std::optional<Anchor> anchor = options.contention ? pick_anchor(d, drawn_from) : std::nullopt;
     for (int i = 0; i < n; ++i) {
       c.transactions.push_back(make_transaction(d, maker, options, size, anchor, i == 0));
+      for (Statement& s : c.transactions.back().statements) booleans.add_to(s);
       // Mixed levels: the first transaction keeps the suite's level, the others draw theirs.
       if (i > 0 && !options.mixed_levels.empty())
         c.transactions.back().isolation = d.pick(options.mixed_levels);

@@ -56,12 +56,13 @@ Verdict Oracle::check(Target& target, const TestCase& c) const {
 
 namespace {
 
-// The issue-17 forms a case has (MERGE, chained transactions), tagged on every oracle's verdict, judged or refused, so
+// The issue-17 forms a case has (MERGE, chained transactions, foreign keys), tagged on every oracle's verdict, judged or refused, so
 // that the run summary counts the cases with each form per suite (their share of a campaign); once per verdict.
 void tag_forms(const TestCase& c, Verdict& v) {
   for (const std::string& f : rich_forms(c))
     if ((f.starts_with("form: MERGE") || f.ends_with("AND CHAIN") || f == "form: truth value" || f == "form: CAST" ||
-         f == "form: IS [NOT] DISTINCT FROM" || f.starts_with("form: SAVEPOINT")) &&
+         f == "form: IS [NOT] DISTINCT FROM" || f.starts_with("form: SAVEPOINT") ||
+         f.starts_with("form: FOREIGN KEY") || f == "form: BOOLEAN column") &&
         std::find(v.tags.begin(), v.tags.end(), f) == v.tags.end())
       v.tags.push_back(f);
 }

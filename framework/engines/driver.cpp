@@ -44,7 +44,13 @@ Outcome commit_outcome(const std::string& sql, Outcome o) {
 
 std::string reset_script(const std::vector<std::string>& previous_tables, const Schema& schema, Dialect d) {
   std::string script;
-  for (const auto& t : previous_tables) script += "DROP TABLE IF EXISTS " + quote_identifier(t, d) + ";\n";
+  // Children before parents (a schema declares referenced tables first, TestCase::validate): a referenced table is
+  // not dropped while a table that references it remains. PostgreSQL's CASCADE also drops the foreign keys of a
+  // referencing table the list may not name (https://www.postgresql.org/docs/15/sql-droptable.html); MariaDB's
+  // script runs with foreign_key_checks=0 (ResetPlan), SQLite's with foreign_keys=OFF (its driver).
+  const char* cascade = d == Dialect::PostgreSql ? " CASCADE" : "";
+  for (auto t = previous_tables.rbegin(); t != previous_tables.rend(); ++t)
+    script += "DROP TABLE IF EXISTS " + quote_identifier(*t, d) + cascade + ";\n";
   for (const auto& s : render_setup(schema, d)) script += s + ";\n";
   return script;
 }

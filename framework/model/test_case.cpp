@@ -494,6 +494,7 @@ std::string TestCase::validate() const {
       if (row.size() != t.columns.size())
         return fmt::format("table {} has {} columns but an initial row of {} values", t.name, t.columns.size(),
                            row.size());
+  if (auto err = schema.check_foreign_keys(); !err.empty()) return err;
   for (std::size_t i = 0; i < transactions.size(); ++i)
     if (transactions[i].node < -1 || transactions[i].node >= 64)
       return fmt::format("T{} is placed on node {} (nodes are numbered from 0, below 64; -1: spread)", i,
@@ -581,6 +582,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
     for (const Statement& s : t.statements)
       if (s.kind == StatementKind::RollbackToSavepoint) forms.insert("form: SAVEPOINT ... ROLLBACK TO");
       else if (s.kind == StatementKind::ReleaseSavepoint) forms.insert("form: SAVEPOINT ... RELEASE");
+  for (const Table& t : c.schema.tables) {
+    for (const ForeignKey& fk : t.foreign_keys) forms.insert("form: FOREIGN KEY ON DELETE " + to_string(fk.on_delete));
+    for (const Column& col : t.columns)
+      if (col.type == ColumnType::Boolean) forms.insert("form: BOOLEAN column");
+  }
   for (const Transaction& t : c.transactions)
     if (t.chain && !t.autocommit) forms.insert(t.end == TxnEnd::Commit ? "form: COMMIT AND CHAIN" : "form: ROLLBACK AND CHAIN");
   for (const Transaction& t : c.transactions)

@@ -63,6 +63,7 @@ std::string level_text(IsolationLevel level) { return lower(sql_name(level)); }
 // A literal of a setup INSERT: a literal, or minus a numeric literal.
 std::optional<Value> literal_value(const Expr& e) {
   if (e.kind == Expr::Kind::Literal) return e.literal;
+  if (e.kind == Expr::Kind::Boolean) return Value(e.truth ? 1 : 0);  // as the engines read TRUE / FALSE back
   if (e.kind == Expr::Kind::Neg && e.args[0].kind == Expr::Kind::Literal) {
     const Value& v = e.args[0].literal;
     if (v.type() == ValueType::Real) return Value(-v.as_real());
@@ -279,7 +280,9 @@ class Reader {
       if (auto* table = std::get_if<Table>(&st.what)) {
         if (schema.find_table(table->name)) fail(st.line, fmt::format("table {} is created twice", table->name));
         for (const auto& index : table->indexes) check_index_name(st.line, index.name);
+        resolve_foreign_keys(st.line, *table);
         schema.tables.push_back(std::move(*table));
+        if (auto err = schema.check_foreign_keys(); !err.empty()) fail(st.line, err);
       } else if (auto* ci = std::get_if<CreateIndex>(&st.what)) {
         Table* table = schema.find_table(ci->table);
         if (!table) fail(st.line, fmt::format("CREATE INDEX {} on unknown table {}", ci->index.name, ci->table));
@@ -291,7 +294,21 @@ class Reader {
         table->indexes.push_back(std::move(ci->index));
       } else {
         add_rows(st.line, std::get<Statement>(st.what));
+        if (auto err = schema.check_foreign_keys(); !err.empty()) fail(st.line, err);
       }
+    }
+  }
+
+  // REFERENCES t without a column list references t's primary key (PostgreSQL's rule; MariaDB needs the list).
+  void resolve_foreign_keys(int line, Table& table) const {
+    for (ForeignKey& fk : table.foreign_keys) {
+      if (!fk.referenced.empty()) continue;
+      const Table* parent = fk.table == table.name ? &table : s_.schema.find_table(fk.table);
+      if (!parent) fail(line, fmt::format("table {} references unknown table {}", table.name, fk.table));
+      if (parent->primary_key.empty())
+        fail(line, fmt::format("table {} references {} without naming columns, and {} has no primary key", table.name,
+                               fk.table, fk.table));
+      fk.referenced = parent->primary_key;
     }
   }
 

@@ -60,6 +60,7 @@ std::string render_type(ColumnType type, Dialect d) {
     case ColumnType::Text:
       // A length is needed to index a MySQL text column; 255 leaves room for writer lists (instrumentation).
       return d == Dialect::MySql ? "VARCHAR(255)" : "TEXT";
+    case ColumnType::Boolean: return "BOOLEAN";
   }
   return "?";
 }
@@ -450,6 +451,14 @@ std::string render_create_table(const Table& t, Dialect d) {
     if (c.not_null) out += " NOT NULL";
   }
   if (!t.primary_key.empty()) out += ", PRIMARY KEY (" + column_list(t.primary_key, d) + ")";
+  // Table constraints: the spelling every engine enforces (MySQL 8.0 parses a column's inline REFERENCES and ignores
+  // it, https://dev.mysql.com/doc/refman/8.0/en/create-table-foreign-keys.html; the scenario parser reads both).
+  for (const ForeignKey& fk : t.foreign_keys) {
+    out += ", FOREIGN KEY (" + column_list(fk.columns, d) + ") REFERENCES " + quote_identifier(fk.table, d) + " (" +
+           column_list(fk.referenced, d) + ")";
+    if (fk.on_delete != ReferentialAction::NoAction) out += " ON DELETE " + to_string(fk.on_delete);
+    if (fk.on_update != ReferentialAction::NoAction) out += " ON UPDATE " + to_string(fk.on_update);
+  }
   out += ")";
   if (d == Dialect::MySql) out += " ENGINE=InnoDB";
   return out;
@@ -475,7 +484,11 @@ std::string render_insert_rows(const Table& t, Dialect d) {
   insert.columns = t.column_names();
   for (const Row& row : t.rows) {
     std::vector<Expr> values;
-    for (const Value& v : row) values.push_back(Expr::lit(v));
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const Value& v = row[i];
+      const bool boolean = i < t.columns.size() && t.columns[i].type == ColumnType::Boolean && v.type() == ValueType::Integer;
+      values.push_back(boolean ? Expr::boolean(v.as_int() != 0) : Expr::lit(v));
+    }
     insert.values.push_back(std::move(values));
   }
   return render(insert, d);

@@ -696,14 +696,21 @@ class Parser {
     expect_symbol("(");
     do {
       const int at = line();
+      // CONSTRAINT name before a table constraint: the name is not kept (nothing txprop reports names it).
+      if (accept_keyword("CONSTRAINT")) identifier("a constraint name");
       if (accept_keyword("PRIMARY")) {
         expect_keyword("KEY");
         set_primary_key(at, column_list());
       } else if (accept_keyword("UNIQUE")) {
         uniques.push_back({at, column_list()});
+      } else if (accept_keyword("FOREIGN")) {
+        expect_keyword("KEY");
+        std::vector<std::string> columns = column_list();
+        expect_keyword("REFERENCES");
+        t.foreign_keys.push_back(references(std::move(columns)));
       } else {
         Column c;
-        c.name = identifier("a column name, PRIMARY KEY or UNIQUE");
+        c.name = identifier("a column name, PRIMARY KEY, UNIQUE or FOREIGN KEY");
         if (t.find_column(c.name)) fail(at, fmt::format("column {} is declared twice in table {}", c.name, t.name));
         c.type = column_type();
         for (;;) {
@@ -718,6 +725,8 @@ class Parser {
             c.not_null = true;  // as render_create_table prints it back: "k INTEGER NOT NULL, PRIMARY KEY (k)"
           } else if (accept_keyword("UNIQUE")) {
             uniques.push_back({constraint_line, {c.name}});
+          } else if (accept_keyword("REFERENCES")) {
+            t.foreign_keys.push_back(references({c.name}));
           } else {
             break;
           }
@@ -747,6 +756,36 @@ class Parser {
     return t;
   }
 
+  // What follows REFERENCES: table [(columns)] [ON DELETE action] [ON UPDATE action] (either order), after FOREIGN
+  // KEY (columns) or a column's type. Without a column list the referenced columns stay empty: the scenario reader makes them the
+  // referenced table's primary key, as PostgreSQL does (https://www.postgresql.org/docs/15/sql-createtable.html).
+  ForeignKey references(std::vector<std::string> columns) {
+    ForeignKey fk;
+    fk.columns = std::move(columns);
+    fk.table = identifier("the referenced table's name");
+    if (is_symbol("(")) fk.referenced = column_list();
+    while (accept_keyword("ON")) {
+      const bool on_delete = accept_keyword("DELETE");
+      if (!on_delete && !accept_keyword("UPDATE")) fail_expected("DELETE or UPDATE after ON");
+      (on_delete ? fk.on_delete : fk.on_update) = referential_action();
+    }
+    return fk;
+  }
+
+  ReferentialAction referential_action() {
+    if (accept_keyword("CASCADE")) return ReferentialAction::Cascade;
+    if (accept_keyword("RESTRICT")) return ReferentialAction::Restrict;
+    if (accept_keyword("NO")) {
+      expect_keyword("ACTION");
+      return ReferentialAction::NoAction;
+    }
+    if (accept_keyword("SET")) {
+      if (accept_keyword("NULL")) return ReferentialAction::SetNull;
+      fail_expected("NULL after SET (SET DEFAULT is not supported: txprop's columns have no defaults)");
+    }
+    fail_expected("CASCADE, RESTRICT, NO ACTION or SET NULL");
+  }
+
   // A CAST's type: the column types, and MariaDB's SIGNED [INTEGER] and CHAR.
   ValueType cast_type() {
     if (accept_keyword("SIGNED")) {
@@ -757,6 +796,7 @@ class Parser {
       case ColumnType::Integer: return ValueType::Integer;
       case ColumnType::Real: return ValueType::Real;
       case ColumnType::Text: return ValueType::Text;
+      case ColumnType::Boolean: fail(line(), "CAST to BOOLEAN is not supported (engines read its text differently)");
     }
     return ValueType::Text;
   }
@@ -777,9 +817,11 @@ class Parser {
       type = ColumnType::Real;
     } else if (iequals(word, "TEXT") || iequals(word, "VARCHAR") || iequals(word, "CHAR")) {
       type = ColumnType::Text;
+    } else if (iequals(word, "BOOLEAN") || iequals(word, "BOOL")) {
+      type = ColumnType::Boolean;
     } else {
       fail(at, fmt::format("unknown column type '{}' (use INTEGER, INT, BIGINT, SMALLINT, REAL, DOUBLE, FLOAT, "
-                           "NUMERIC, DECIMAL, TEXT, VARCHAR(n) or CHAR(n))",
+                           "NUMERIC, DECIMAL, TEXT, VARCHAR(n), CHAR(n) or BOOLEAN)",
                            word));
     }
     // Length, precision and scale, e.g. VARCHAR(64), NUMERIC(10, 2): the model has no use for them.

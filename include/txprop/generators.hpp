@@ -116,6 +116,21 @@ struct Options {
   bool savepoints = false;
   double savepoint_probability = 0.2;
   double rollback_to_probability = 0.6;
+  // BOOLEAN columns (issue 17 item 2): with boolean_column_probability a column after the first is BOOLEAN (nullable).
+  // Statements compare it only with TRUE / FALSE: an INSERT gives it TRUE, FALSE or NULL, an UPDATE sometimes sets it to
+  // TRUE, FALSE or NOT b, and a single-table statement's WHERE sometimes has b = TRUE | FALSE, b <> TRUE | FALSE,
+  // b IS [NOT] TRUE | FALSE or b IS [NOT] NULL (boolean_term_probability each); no other form names it. Off by default
+  // (Wss, Atomicity turn it on; the other oracles refuse TRUE / FALSE, which their predicate evaluation does not model).
+  bool booleans = false;
+  double boolean_column_probability = 0.15;
+  double boolean_term_probability = 0.35;
+  // Foreign keys (issue 17): with foreign_key_probability each table after the first references an earlier table's
+  // primary key from one INTEGER column (FOREIGN KEY (c) REFERENCES t (c0) ON DELETE CASCADE | RESTRICT | NO ACTION |
+  // SET NULL), its initial rows fitted to the parent's keys. Every engine has them. Off by default: a suite whose
+  // oracle sees a foreign key's writes and locks turns it on (Wss, Atomicity: their replays run on the engine, which
+  // cascades again); shrinking drops the key first.
+  bool foreign_keys = false;
+  double foreign_key_probability = 0.5;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
   // (those of engine.lock_strengths and engine.lock_waits; SQLite has no locking reads).

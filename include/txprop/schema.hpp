@@ -9,7 +9,10 @@
 
 namespace txprop {
 
-enum class ColumnType { Integer, Real, Text };
+// BOOLEAN holds TRUE / FALSE, which every engine here reads back as 1 / 0 (MariaDB's BOOLEAN is TINYINT(1); SQLite's
+// TRUE and FALSE are 1 and 0; the PostgreSQL driver maps bool to 1 / 0): a Value of a BOOLEAN column is an integer 0 or
+// 1, written as TRUE / FALSE in SQL, since PostgreSQL accepts no integer for a boolean.
+enum class ColumnType { Integer, Real, Text, Boolean };
 
 struct Column {
   std::string name;
@@ -25,12 +28,31 @@ struct Index {
   friend bool operator==(const Index&, const Index&) = default;
 };
 
+// What a foreign key does to the referencing rows when the referenced row is deleted (issue 17). NoAction and
+// Restrict both refuse the delete; they differ only in when the check runs (PostgreSQL and SQLite: RESTRICT at once,
+// NO ACTION at the end of the statement; InnoDB treats both as RESTRICT:
+// https://www.postgresql.org/docs/15/ddl-constraints.html#DDL-CONSTRAINTS-FK, https://www.sqlite.org/foreignkeys.html
+// section 4.3, https://mariadb.com/kb/en/foreign-keys/).
+enum class ReferentialAction { NoAction, Restrict, Cascade, SetNull };
+
+// FOREIGN KEY (columns) REFERENCES table (referenced) [ON DELETE action] [ON UPDATE action]. The referenced table is
+// declared before the referencing one (TestCase::validate), so a schema is created, filled and emptied parent first.
+struct ForeignKey {
+  std::vector<std::string> columns;
+  std::string table;
+  std::vector<std::string> referenced;
+  ReferentialAction on_delete = ReferentialAction::NoAction;
+  ReferentialAction on_update = ReferentialAction::NoAction;
+  friend bool operator==(const ForeignKey&, const ForeignKey&) = default;
+};
+
 struct Table {
   std::string name;
   std::vector<Column> columns;
   std::vector<std::string> primary_key;  // empty: no primary key
   std::vector<Index> indexes;            // UNIQUE constraints and secondary indexes
   std::vector<Row> rows;                 // initial rows, one value per column
+  std::vector<ForeignKey> foreign_keys;
 
   const Column* find_column(const std::string& name) const;
   std::optional<std::size_t> column_index(const std::string& name) const;
@@ -43,9 +65,17 @@ struct Schema {
 
   const Table* find_table(const std::string& name) const;
   Table* find_table(const std::string& name);
+  bool has_foreign_keys() const;
+  // "t1 has FOREIGN KEY (c1) REFERENCES t0 (c0) ON DELETE CASCADE" for the first foreign key, "" if none (refusals of
+  // the oracles that do not see the reads and writes a foreign key makes, as TestCase::first_upsert).
+  std::string first_foreign_key() const;
+  // Why the schema's foreign keys are not valid (an unknown or later table or column, a referenced key that is not
+  // unique, SET NULL on a NOT NULL column, an initial row referencing no row), "" if they are.
+  std::string check_foreign_keys() const;
   friend bool operator==(const Schema&, const Schema&) = default;
 };
 
 std::string to_string(ColumnType type);
+std::string to_string(ReferentialAction action);  // "NO ACTION", "RESTRICT", "CASCADE", "SET NULL"
 
 }  // namespace txprop

@@ -36,6 +36,14 @@ class AdyaOracle final : public Oracle {
   // row (or leaves it alone, or replaces it) would need that row's id and list, which the instrumented INSERT does not
   // carry: the history would show a write that did not happen, or miss one that did.
   std::string cannot_judge(const TestCase& c, const EngineProfile&) const override {
+    // A foreign key writes rows no statement names (ON DELETE CASCADE / SET NULL) and reads and locks the referenced
+    // row (PostgreSQL FOR KEY SHARE, InnoDB a shared record lock): the instrumented statements record none of that.
+    if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
+      return fk + ", and Adya's history does not record the writes and reads a foreign key makes";
+    // A BOOLEAN column's values are 1 / 0 to txprop and TRUE / FALSE to the engine: no planted test shows yet that
+    // Adya's instrumentation and predicate evaluation read them alike.
+    if (rich_forms(c).count("form: BOOLEAN column"))
+      return "the case has a BOOLEAN column, and no planted test checks Adya's history and predicate evaluation on one yet";
     if (std::string upsert = c.first_upsert(); !upsert.empty())
       return upsert + ", and Adya's instrumentation does not record whether it inserted, updated or left the row";
     // A MERGE inserts, updates, deletes or leaves each source row's target row by its WHEN clauses: the instrumented

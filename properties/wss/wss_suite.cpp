@@ -12,6 +12,8 @@ TXPROP_SETTINGS(Wss) {
   s.generator.chains = true;  // COMMIT / ROLLBACK AND CHAIN where the server has it: two transactions on one connection
   s.generator.truth_forms = true;  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM (every engine)
   s.generator.savepoints = true;  // SAVEPOINT ... ROLLBACK TO / RELEASE: the serial replay runs them too
+  s.generator.foreign_keys = true;  // FOREIGN KEY ... ON DELETE CASCADE | RESTRICT | NO ACTION | SET NULL: the serial replay on the engine cascades again
+  s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
   s.generator.merge = true;  // MERGE where the server has it (PostgreSQL 15+): the serial replay runs it too
   s.generator.lock_options = true;  // FOR KEY SHARE / NO KEY UPDATE, NOWAIT, SKIP LOCKED where the engine has them
 }

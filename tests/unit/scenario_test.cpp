@@ -345,7 +345,7 @@ TEST(Scenario, SetupErrors) {
   // The statement starts on line 4; the error is reported on the line it is on.
   EXPECT_EQ(scenario_error("name: x\n\nsetup:\nCREATE TABLE t (\n  k INTEGER,\n  v INTEGR\n);\n" + steps),
             "tests/scenarios/bad.txn:6: unknown column type 'INTEGR' (use INTEGER, INT, BIGINT, SMALLINT, REAL, "
-            "DOUBLE, FLOAT, NUMERIC, DECIMAL, TEXT, VARCHAR(n) or CHAR(n))");
+            "DOUBLE, FLOAT, NUMERIC, DECIMAL, TEXT, VARCHAR(n), CHAR(n) or BOOLEAN)");
   EXPECT_EQ(scenario_error(kSetup + "INSERT INTO t (k, v) VALUES (2, 1 + 1);\n" + steps),
             "tests/scenarios/bad.txn:4: setup INSERT values must be literals, found 1 + 1");
   EXPECT_EQ(scenario_error(kSetup + "INSERT INTO u (k) VALUES (2);\n" + steps),

@@ -347,7 +347,7 @@ TEST(SqlParser, ErrorsNameFileLineAndExpectation) {
   };
   EXPECT_EQ(setup_error("CREATE TABLE t (\n  k INTEGER,\n  v BLOB\n)"),
             "s.txn:22: unknown column type 'BLOB' (use INTEGER, INT, BIGINT, SMALLINT, REAL, DOUBLE, FLOAT, NUMERIC, "
-            "DECIMAL, TEXT, VARCHAR(n) or CHAR(n))");
+            "DECIMAL, TEXT, VARCHAR(n), CHAR(n) or BOOLEAN)");
   EXPECT_EQ(setup_error("CREATE TABLE t (k INTEGER,\n PRIMARY KEY (x))"),
             "s.txn:21: PRIMARY KEY names column x, which is not in table t");
   EXPECT_EQ(setup_error("CREATE TABLE t (k INTEGER PRIMARY KEY, PRIMARY KEY (k))"),

@@ -89,7 +89,10 @@ class SqliteSession final : public Session {
     }
     sqlite3_extended_result_codes(db_, 1);
     sqlite3_busy_timeout(db_, 0);
-    for (const std::string& pragma : {"PRAGMA journal_mode=" + journal_mode, std::string("PRAGMA synchronous=OFF")}) {
+    // SQLite enforces foreign keys only on a connection that asks for it, each time it opens
+    // (https://www.sqlite.org/foreignkeys.html#fk_enable): every session does, as the other engines always do.
+    for (const std::string& pragma : {"PRAGMA journal_mode=" + journal_mode, std::string("PRAGMA synchronous=OFF"),
+                                      std::string("PRAGMA foreign_keys=ON")}) {
       Outcome o = execute(pragma);
       if (!o.ok()) throw DriverError(fmt::format("txprop: SQLite {} failed: {}", pragma, o.error.message), Fault::Rejected);
     }
@@ -207,12 +210,17 @@ class SqliteDriver final : public Driver {
   }
 
   void reset(const Schema& schema) override {
-    const std::string script = "BEGIN;\n" + reset_plan_.script(schema) + "COMMIT;";
+    // Without enforcement while the tables are dropped or emptied: with it, DROP TABLE and DELETE of a referenced
+    // table would cascade, or fail on RESTRICT, in whatever order they come (foreignkeys.html section 5). The PRAGMA
+    // is a no-op inside a transaction, hence before BEGIN and after COMMIT.
+    const std::string script = "PRAGMA foreign_keys=OFF;\nBEGIN;\n" + reset_plan_.script(schema) + "COMMIT;";
     char* err = nullptr;
-    if (sqlite3_exec(control_->handle(), script.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    const int rc = sqlite3_exec(control_->handle(), script.c_str(), nullptr, nullptr, &err);
+    if (rc != SQLITE_OK) sqlite3_exec(control_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(control_->handle(), "PRAGMA foreign_keys=ON", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) {
       const std::string msg = err ? err : "unknown error";
       sqlite3_free(err);
-      sqlite3_exec(control_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
       throw StatementRejected("txprop: SQLite rejected the reset that creates the case's tables and rows: " + msg);
     }
     reset_plan_.done(schema);
