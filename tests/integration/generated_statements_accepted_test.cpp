@@ -234,7 +234,7 @@ void check_foreign_keys(const std::string& engine) {
   o.rich_statements = true;
   o.foreign_keys = true;
   o.booleans = true;
-  apply_engine_capabilities(o, target.engine().capabilities(target.config()));
+  o.engine = target.engine().capabilities(target.config());
   o.rollback_probability = 0;
   const auto g = gen::test_case(o);
   rc::Random random(11);

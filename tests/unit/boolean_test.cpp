@@ -72,7 +72,7 @@ TEST(Booleans, GeneratedOnlyWithTheirOwnValues) {
   gen::Options o;
   o.rich_statements = true;
   o.truth_forms = o.upserts = true;
-  apply_engine_capabilities(o, find_engine("postgresql")->capabilities());
+  o.engine = find_engine("postgresql")->capabilities();
   rc::Random random(19);
   const auto off = gen::test_case(o);
   o.booleans = true;

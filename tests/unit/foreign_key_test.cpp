@@ -106,7 +106,7 @@ TEST(ForeignKeys, BadInputIsOneClearLine) {
 // case with a key shrinks to one without it in one step, and no candidate leaves a reference dangling.
 TEST(ForeignKeys, GeneratedWithAShareAndShrunkToNone) {
   gen::Options o;
-  apply_engine_capabilities(o, find_engine("postgresql")->capabilities());
+  o.engine = find_engine("postgresql")->capabilities();
   rc::Random random(17);
   const auto off = gen::test_case(o);
   o.foreign_keys = true;
