@@ -65,7 +65,8 @@ class AdyaOracle final : public Oracle {
                        prepared.transactions.size() - 1);
   }
   Verdict judge(Target& target, const History& h) const override {
-    if (std::string why = cannot_judge(h.test_case, target.engine()); !why.empty())
+    // Asked of the case as generated: the instrumentation's own SQL (a CASE on IS DISTINCT FROM) is no form of it.
+    if (std::string why = cannot_judge(strip(h.test_case), target.engine()); !why.empty())
       return Verdict::pass(name()).without_verdict(name() + " cannot judge this case: " + why);
     return check_adya(target, h, mode_);
   }

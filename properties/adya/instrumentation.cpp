@@ -35,6 +35,8 @@ InstrumentationOptions instrumentation_options(const EngineCapabilities& engine)
   // snapshot; InnoDB's read the latest committed ones, which a plain read at REPEATABLE READ does not.
   o.join_reads_before_writes =
       engine.joined_write_returning && !engine.joined_write_returning_joined_table && engine.writes_read_snapshot;
+  o.writer_list_on_change = engine.update_skips_unchanged_rows;
+  o.no_version_set_before_first_write = engine.first_write_snapshot_after_wait;
   return o;
 }
 
@@ -60,6 +62,31 @@ Statement join_read_before(const Statement& write) {
   r.joins.push_back(Join{false, write.joins.front().table, write.joins.front().on});
   r.select_exprs.push_back(Expr::lit(Value(std::string(kJoinReadMarker))));
   return r;
+}
+
+// txp_wl = txp_wl || ',<id>'. With `on_change` (an engine that leaves a row the UPDATE sets to its own values
+// unwritten, EngineCapabilities::update_skips_unchanged_rows) only where some assigned column changes:
+//   txp_wl = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN txp_wl || ',<id>' ELSE txp_wl END
+// as the first assignment, so that it compares the old values on MariaDB too, which evaluates a single-table UPDATE's
+// assignments left to right, each seeing the values set before it (KB, UPDATE: "single-table UPDATE assignments are
+// generally evaluated from left to right"). The comparison is the engine's own (NULL-safe equality, the column's
+// collation): it calls a text value that differs only where the collation ignores a difference (case, trailing
+// spaces under a case-insensitive PAD SPACE collation) unchanged where InnoDB would write it; generated values have
+// no such pair (generators/test_case_gen.cpp kTexts).
+void add_writer(Statement& s, const std::string& id, bool on_change) {
+  Expr append = Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id)));
+  if (!on_change || s.assignments.empty()) {
+    s.assignments.push_back(Assignment{kWriterListColumn, std::move(append), {}});
+    return;
+  }
+  std::optional<Expr> changed;
+  for (const Assignment& a : s.assignments) {
+    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
+    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
+  }
+  s.assignments.insert(s.assignments.begin(),
+                       Assignment{kWriterListColumn,
+                                  Expr::case_(std::move(*changed), std::move(append), Expr::col(kWriterListColumn)), {}});
 }
 
 }  // namespace
@@ -95,10 +122,18 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       // Reads through a join or a derived table, or with a LIMIT, are no predicate reads of their WHERE over one
       // table's version set (the Adya property draws no predicate edges from them): no version-set read.
       // A joined write's WHERE is no predicate over one table's version set either.
-      const bool predicate = options.version_sets &&
-                             ((s.kind == StatementKind::Select && s.joins.empty() && s.derived.empty() && !s.limit) ||
-                              ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.joins.empty() &&
-                               options.writes_read_snapshot));
+      // Nor before a write that is its transaction's first statement where such a write takes its snapshot after a
+      // wait (SQLite): the read would take it before, and the retried write would fail on a changed database.
+      const bool write_reads_snapshot =
+          options.writes_read_snapshot && !(options.no_version_set_before_first_write && statements.empty());
+      // A locking read reads like a write (InnoDB: the latest committed versions, a current read; a plain read
+      // before it would also open InnoDB's read view early, which changes what the transaction's later plain reads
+      // see and, with innodb_snapshot_isolation, which of its locking reads fail).
+      const bool predicate =
+          options.version_sets && s.joins.empty() &&
+          ((s.kind == StatementKind::Select && s.derived.empty() && !s.limit &&
+            (s.lock == LockMode::None || write_reads_snapshot)) ||
+           ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && write_reads_snapshot));
       const Table* table = out.schema.find_table(s.table);
       if (s.is_multi_table_write() && options.join_reads_before_writes && table != nullptr) {
         added[i].push_back(statements.size() + 1);
@@ -154,9 +189,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
           break;
         case StatementKind::Update: {
           if (s.joins.empty()) {
-            s.assignments.push_back(Assignment{
-                kWriterListColumn,
-                Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
+            add_writer(s, id, options.writer_list_on_change);
             if (options.update_returning) s.returning = all_columns(out.schema, s.table);
             break;
           }

@@ -1225,8 +1225,9 @@ Verdict check_troc(Target& target, const History& h, const TrocOptions& options)
   return judge(h, options.profile ? *options.profile : target.engine(), target.config(), *evaluator, options);
 }
 
-TestCase prepare(const TestCase& c) {
+TestCase prepare(const TestCase& c, const EngineCapabilities& engine) {
   adya::InstrumentationOptions o;
+  o.writer_list_on_change = engine.update_skips_unchanged_rows;
   o.update_returning = o.delete_returning = false;
   o.observer = false;
   o.version_sets = false;  // Troc keeps its own version history; no version-set reads (Adya's predicate reads)

@@ -50,6 +50,9 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // (ER_LOCK_WAIT_TIMEOUT, as innodb_lock_wait_timeout=0 would; seen on 10.11.19), which ends only the statement.
   c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
   c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
+  // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
+  // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
+  c.update_skips_unchanged_rows = true;
   // Multi-table UPDATE and DELETE (MariaDB Knowledge Base, UPDATE: "UPDATE table_references SET col1={expr1|DEFAULT}
   // ... [WHERE where_condition]" for multiple tables; DELETE: "DELETE tbl_name[.*] ... FROM table_references").
   c.update_join = c.delete_join = c.update_joined_table = true;
