@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "predicate_eval.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/sql.hpp"
 
@@ -41,7 +42,7 @@ std::optional<Writers> writers_of(const History& h, const std::string& table) {
   for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx) {
     const auto& statements = h.test_case.transactions[tx].statements;
     for (std::size_t i = 0; i < statements.size(); ++i) {
-      const Statement& s = statements[i];
+      const ::txprop::Statement& s = statements[i];
       const Outcome& o = h.outcomes[tx][i + 1];
       if (s.kind != StatementKind::Delete || !o.ok()) continue;
       const std::vector<std::string> written = s.written_tables();
@@ -63,6 +64,80 @@ std::optional<Writers> writers_of(const History& h, const std::string& table) {
 
 bool committed(const History& h, std::size_t t) { return h.transactions[t].fate == TxnFate::Committed; }
 
+// What the history shows of one row's versions: its initial values, its last surviving values, or the values a DELETE
+// returned, with the writer list seen with them (the whole list: the final state's and a DELETE's are complete).
+struct RowVersions {
+  std::optional<Row> initial, last;
+  std::vector<std::uint32_t> list;  // writer ids (transaction index + 1; 0 the initial state)
+  bool deleted = false;
+};
+
+std::optional<std::int64_t> rid_of(const Row& r, std::size_t rid) {
+  if (rid >= r.size() || r[rid].type() != ValueType::Integer) return std::nullopt;
+  return r[rid].as_int();
+}
+
+// A RETURNING row (txp_rid, txp_wl, the columns) in the table's column order; nullopt if a column is missing.
+std::optional<Row> in_table_order(const Table& t, const std::vector<std::string>& columns, const Row& r) {
+  Row out;
+  for (const Column& c : t.columns) {
+    const auto it = std::find(columns.begin(), columns.end(), c.name);
+    if (it == columns.end() || static_cast<std::size_t>(it - columns.begin()) >= r.size()) return std::nullopt;
+    out.push_back(r[static_cast<std::size_t>(it - columns.begin())]);
+  }
+  return out;
+}
+
+std::map<std::int64_t, RowVersions> versions_of(const History& h, const Table& t, std::size_t rid, std::size_t wl) {
+  std::map<std::int64_t, RowVersions> out;
+  for (const Row& r : t.rows)
+    if (const auto id = rid_of(r, rid)) out[*id].initial = r;
+  auto seen = [&](const Row& r, bool deleted) {
+    const auto id = rid_of(r, rid);
+    if (!id || wl >= r.size() || r[wl].type() != ValueType::Text) return;
+    RowVersions& v = out[*id];
+    v.last = r;
+    v.deleted = deleted;
+    if (auto list = parse_writer_list(r[wl].as_text())) v.list = std::move(*list);
+  };
+  if (auto it = h.final_state.find(t.name); it != h.final_state.end())
+    for (const Row& r : it->second) seen(r, false);
+  for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx)
+    for (std::size_t i = 0; i < h.test_case.transactions[tx].statements.size(); ++i) {
+      const ::txprop::Statement& s = h.test_case.transactions[tx].statements[i];
+      const Outcome& o = h.outcomes[tx][i + 1];
+      if (s.kind != StatementKind::Delete || !o.ok() || s.table != t.name || !s.joins.empty()) continue;
+      for (const Row& r : o.rows)
+        if (auto row = in_table_order(t, o.columns, r)) seen(*row, true);
+    }
+  return out;
+}
+
+// Whether some version of the row that a transaction other than the reader installed may change the matches of
+// `where` (Adya's thesis 3.1.3: a predicate dependency exists only through a version that does). Provably not only
+// where the history shows every version of the row: initial and unchanged by one writer, a writer's single version
+// (inserted, or an update of the initial row), then possibly deleted; and txprop evaluates `where` on each exactly.
+bool may_change_matches(const Table& t, const std::optional<Expr>& where, const RowVersions& v) {
+  std::vector<Row> versions;  // the row's versions in order; absent before an insert and after a delete
+  const bool initial = !v.list.empty() && v.list.front() == 0;
+  if (v.list.size() > 2 || v.list.empty() || (!initial && v.list.size() > 1) || !v.last) return true;
+  if (initial) {
+    if (!v.initial) return true;
+    versions.push_back(*v.initial);
+  }
+  if (v.list.size() == 2 || !initial) versions.push_back(*v.last);
+  // Absent (before an insert, after a delete) matches nothing: each present version must not match, or all must match
+  // alike with nothing absent.
+  const bool absent = !initial || v.deleted;
+  std::optional<Match> first;
+  for (const Row& r : versions) {
+    const Match m = matches(where, t, r);
+    if (m == Match::Unknown || (absent && m != Match::No) || (first && *first != m)) return true;
+    first = m;
+  }
+  return false;
+}
+
 // Whether statement `i` (from 0) of transaction `t`, or the version-set read right before it, waited on a lock.
 bool waited(const History& h, std::size_t t, std::size_t i) {
   const auto& blocked = h.was_blocked[t];
@@ -75,7 +150,7 @@ bool waited(const History& h, std::size_t t, std::size_t i) {
 // statement is no predicate read over one table that succeeded.
 std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
                                bool rechecks_after_wait) {
-  const Statement& s = h.test_case.transactions[t].statements[i];
+  const ::txprop::Statement& s = h.test_case.transactions[t].statements[i];
   if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok()) return {};
   const bool write = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
   const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
@@ -88,12 +163,19 @@ std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, c
   return {};
 }
 
-// A row of `writers` another committed transaction wrote and `t` did not, as "T<w> (row <id>)"; empty if none. Where
-// `t` wrote the row too, InnoDB's write locks held to the end order the two writes, and the item dependency between
-// them already points the way the predicate one would.
-std::string written_by_another(const History& h, std::size_t t, const Writers& writers) {
+// A row of `writers` another committed transaction wrote and `t` did not, in a version that may change the matches of
+// `s`'s WHERE, as "T<w> (row <id>)"; empty if none. Where `t` wrote the row too, InnoDB's write locks held to the end
+// order the two writes, and the item dependency between them already points the way the predicate one would.
+std::string written_by_another(const History& h, std::size_t t, const ::txprop::Statement& s, const Writers& writers) {
+  const Table* table = h.test_case.schema.find_table(s.table);
+  const auto rid = table ? table->column_index(kRowIdColumn) : std::nullopt;
+  const auto wl = table ? table->column_index(kWriterListColumn) : std::nullopt;
+  if (!rid || !wl) return "an unknown writer";
+  const std::map<std::int64_t, RowVersions> versions = versions_of(h, *table, *rid, *wl);
   for (const auto& [row, by] : writers) {
     if (by.count(t) != 0) continue;
+    const auto v = versions.find(row);
+    if (v != versions.end() && !may_change_matches(*table, s.where, v->second)) continue;
     for (std::size_t w : by)
       if (w != t && w < h.transactions.size() && committed(h, w)) return fmt::format("T{} (row {})", w, row);
   }
@@ -113,13 +195,13 @@ std::string unrecorded_predicate(const History& h, const EngineCapabilities& cap
     for (std::size_t i = 0; i < tx.statements.size(); ++i) {
       const std::string because = unrecorded_because(h, t, i, capabilities, rechecks_after_wait(tx.isolation));
       if (because.empty()) continue;
-      const Statement& s = tx.statements[i];
+      const ::txprop::Statement& s = tx.statements[i];
       if (!by_table.count(s.table)) by_table[s.table] = writers_of(h, s.table);
       const std::optional<Writers>& writers = by_table[s.table];
-      const std::string other = writers ? written_by_another(h, t, *writers) : "a joined DELETE";
+      const std::string other = writers ? written_by_another(h, t, s, *writers) : "a joined DELETE";
       if (!other.empty())
-        return fmt::format("T{}'s {} {}; {} wrote a row of {} it did not, so a predicate dependency between them would "
-                           "not be recorded",
+        return fmt::format("T{}'s {} {}; {} wrote a row of {} it did not, in a version that may change what the WHERE "
+                           "matches, so a predicate dependency between them would not be recorded",
                            t, render(strip_instrumentation_of(s), Dialect::Portable), because, other, s.table);
     }
   }

@@ -24,9 +24,11 @@ namespace txprop::adya {
 // such a read without predicate edges (add_predicates in adya_property.cpp) — issue 21 item 2 c.
 //
 // One line naming the first such statement of a committed transaction T where another committed transaction wrote a row
-// of the statement's table that T did not write (only then can a predicate dependency between two committed
-// transactions be missing: where T wrote the row too, the write locks both held to their ends order the two writes,
-// and the item dependency between them points the way the predicate one would); empty when there is none. Levels
+// of the statement's table that T did not write, in a version that may change what the statement's WHERE matches;
+// empty when there is none. Only then can a predicate dependency between two committed transactions be missing:
+// Adya's are only through versions that change the matches (thesis 3.1.3; "may": unless the history shows every
+// version of the row and txprop's evaluation of the WHERE says none does), and where T wrote the row too, the write
+// locks both held to their ends order the two writes, so the item dependency points the way the predicate one would. Levels
 // whose plain reads lock (`capabilities.locking_plain_reads`, InnoDB SERIALIZABLE) are left out: the instrumentation
 // adds no version-set read there at all, so no predicate read of any statement is recorded (adya_instrumentation.hpp).
 // `rechecks_after_wait(level)`: whether a write or locking read at that level that waited reads its WHERE again on
