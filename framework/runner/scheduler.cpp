@@ -306,17 +306,22 @@ class Scheduler {
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i)
       if (txns_[i].running && txns_[i].worker->peek_failed() == std::optional<bool>(true))
         any = take(static_cast<int>(i)) || any;
+    // A statement the server said waited and no longer does (left_wait) still counts as waiting here: what released
+    // it may be a COMMIT whose reply is not in yet (Troc met T0's FOR UPDATE recorded before the COMMIT of T3 whose
+    // lock it had waited for, 2026-11-27).
+    const auto waited = [](const TxnState& s) { return s.waiting || s.left_wait; };
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
       const TxnState& s = txns_[i];
-      if (!s.running || s.waiting || !s.worker->peek_failed().has_value()) continue;
+      if (!s.running || waited(s) || !s.worker->peek_failed().has_value()) continue;
       if (released_by_unseen_victim(static_cast<int>(i))) continue;
       any = take(static_cast<int>(i)) || any;
     }
-    const bool undecided = std::any_of(txns_.begin(), txns_.end(), [](const TxnState& s) { return s.running && !s.waiting; });
+    const bool undecided =
+        std::any_of(txns_.begin(), txns_.end(), [&](const TxnState& s) { return s.running && !waited(s); });
     if (undecided) return any;
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
       const TxnState& s = txns_[i];
-      if (!s.running || !s.waiting || !s.worker->peek_failed().has_value()) continue;
+      if (!s.running || !waited(s) || !s.worker->peek_failed().has_value()) continue;
       if (released_by_unseen_victim(static_cast<int>(i))) continue;
       any = take(static_cast<int>(i)) || any;
     }

@@ -6,7 +6,11 @@
 //                 be ambiguous); SELECT * over a join returns each table's pair in that table's place, and
 //                 SELECT * FROM (SELECT * FROM t ...) AS d returns t's
 //   INSERT        sets a fresh txp_rid and txp_wl = '<id>'
-//   UPDATE        appends ',<id>' to txp_wl; RETURNING txp_rid, txp_wl where the engine has UPDATE ... RETURNING
+//   UPDATE        appends ',<id>' to txp_wl; RETURNING txp_rid, txp_wl where the engine has UPDATE ... RETURNING.
+//                 Where a row the UPDATE sets to the values it has is not written (InnoDB, MDEV-26642), only where one
+//                 of them changes: SET txp_wl = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN txp_wl || ',<id>' ELSE
+//                 txp_wl END, a = <new a>, ... (first: MariaDB evaluates a single-table UPDATE's assignments left to
+//                 right, each seeing the values the earlier ones set, so it must see the old ones)
 //   DELETE        RETURNING txp_rid, txp_wl (PostgreSQL, SQLite >= 3.35 and MariaDB >= 10.0.5 all have it)
 //   joined writes (UPDATE / DELETE with a join): an UPDATE appends to the writer list of every table it writes (t's
 //                 always, the joined table's when its SET names one of that table's columns: MariaDB). RETURNING,
@@ -22,8 +26,10 @@
 // writer list is seen. UPDATE and DELETE ... RETURNING also return every column (the values of the version written or
 // deleted), so that predicates can be evaluated on it.
 //
-// Version-set reads (Adya's Vset(P)): right before each predicate read (a SELECT without join, derived table or LIMIT; an UPDATE or DELETE where the engine
-// evaluates its WHERE on the statement's snapshot) the same transaction reads every row of the table:
+// Version-set reads (Adya's Vset(P)): right before each predicate read (a SELECT without join, derived table or LIMIT; a
+// locking SELECT, an UPDATE or DELETE only where the engine evaluates its WHERE on the statement's snapshot, and not
+// where it is its transaction's first statement on an engine whose first write takes the snapshot after a wait: the
+// read would change what the engine does; properties/adya/unrecorded_predicates.hpp says what the oracle then does) the same transaction reads every row of the table:
 //   SELECT txp_rid, txp_wl, <every column> FROM t
 // (a column list starting with txp_rid marks it as instrumentation). It is the next step of the same transaction in
 // the order, so no other statement runs in between; it is a plain, non-locking read, and it is not added at levels

@@ -28,6 +28,14 @@ struct EngineCapabilities {
   // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
   // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
   bool writes_read_snapshot = true;
+  // A matched row that an UPDATE sets to the values it already has is not written: no new version, not counted as
+  // changed, and the transaction's later consistent reads do not see it as its own (InnoDB: MDEV-26642). An
+  // instrumentation column that every UPDATE changes would turn it into a write (issue 21, the differential check).
+  bool update_skips_unchanged_rows = false;
+  // A transaction's first statement that waits takes the snapshot when it finally runs (SQLite: a write that got
+  // SQLITE_BUSY holds no read transaction and is retried); a read added before it would take the snapshot earlier and
+  // turn the retried write into SQLITE_BUSY_SNAPSHOT.
+  bool first_write_snapshot_after_wait = false;
   // UPDATE and DELETE joined to another table, rendered in the engine's dialect: MariaDB's multi-table
   // `UPDATE t JOIN u ON ... SET ...` and `DELETE t FROM t JOIN u ON ...`; PostgreSQL's `UPDATE t SET ... FROM u WHERE
   // ...` and `DELETE FROM t USING u WHERE ...`; SQLite has UPDATE ... FROM (3.33) but no DELETE ... USING.

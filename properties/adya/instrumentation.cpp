@@ -60,6 +60,31 @@ Statement join_read_before(const Statement& write) {
   return r;
 }
 
+// txp_wl = txp_wl || ',<id>'. With `on_change` (an engine that leaves a row the UPDATE sets to its own values
+// unwritten, EngineCapabilities::update_skips_unchanged_rows) only where some assigned column changes:
+//   txp_wl = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN txp_wl || ',<id>' ELSE txp_wl END
+// as the first assignment, so that it compares the old values on MariaDB too, which evaluates a single-table UPDATE's
+// assignments left to right, each seeing the values set before it (KB, UPDATE: "single-table UPDATE assignments are
+// generally evaluated from left to right"). The comparison is the engine's own (NULL-safe equality, the column's
+// collation): it calls a text value that differs only where the collation ignores a difference (case, trailing
+// spaces under a case-insensitive PAD SPACE collation) unchanged where InnoDB would write it; generated values have
+// no such pair (generators/test_case_gen.cpp kTexts).
+void add_writer(Statement& s, const std::string& id, bool on_change) {
+  Expr append = Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id)));
+  if (!on_change || s.assignments.empty()) {
+    s.assignments.push_back(Assignment{kWriterListColumn, std::move(append), {}});
+    return;
+  }
+  std::optional<Expr> changed;
+  for (const Assignment& a : s.assignments) {
+    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
+    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
+  }
+  s.assignments.insert(s.assignments.begin(),
+                       Assignment{kWriterListColumn,
+                                  Expr::case_(std::move(*changed), std::move(append), Expr::col(kWriterListColumn)), {}});
+}
+
 }  // namespace
 
 bool is_instrumented(const TestCase& c) {
@@ -78,6 +103,24 @@ void append_observer(TestCase& out) {
   const int index = static_cast<int>(out.transactions.size());
   out.transactions.push_back(observer);
   out.order.insert(out.order.end(), observer.step_count(), index);
+}
+
+// The order once reads were inserted: each original step of transaction t becomes the step it moved to, preceded by
+// the read inserted before it (`added`: per transaction, the new step indexes of the inserted reads).
+std::vector<int> order_with_added_reads(const std::vector<int>& original,
+                                        const std::vector<std::vector<std::size_t>>& added) {
+  std::vector<int> order;
+  std::vector<std::size_t> seen(added.size(), 0), next_added(added.size(), 0);
+  for (int t : original) {
+    const std::size_t ti = static_cast<std::size_t>(t);
+    const std::size_t step = seen[ti]++ + next_added[ti];  // the new index of this original step
+    if (next_added[ti] < added[ti].size() && added[ti][next_added[ti]] == step) {
+      order.push_back(t);
+      ++next_added[ti];
+    }
+    order.push_back(t);
+  }
+  return order;
 }
 
 }  // namespace
@@ -105,10 +148,18 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       // Reads through a join or a derived table, or with a LIMIT, are no predicate reads of their WHERE over one
       // table's version set (the Adya property draws no predicate edges from them): no version-set read.
       // A joined write's WHERE is no predicate over one table's version set either.
-      const bool predicate = options.version_sets &&
-                             ((s.kind == StatementKind::Select && s.joins.empty() && s.derived.empty() && !s.limit) ||
-                              ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && s.joins.empty() &&
-                               engine.writes_read_snapshot));
+      // Nor before a write that is its transaction's first statement where such a write takes its snapshot after a
+      // wait (SQLite): the read would take it before, and the retried write would fail on a changed database.
+      const bool write_reads_snapshot =
+          engine.writes_read_snapshot && !(engine.first_write_snapshot_after_wait && statements.empty());
+      // A locking read reads like a write (InnoDB: the latest committed versions, a current read; a plain read
+      // before it would also open InnoDB's read view early, which changes what the transaction's later plain reads
+      // see and, with innodb_snapshot_isolation, which of its locking reads fail).
+      const bool predicate =
+          options.version_sets && s.joins.empty() &&
+          ((s.kind == StatementKind::Select && s.derived.empty() && !s.limit &&
+            (s.lock == LockMode::None || write_reads_snapshot)) ||
+           ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && write_reads_snapshot));
       const Table* table = out.schema.find_table(s.table);
       if (s.is_multi_table_write() && join_reads && table != nullptr) {
         added[i].push_back(statements.size() + 1);
@@ -125,22 +176,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     }
     tx.statements = std::move(statements);
   }
-  if (adds_reads) {
-    // Rebuild the order: each original step k of transaction t becomes the new step it moved to, preceded by the
-    // version-set read inserted before it.
-    std::vector<int> order;
-    std::vector<std::size_t> seen(out.transactions.size(), 0), next_added(out.transactions.size(), 0);
-    for (int t : out.order) {
-      const std::size_t ti = static_cast<std::size_t>(t);
-      const std::size_t step = seen[ti]++ + next_added[ti];  // the new index of this original step
-      if (next_added[ti] < added[ti].size() && added[ti][next_added[ti]] == step) {
-        order.push_back(t);
-        ++next_added[ti];
-      }
-      order.push_back(t);
-    }
-    out.order = std::move(order);
-  }
+  if (adds_reads) out.order = order_with_added_reads(out.order, added);
   for (std::size_t i = 0; i < out.transactions.size(); ++i) {
     const std::string id = std::to_string(i + 1);
     for (Statement& s : out.transactions[i].statements) {
@@ -164,9 +200,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
           break;
         case StatementKind::Update: {
           if (s.joins.empty()) {
-            s.assignments.push_back(Assignment{
-                kWriterListColumn,
-                Expr::binary(BinaryOp::Concat, Expr::col(kWriterListColumn), Expr::lit(Value("," + id))), {}});
+            add_writer(s, id, engine.update_skips_unchanged_rows);
             if (update_returning) s.returning = all_columns(out.schema, s.table);
             break;
           }

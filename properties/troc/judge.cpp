@@ -1207,8 +1207,9 @@ Verdict check_troc(Target& target, const History& h, const TrocOptions& options)
   return judge(h, options.profile ? *options.profile : target.engine(), target.config(), *evaluator, options);
 }
 
-TestCase prepare(const TestCase& c) {
+TestCase prepare(const TestCase& c, const EngineCapabilities& engine) {
   adya::InstrumentationOptions o;
+  o.engine = engine;  // its writer list grows only where a row changes, as Adya's (update_skips_unchanged_rows)
   o.returning = false;
   o.observer = false;
   o.version_sets = false;  // Troc keeps its own version history; no version-set reads (Adya's predicate reads)

@@ -175,8 +175,9 @@ Verdict judge(const History& h, const EngineProfile& profile, const TargetConfig
               const TrocOptions& options = {});
 Verdict check_troc(Target& target, const History& h, const TrocOptions& options = {});
 
-// The case as the oracle runs it: rid and writer-list columns, no observer.
-TestCase prepare(const TestCase& c);
+// The case as the oracle runs it: rid and writer-list columns, no observer. `engine`: the engine's capabilities, so
+// that an UPDATE leaves a row it does not change unchanged where the engine does (issue 21; adya_instrumentation.hpp).
+TestCase prepare(const TestCase& c, const EngineCapabilities& engine = {});
 TestCase strip(const TestCase& prepared);
 
 }  // namespace txprop::troc

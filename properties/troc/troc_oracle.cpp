@@ -73,7 +73,9 @@ class TrocOracle final : public Oracle {
     }
     return {};
   }
-  TestCase prepare(const TestCase& c, const EngineProfile&) const override { return troc::prepare(c); }
+  TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
+    return troc::prepare(c, engine.capabilities());
+  }
   TestCase strip(const TestCase& prepared) const override { return troc::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {
     return troc::check_troc(target, h);

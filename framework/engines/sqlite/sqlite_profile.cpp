@@ -40,6 +40,11 @@ class SqliteProfile final : public EngineProfile {
     // WHERE ...) and the conflict clauses INSERT OR IGNORE / OR REPLACE (https://www.sqlite.org/lang_conflict.html).
     c.upserts = {Upsert::DoNothing, Upsert::DoUpdate, Upsert::Ignore, Upsert::Replace};
     c.upsert_update_where = true;
+    // A write that is a transaction's first statement and gets SQLITE_BUSY holds no read transaction; its retry reads
+    // the database as it is then (https://www.sqlite.org/lang_transaction.html, "deferred"; with WAL,
+    // https://www.sqlite.org/wal.html#concurrency: a read transaction keeps its snapshot, and its write fails with
+    // SQLITE_BUSY_SNAPSHOT when the database changed since).
+    c.first_write_snapshot_after_wait = true;
     c.wait_detection = "SQLITE_BUSY with busy timeout 0: the statement would wait; the runner retries it when "
                        "another transaction ends";
     c.aborting_errors = "SQLITE_BUSY_SNAPSHOT (a WAL reader's stale snapshot cannot write) ends the transaction; "

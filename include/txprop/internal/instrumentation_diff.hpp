@@ -1,0 +1,48 @@
+// The differential check of an oracle's instrumentation (issue 21 item 1): a case run plainly and as the oracle
+// prepares it must show the same in everything the plain SQL can show — which steps waited on a lock, each
+// statement's outcome (status, error class, affected-row count, and its rows without the columns the preparation
+// added; a RETURNING list the plain statement does not have is not compared), each transaction's fate, the run's own
+// finding, and the final state without the added columns. A preparation that changes any of these makes its oracle
+// judge a history the plain case does not produce.
+//
+// Statements the preparation added (Adya's version-set reads and join reads, TxCheck's instrumentation reads) and
+// transactions it appended (the observer) have no plain counterpart and are left out; every other step is compared
+// with the plain step it came from.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "txprop/history.hpp"
+#include "txprop/oracle.hpp"
+#include "txprop/target.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop::differential {
+
+// [transaction][plain step] -> the step of the prepared case it became; nullopt when `prepared` does not hold the plain
+// case's transactions and statements in place (a preparation this check does not know how to map).
+using StepMap = std::vector<std::vector<std::size_t>>;
+std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared);
+
+// Empty when `prepared` (the run of the prepared case) shows what `plain` shows; otherwise one line per kind of
+// difference, naming the first step that differs.
+std::string compare_runs(const History& plain, const History& prepared);
+
+struct Result {
+  std::string refused;     // the oracle's cannot_judge line: nothing ran
+  bool prepared_same = false;  // prepare() returned the case itself: nothing to compare
+  std::string difference;  // compare_runs of the first pair of runs (empty: the same)
+  // A difference seen again in each of two more pairs of runs, whose plain runs were the same as the first: not one
+  // of timing (which transaction a deadlock ends, which waiter InnoDB grants a lock first, a wait the probe saw in
+  // one run only).
+  bool reproduced = false;
+  History plain, prepared;
+};
+// Runs `c` plainly and prepared by `oracle` on `target` (each on a freshly reset database) and compares them; a
+// difference is checked with two more pairs of runs.
+Result run(Target& target, const Oracle& oracle, const TestCase& c);
+
+}  // namespace txprop::differential

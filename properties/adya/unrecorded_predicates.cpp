@@ -1,0 +1,211 @@
+#include "unrecorded_predicates.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "predicate_eval.hpp"
+#include "txprop/adya_instrumentation.hpp"
+#include "txprop/sql.hpp"
+
+namespace txprop::adya {
+
+namespace {
+
+using Writers = std::map<std::int64_t, std::set<std::size_t>>;  // row id -> the transactions that wrote the row
+
+// Adds the writers of every row `rows` show (columns `rid`, `wl`; writer list ids are transaction index + 1).
+void add_writers(Writers& out, const std::vector<Row>& rows, std::size_t rid, std::size_t wl) {
+  for (const Row& r : rows) {
+    if (rid >= r.size() || wl >= r.size() || r[rid].type() != ValueType::Integer || r[wl].type() != ValueType::Text)
+      continue;
+    std::set<std::size_t>& writers = out[r[rid].as_int()];
+    if (const auto list = parse_writer_list(r[wl].as_text()))
+      for (std::uint32_t id : *list)
+        if (id > 0) writers.insert(id - 1);
+  }
+}
+
+// Who wrote each row of `table`: the writer lists of the final state (whole, for every surviving row) and of the rows
+// each DELETE ... RETURNING returned (whole at their deletion), the deleter added. nullopt when a write of the table
+// leaves rows unaccounted for (a joined DELETE, which returns nothing on InnoDB).
+std::optional<Writers> writers_of(const History& h, const std::string& table) {
+  Writers out;
+  const Table* t = h.test_case.schema.find_table(table);
+  if (t == nullptr) return std::nullopt;
+  const auto rid = t->column_index(kRowIdColumn), wl = t->column_index(kWriterListColumn);
+  if (!rid || !wl) return std::nullopt;
+  if (auto it = h.final_state.find(table); it != h.final_state.end()) add_writers(out, it->second, *rid, *wl);
+  for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx) {
+    const auto& statements = h.test_case.transactions[tx].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      const ::txprop::Statement& s = statements[i];
+      const Outcome& o = h.outcomes[tx][i + 1];
+      if (s.kind != StatementKind::Delete || !o.ok()) continue;
+      const std::vector<std::string> written = s.written_tables();
+      if (std::find(written.begin(), written.end(), table) == written.end()) continue;
+      const auto r = std::find(o.columns.begin(), o.columns.end(), kRowIdColumn);
+      const auto w = std::find(o.columns.begin(), o.columns.end(), kWriterListColumn);
+      if (!s.joins.empty() || r == o.columns.end() || w == o.columns.end()) return std::nullopt;
+      Writers deleted;
+      add_writers(deleted, o.rows, static_cast<std::size_t>(r - o.columns.begin()),
+                  static_cast<std::size_t>(w - o.columns.begin()));
+      for (auto& [row, writers] : deleted) {
+        writers.insert(tx);
+        out[row].insert(writers.begin(), writers.end());
+      }
+    }
+  }
+  return out;
+}
+
+bool committed(const History& h, std::size_t t) { return h.transactions[t].fate == TxnFate::Committed; }
+
+// What the history shows of one row's versions: its initial values, its last surviving values, or the values a DELETE
+// returned, with the writer list seen with them (the whole list: the final state's and a DELETE's are complete).
+struct RowVersions {
+  std::optional<Row> initial, last;
+  std::vector<std::uint32_t> list;  // writer ids (transaction index + 1; 0 the initial state)
+  bool deleted = false;
+};
+
+std::optional<std::int64_t> rid_of(const Row& r, std::size_t rid) {
+  if (rid >= r.size() || r[rid].type() != ValueType::Integer) return std::nullopt;
+  return r[rid].as_int();
+}
+
+// A RETURNING row (txp_rid, txp_wl, the columns) in the table's column order; nullopt if a column is missing.
+std::optional<Row> in_table_order(const Table& t, const std::vector<std::string>& columns, const Row& r) {
+  Row out;
+  for (const Column& c : t.columns) {
+    const auto it = std::find(columns.begin(), columns.end(), c.name);
+    if (it == columns.end() || static_cast<std::size_t>(it - columns.begin()) >= r.size()) return std::nullopt;
+    out.push_back(r[static_cast<std::size_t>(it - columns.begin())]);
+  }
+  return out;
+}
+
+std::map<std::int64_t, RowVersions> versions_of(const History& h, const Table& t, std::size_t rid, std::size_t wl) {
+  std::map<std::int64_t, RowVersions> out;
+  for (const Row& r : t.rows)
+    if (const auto id = rid_of(r, rid)) out[*id].initial = r;
+  auto seen = [&](const Row& r, bool deleted) {
+    const auto id = rid_of(r, rid);
+    if (!id || wl >= r.size() || r[wl].type() != ValueType::Text) return;
+    RowVersions& v = out[*id];
+    v.last = r;
+    v.deleted = deleted;
+    if (auto list = parse_writer_list(r[wl].as_text())) v.list = std::move(*list);
+  };
+  if (auto it = h.final_state.find(t.name); it != h.final_state.end())
+    for (const Row& r : it->second) seen(r, false);
+  for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx)
+    for (std::size_t i = 0; i < h.test_case.transactions[tx].statements.size(); ++i) {
+      const ::txprop::Statement& s = h.test_case.transactions[tx].statements[i];
+      const Outcome& o = h.outcomes[tx][i + 1];
+      if (s.kind != StatementKind::Delete || !o.ok() || s.table != t.name || !s.joins.empty()) continue;
+      for (const Row& r : o.rows)
+        if (auto row = in_table_order(t, o.columns, r)) seen(*row, true);
+    }
+  return out;
+}
+
+// Whether some version of the row that a transaction other than the reader installed may change the matches of
+// `where` (Adya's thesis 3.1.3: a predicate dependency exists only through a version that does). Provably not only
+// where the history shows every version of the row: initial and unchanged by one writer, a writer's single version
+// (inserted, or an update of the initial row), then possibly deleted; and txprop evaluates `where` on each exactly.
+bool may_change_matches(const Table& t, const std::optional<Expr>& where, const RowVersions& v) {
+  std::vector<Row> versions;  // the row's versions in order; absent before an insert and after a delete
+  const bool initial = !v.list.empty() && v.list.front() == 0;
+  if (v.list.size() > 2 || v.list.empty() || (!initial && v.list.size() > 1) || !v.last) return true;
+  if (initial) {
+    if (!v.initial) return true;
+    versions.push_back(*v.initial);
+  }
+  if (v.list.size() == 2 || !initial) versions.push_back(*v.last);
+  // Absent (before an insert, after a delete) matches nothing: each present version must not match, or all must match
+  // alike with nothing absent.
+  const bool absent = !initial || v.deleted;
+  std::optional<Match> first;
+  for (const Row& r : versions) {
+    const Match m = matches(where, t, r);
+    if (m == Match::Unknown || (absent && m != Match::No) || (first && *first != m)) return true;
+    first = m;
+  }
+  return false;
+}
+
+// Whether statement `i` (from 0) of transaction `t`, or the version-set read right before it, waited on a lock.
+bool waited(const History& h, std::size_t t, std::size_t i) {
+  const auto& blocked = h.was_blocked[t];
+  const auto& statements = h.test_case.transactions[t].statements;
+  if (i + 1 < blocked.size() && blocked[i + 1]) return true;
+  return i >= 1 && is_version_set_read(statements[i - 1]) && blocked[i];
+}
+
+// Why the predicate read of statement `i` of committed transaction `t` is not recorded; empty if it is, or if the
+// statement is no predicate read over one table that succeeded.
+std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
+                               bool rechecks_after_wait) {
+  const ::txprop::Statement& s = h.test_case.transactions[t].statements[i];
+  if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok()) return {};
+  const bool write = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
+  const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
+  if ((write || locking_read) && !capabilities.writes_read_snapshot)
+    return "reads its WHERE on the latest committed rows, which no plain read before it sees (a locking read before a "
+           "write would take other locks)";
+  if ((write || locking_read) && rechecks_after_wait && waited(h, t, i))
+    return "waited for a lock and then read its WHERE again on rows changed meanwhile (PostgreSQL READ COMMITTED's "
+           "re-check of the latest version), which the version-set read before it did not see";
+  return {};
+}
+
+// A row of `writers` another committed transaction wrote and `t` did not, in a version that may change the matches of
+// `s`'s WHERE, as "T<w> (row <id>)"; empty if none. Where `t` wrote the row too, InnoDB's write locks held to the end
+// order the two writes, and the item dependency between them already points the way the predicate one would.
+std::string written_by_another(const History& h, std::size_t t, const ::txprop::Statement& s, const Writers& writers) {
+  const Table* table = h.test_case.schema.find_table(s.table);
+  const auto rid = table ? table->column_index(kRowIdColumn) : std::nullopt;
+  const auto wl = table ? table->column_index(kWriterListColumn) : std::nullopt;
+  if (!rid || !wl) return "an unknown writer";
+  const std::map<std::int64_t, RowVersions> versions = versions_of(h, *table, *rid, *wl);
+  for (const auto& [row, by] : writers) {
+    if (by.count(t) != 0) continue;
+    const auto v = versions.find(row);
+    if (v != versions.end() && !may_change_matches(*table, s.where, v->second)) continue;
+    for (std::size_t w : by)
+      if (w != t && w < h.transactions.size() && committed(h, w)) return fmt::format("T{} (row {})", w, row);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
+                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait) {
+  const auto& locking = capabilities.locking_plain_reads;
+  const std::size_t n = std::min(h.test_case.transactions.size(), h.transactions.size());
+  std::map<std::string, std::optional<Writers>> by_table;
+  for (std::size_t t = 0; t < n; ++t) {
+    const Transaction& tx = h.test_case.transactions[t];
+    if (!committed(h, t) || std::find(locking.begin(), locking.end(), tx.isolation) != locking.end()) continue;
+    for (std::size_t i = 0; i < tx.statements.size(); ++i) {
+      const std::string because = unrecorded_because(h, t, i, capabilities, rechecks_after_wait(tx.isolation));
+      if (because.empty()) continue;
+      const ::txprop::Statement& s = tx.statements[i];
+      if (!by_table.count(s.table)) by_table[s.table] = writers_of(h, s.table);
+      const std::optional<Writers>& writers = by_table[s.table];
+      const std::string other = writers ? written_by_another(h, t, s, *writers) : "a joined DELETE";
+      if (!other.empty())
+        return fmt::format("T{}'s {} {}; {} wrote a row of {} it did not, in a version that may change what the WHERE "
+                           "matches, so a predicate dependency between them would not be recorded",
+                           t, render(strip_instrumentation_of(s), Dialect::Portable), because, other, s.table);
+    }
+  }
+  return {};
+}
+
+}  // namespace txprop::adya

@@ -1,0 +1,40 @@
+// Predicate reads the Adya instrumentation cannot record without changing what the engine does (issue 21 item 2).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "txprop/engine.hpp"
+#include "txprop/history.hpp"
+
+namespace txprop::adya {
+
+// Where UPDATE and DELETE evaluate their WHERE on the latest committed versions (EngineCapabilities::
+// writes_read_snapshot false: InnoDB's writes are current reads), no plain read before them sees the versions they
+// saw, and the read that would — SELECT ... FOR UPDATE — takes locks the write may not take (at READ COMMITTED a write
+// does not wait for a locked row whose latest committed version does not match, the semi-consistent read; an indexed
+// WHERE locks fewer rows than a scan), so it would change the schedule. The predicate dependencies of such a write
+// (a DELETE's predicate read of a row another transaction inserted or deleted, an UPDATE's of one it changed) are then
+// missing from the graph, and a cycle through them goes unseen: a G-single through a DELETE's predicate at REPEATABLE
+// READ would be reported ok, and where PostgreSQL records T2 -wr-> T1 from a row T2 deleted, MariaDB would record
+// nothing.
+//
+// The same holds of a predicate read that waited for a lock and then read its WHERE again on the rows as they were at
+// its completion (PostgreSQL READ COMMITTED re-checks a locked row's latest version, EvalPlanQual): the version-set read before it saw other versions, and the Adya property leaves
+// such a read without predicate edges (add_predicates in adya_property.cpp) — issue 21 item 2 c.
+//
+// One line naming the first such statement of a committed transaction T where another committed transaction wrote a row
+// of the statement's table that T did not write, in a version that may change what the statement's WHERE matches;
+// empty when there is none. Only then can a predicate dependency between two committed transactions be missing:
+// Adya's are only through versions that change the matches (thesis 3.1.3; "may": unless the history shows every
+// version of the row and txprop's evaluation of the WHERE says none does), and where T wrote the row too, the write
+// locks both held to their ends order the two writes, so the item dependency points the way the predicate one would. Levels
+// whose plain reads lock (`capabilities.locking_plain_reads`, InnoDB SERIALIZABLE) are left out: the instrumentation
+// adds no version-set read there at all, so no predicate read of any statement is recorded (adya_instrumentation.hpp).
+// `rechecks_after_wait(level)`: whether a write or locking read at that level that waited reads its WHERE again on
+// the rows as they are then (the profile's VisibilityRules: a statement snapshot, PostgreSQL READ COMMITTED; SQLite's
+// retry reads the snapshot the transaction holds, where nobody committed meanwhile or the write fails).
+std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
+                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait);
+
+}  // namespace txprop::adya

@@ -1,0 +1,142 @@
+// The differential check of every oracle's instrumentation (issue 21 item 1, include/txprop/internal/
+// instrumentation_diff.hpp): generated cases run plainly and as each registered oracle prepares them, on every
+// configured engine and each of its levels, must block at the same steps and show the same outcomes, fates and final
+// state. A difference is counted only when two more pairs of runs show one again while the plain runs agree (a
+// deadlock's victim or a wait the probe saw in one run only are timing, not the instrumentation). A reproduced
+// difference in which InnoDB ended another transaction of a deadlock, or in which a step that waited in both runs
+// lost a key to another waiter, is counted apart and not asserted: InnoDB picks its victim by the transactions'
+// weights (undo records and locks, lock0lock.cc), which the added columns may tip, and of several waiters it releases
+// at once which runs first is not the case's; nor is it on PostgreSQL when the row they wait for was updated (below).
+//
+// TXPROP_DIFF_CASES (default 12 per engine and level: the CI budget) sets the number of cases (README, "Instrumentation
+// differential", gives the figures and the command).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "support/engine_targets.hpp"
+#include "txprop/generators.hpp"
+#include "txprop/internal/env_settings.hpp"
+#include "txprop/internal/instrumentation_diff.hpp"
+#include "txprop/oracle.hpp"
+#include "txprop/target.hpp"
+
+using namespace txprop;
+
+namespace {
+
+struct Tally {
+  int run = 0, refused = 0, differ = 0, reproduced = 0;
+  // Of the reproduced: InnoDB ended another transaction of a deadlock (it weighs them itself), or of two writers of one
+  // key that waited in both runs another got it first (several waiters released at once: which runs first is
+  // InnoDB's choice, not the case's).
+  int victim = 0;
+  std::string first;  // the first reproduced difference, with both histories
+  std::map<std::string, int> reasons;
+};
+
+gen::Options options_for(const EngineCapabilities& c, IsolationLevel level, bool contention) {
+  gen::Options o;
+  o.engine.locking_reads = c.locking_reads;
+  o.isolation = level;
+  o.contention = contention;  // half the cases: concurrent transactions on the same rows
+  o.rollback_probability = 0.15;
+  return o;
+}
+
+// The refusal's reason without its transaction and step names, so that one reason counts once.
+std::string reason_of(const std::string& refused) {
+  const auto comma = refused.find(", ");
+  return comma == std::string::npos ? refused : refused.substr(comma + 2);
+}
+
+void tally(Tally& t, differential::Result r) {
+  if (!r.refused.empty()) {
+    ++t.refused;
+    ++t.reasons[reason_of(r.refused)];
+    return;
+  }
+  if (r.prepared_same) return;
+  ++t.run;
+  if (r.difference.empty()) return;
+  ++t.differ;
+  if (!r.reproduced) return;
+  ++t.reproduced;
+  const auto has = [&](const char* what) { return r.difference.find(what) != std::string::npos; };
+  // A waiter that lost the row to another: InnoDB releases several waiters at once; PostgreSQL's first waiter on a row
+  // that its holder updated releases its tuple lock to follow the update chain (READ COMMITTED's EvalPlanQual,
+  // heapam.c heap_update / heap_lock_updated_tuple), and the next waiter, woken by that, may lock the new version first.
+  const bool lost_to_another_waiter =
+      has("(it waited in both runs)") && (has("constraint-violation") || has("row(s) affected"));
+  if (has("deadlock") || lost_to_another_waiter) ++t.victim;
+  if (t.first.empty())
+    t.first = fmt::format("{}\nplain:\n{}\nprepared:\n{}", r.difference, describe(r.plain), describe(r.prepared));
+}
+
+// Preparations known to change what the engine does, with why (issue 21, open): their figures are printed, not
+// asserted. Everything else of Adya's and Troc's is asserted.
+std::string known_open(const std::string& engine, IsolationLevel level, const std::string& oracle) {
+  if (oracle == "sdg")
+    return "TxCheck's instrumentation reads (properties/sdg) are plain reads beside every statement: at InnoDB "
+           "SERIALIZABLE they take share locks, at PostgreSQL SERIALIZABLE SIREAD locks (more 40001), and on SQLite "
+           "a read before a transaction's first write takes the snapshot that write would take after its wait";
+  if (oracle.rfind("adya", 0) == 0 && engine == "postgresql" && level == IsolationLevel::Serializable)
+    return "a version-set read reads the whole table, and at PostgreSQL SERIALIZABLE every read takes SIREAD locks "
+           "(a relation lock for a whole-table scan), so SSI may abort a transaction the plain case lets commit";
+  return {};
+}
+
+// Every instrumenting oracle on `cases` generated cases at `level`; fails on a reproduced difference.
+void differential_at(Target& target, IsolationLevel level, int cases) {
+  std::map<std::string, Tally> by_oracle;
+  rc::Random random(2121 + static_cast<int>(level));
+  for (int i = 0; i < cases; ++i) {
+    const TestCase c = gen::test_case(options_for(target.engine().capabilities(), level, i % 2 == 0))(
+                           random.split(), i % 60).value();
+    for (const Oracle* o : registered_oracles()) tally(by_oracle[o->name()], differential::run(target, *o, c));
+  }
+  for (const auto& [name, t] : by_oracle) {
+    if (t.run == 0 && t.refused == 0) continue;  // runs every case as it is: nothing to compare
+    std::cout << fmt::format("differential {} {} {}: {} cases compared, {} differ, {} reproduced ({} another deadlock "
+                             "victim or waiter order); {} refused\n",
+                             target.name(), sql_name(level), name, t.run, t.differ, t.reproduced, t.victim, t.refused);
+    for (const auto& [why, n] : t.reasons) std::cout << fmt::format("    refused {}: {}\n", n, why);
+    if (std::string open = known_open(target.engine().name(), level, name); !open.empty()) {
+      std::cout << "    not asserted: " << open << "\n";
+      continue;
+    }
+    EXPECT_EQ(t.reproduced - t.victim, 0) << name << " at " << sql_name(level)
+                                          << ": the prepared run differs from the plain run\n" << t.first;
+  }
+}
+
+void differential_on(Target& target) {
+  const int cases = static_cast<int>(env_integer("TXPROP_DIFF_CASES", 1, 1'000'000).value_or(12));
+  for (IsolationLevel level : target.config().levels) differential_at(target, level, cases);
+}
+
+}  // namespace
+
+TEST(InstrumentationDifferential, Sqlite) {
+  TXPROP_USE_ENGINE(target, "sqlite", false);
+  differential_on(*target);
+}
+
+TEST(InstrumentationDifferential, Postgresql) {
+  TXPROP_USE_ENGINE(target, "postgresql", false);
+  differential_on(*target);
+}
+
+TEST(InstrumentationDifferential, Mariadb) {
+  TXPROP_USE_ENGINE(target, "mariadb", false);
+  differential_on(*target);
+}
+
+TEST(InstrumentationDifferential, MariadbSnapshotIsolation) {
+  TXPROP_USE_ENGINE(target, "mariadb", true);
+  differential_on(*target);
+}

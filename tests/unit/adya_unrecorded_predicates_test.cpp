@@ -1,0 +1,129 @@
+// Issue 21 item 2 (a, b): InnoDB's UPDATE and DELETE evaluate their WHERE on the latest committed rows, which no plain
+// read before them sees, and a locking read would take other locks; so their predicate reads are not recorded, and
+// Adya gives no verdict where a predicate dependency between two committed transactions could hide (never "ok").
+// Planted histories, judged as MariaDB without a server (Target::open_judged_as).
+#include <gtest/gtest.h>
+
+#include "../../properties/adya/unrecorded_predicates.hpp"
+#include "txprop/adya.hpp"
+#include "txprop/engine.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+#include "tests/support/adya_planted_history.hpp"
+
+using namespace txprop;
+using namespace txprop::test;
+
+namespace {
+
+Expr eq(const char* column, int value) { return Expr::binary(BinaryOp::Eq, Expr::col(column), Expr::lit(value)); }
+
+// What T1 does to t besides changing u's row.
+enum class T1Does {
+  DeletesTheMatchingRow,  // deletes (2, 7): T0's DELETE ... WHERE v = 7 then finds nothing (issue 21 item 2 b)
+  UpdatesTheRowT0Deletes, // sets (2, 7) to (2, 8), which T0's DELETE ... WHERE v = 8 then deletes: both wrote it
+  InsertsANonMatchingRow, // inserts (3, 5), which T0's DELETE ... WHERE v = 7 does not match either way
+};
+
+// A G-single through a DELETE's predicate (with DeletesTheMatchingRow): T0 reads u's row (row id 3) in its snapshot;
+// T1 changes that row, deletes t's row (2, 7) (row id 2) and commits; T0's DELETE FROM t WHERE v = 7 then reads t's
+// latest committed rows and finds nothing to delete (T1 -wr-> T0 through the predicate: T1's delete changed its
+// matches), and T0 commits. T0 -rw-> T1 through u is an item edge.
+History delete_predicate_g_single(IsolationLevel level, T1Does does = T1Does::DeletesTheMatchingRow) {
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t, one_row_table("u")};
+  Statement t1_write = Statement::delete_("t", eq("k", 2));
+  if (does == T1Does::UpdatesTheRowT0Deletes) t1_write = Statement::update("t", {{"v", Expr::lit(8), {}}}, eq("k", 2));
+  if (does == T1Does::InsertsANonMatchingRow) t1_write = Statement::insert("t", {"k", "v"}, {Expr::lit(3), Expr::lit(5)});
+  const int deleted_value = does == T1Does::UpdatesTheRowT0Deletes ? 8 : 7;
+  c.transactions = {
+      Transaction{level, {Statement::select("u", eq("k", 1)), Statement::delete_("t", eq("v", deleted_value))},
+                  TxnEnd::Commit},
+      Transaction{level, {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)), t1_write}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 1, 0, 0};
+  adya::InstrumentationOptions o{.engine = find_engine("mariadb")->capabilities()};
+  o.version_sets = false;  // none is planted
+  PlantedHistory p(c, o);
+  p.at(0, 1).columns = kTableColumns;
+  p.at(0, 1).rows = {{1, 0, 3, "0"}};
+  p.at(1, 1).affected = 1;
+  p.at(1, 2).affected = 1;
+  std::vector<Row> t_rows = {{1, 0, 1, "0"}};
+  p.at(0, 2).columns = kReturning;
+  if (does == T1Does::DeletesTheMatchingRow) {
+    p.at(1, 2).columns = kReturning;
+    p.at(1, 2).rows = {{2, "0", 2, 7}};
+  }
+  if (does == T1Does::UpdatesTheRowT0Deletes) p.at(0, 2).rows = {{2, "0,2", 2, 8}};
+  if (does == T1Does::InsertsANonMatchingRow) t_rows = {{1, 0, 1, "0"}, {2, 7, 2, "0"}, {3, 5, 1'000'000, "2"}};
+  p.at(0, 2).affected = static_cast<std::int64_t>(p.at(0, 2).rows.size());
+  p.observed(0, t_rows);
+  p.observed(1, {{1, 1, 3, "0,2"}});
+  p.h.final_state["t"] = t_rows;
+  p.h.final_state["u"] = {{1, 1, 3, "0,2"}};
+  return p.h;
+}
+
+EngineCapabilities capabilities_of(const char* engine) { return find_engine(engine)->capabilities(); }
+
+// PostgreSQL READ COMMITTED's rule (its profile's statement snapshot): a write that waited re-reads its WHERE.
+bool rechecks(IsolationLevel level) { return level == IsolationLevel::ReadCommitted; }
+
+}  // namespace
+
+TEST(AdyaUnrecordedPredicates, AnInnodbDeleteBesideAnotherWriterOfItsTableIsNamed) {
+  const std::string why =
+      adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::RepeatableRead),
+                                 capabilities_of("mariadb"), rechecks);
+  EXPECT_NE(why.find("T0's DELETE FROM t WHERE v = 7"), std::string::npos) << why;
+  EXPECT_NE(why.find("T1 (row 2)"), std::string::npos) << why;
+}
+
+TEST(AdyaUnrecordedPredicates, RowsBothWroteLeaveNothingUnrecorded) {
+  EXPECT_EQ(adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::RepeatableRead, T1Does::UpdatesTheRowT0Deletes),
+                                             capabilities_of("mariadb"), rechecks),
+            "");
+}
+
+TEST(AdyaUnrecordedPredicates, AVersionThatChangesNoMatchLeavesNothingUnrecorded) {
+  // Adya's thesis 3.1.3: a predicate dependency is through a version that changes the matches; (3, 5) matches v = 7
+  // neither before its insert nor after.
+  EXPECT_EQ(adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::RepeatableRead, T1Does::InsertsANonMatchingRow),
+                                       capabilities_of("mariadb"), rechecks),
+            "");
+}
+
+TEST(AdyaUnrecordedPredicates, WritesThatReadTheirSnapshotAreRecorded) {
+  // PostgreSQL and SQLite: a version-set read right before the write sees what its WHERE reads.
+  EXPECT_EQ(adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::RepeatableRead),
+                                             capabilities_of("postgresql"), rechecks),
+            "");
+  EXPECT_EQ(adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::Serializable),
+                                             capabilities_of("sqlite"), rechecks),
+            "");
+}
+
+TEST(AdyaUnrecordedPredicates, AWriteThatWaitedAndReadItsWhereAgainIsNamed) {
+  // PostgreSQL READ COMMITTED: the DELETE waited for T1's lock and re-checked the latest version (issue 21 item 2 c).
+  History h = delete_predicate_g_single(IsolationLevel::ReadCommitted);
+  h.was_blocked[0][2] = true;
+  const std::string why = adya::unrecorded_predicate(h, capabilities_of("postgresql"), rechecks);
+  EXPECT_NE(why.find("waited for a lock"), std::string::npos) << why;
+  EXPECT_EQ(adya::unrecorded_predicate(delete_predicate_g_single(IsolationLevel::ReadCommitted),
+                                       capabilities_of("postgresql"), rechecks),
+            "");
+}
+
+TEST(AdyaUnrecordedPredicates, AdyaGivesNoVerdictWhereItWouldSayOk) {
+  auto target = Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri("mariadb://u@127.0.0.1:1/x"));
+  const Verdict v = check_adya(*target, delete_predicate_g_single(IsolationLevel::RepeatableRead), AdyaMode::Documented);
+  EXPECT_TRUE(v.inconclusive) << v.explain();
+  EXPECT_NE(v.note.find("would not be recorded"), std::string::npos) << v.note;
+  // Where both transactions wrote the row, the item edges are all there is: judged (a lost-update-free history: ok).
+  const Verdict judged = check_adya(
+      *target, delete_predicate_g_single(IsolationLevel::RepeatableRead, T1Does::UpdatesTheRowT0Deletes),
+      AdyaMode::Documented);
+  EXPECT_FALSE(judged.inconclusive) << judged.note;
+}
