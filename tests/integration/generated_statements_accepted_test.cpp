@@ -222,10 +222,11 @@ TEST(GeneratedStatements, Issue17FormsAcceptedBySqlite) { check_merge("sqlite");
 namespace {
 
 // Foreign keys and BOOLEAN columns (issue 17 items 3 and 2), in a run of their own like MERGE above: generated as the
-// Wss and Atomicity suites generate them, on every engine. The share of statements naming a BOOLEAN column and of them
-// rejected as invalid (which must be 0: PostgreSQL refuses a boolean compared with a number) is printed too. The share of cases with a key (and of each ON DELETE action) is printed; every case's
-// reset creates and fills the tables (a reset the engine rejects ends the test), and the share of statements rejected
-// as invalid must be 0. Constraint errors (a child row naming no parent, a RESTRICT delete) are outcomes, counted apart.
+// Wss and Atomicity suites generate them, on every engine. Printed: the share of cases with a key (and of each ON
+// DELETE action), and the share of statements naming a BOOLEAN column and of them rejected as invalid (which must be
+// 0: PostgreSQL refuses a boolean compared with a number). Every case's reset creates and fills the tables (a reset
+// the engine rejects ends the test), and the share of statements rejected as invalid must be 0. Constraint errors (a
+// child row naming no parent, a RESTRICT delete) are outcomes, counted apart.
 void check_foreign_keys(const std::string& engine) {
   auto config = find_configured_target([&](const TargetConfig& c) { return c.profile().name() == engine && !test::snapshot_isolation_on(c); });
   if (!config) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
