@@ -39,6 +39,9 @@ struct TxnState {
   bool ended = false;
   bool in_cycle = false;      // waits in a deadlock cycle the server's blockers show
   bool left_wait = false;     // the server said it waited, then that it no longer does: its result is on its way
+  // It waited when a transaction ended and released locks (so it is asked again): until the server says it waits
+  // again or its reply is in, its reply is ordered like a waiter's, after whatever else is in flight (harvest).
+  bool woken = false;
 };
 
 class Scheduler {
@@ -182,6 +185,7 @@ class Scheduler {
     s.waiting = false;
     s.in_cycle = false;
     s.left_wait = false;
+    s.woken = false;
     s.held_since.reset();
     if (t == victim_) {
       victim_ = -1;
@@ -259,6 +263,7 @@ class Scheduler {
       TxnState& o = txns_[i];
       if (o.waiting) {
         o.waiting = false;
+        o.woken = true;
         o.in_cycle = false;
         o.blockers.reset();
         o.probe_interval = options_.first_probe_after;
@@ -306,10 +311,10 @@ class Scheduler {
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i)
       if (txns_[i].running && txns_[i].worker->peek_failed() == std::optional<bool>(true))
         any = take(static_cast<int>(i)) || any;
-    // A statement the server said waited and no longer does (left_wait) still counts as waiting here: what released
-    // it may be a COMMIT whose reply is not in yet (Troc met T0's FOR UPDATE recorded before the COMMIT of T3 whose
-    // lock it had waited for, 2026-11-27).
-    const auto waited = [](const TxnState& s) { return s.waiting || s.left_wait; };
+    // A statement the server said waited and no longer does (left_wait), or that waited when another transaction
+    // ended (woken), still counts as waiting here: what released it may be a COMMIT whose reply is not in yet (Troc
+    // met a FOR UPDATE, and a DELETE, recorded before the COMMIT whose lock they had waited for, 2026-11-27).
+    const auto waited = [](const TxnState& s) { return s.waiting || s.left_wait || s.woken; };
     for (std::size_t i = 0; i < txns_.size() && !h_.finding; ++i) {
       const TxnState& s = txns_[i];
       if (!s.running || waited(s) || !s.worker->peek_failed().has_value()) continue;
