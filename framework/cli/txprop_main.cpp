@@ -205,7 +205,8 @@ int replay(const std::vector<std::string>& args) {
     if (chosen) judges[a.property];
     else
       for (const Expectation& e : s.expectations)
-        if (e.applies(config.kind, l, target->config().server_version_num)) judges[e.property].push_back(e);
+        if (e.applies(config.kind, l, target->config().server_version_num, config.params))
+          judges[e.property].push_back(e);
     for (int r = 0; r < a.repeat; ++r) {
       if (judges.empty()) replay_unjudged(*target, s, c, l, r == 0, t);
       for (const auto& [name, expectations] : judges) {

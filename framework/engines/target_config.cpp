@@ -22,6 +22,14 @@ std::vector<std::string> known_target_kinds() {
   return out;
 }
 
+std::vector<std::string> known_target_parameters() {
+  std::vector<std::string> out;
+  for (const EngineProfile* e : registered_engines())
+    for (const EngineParameter& p : e->parameters())
+      if (std::find(out.begin(), out.end(), p.name) == out.end()) out.push_back(p.name);
+  return out;
+}
+
 namespace {
 // The query parameters whose values are configuration, shown in messages: name, levels and every registered engine's
 // own. Any other value (password=, passwd=, a misspelt key that may hold a secret) is masked.

@@ -70,6 +70,7 @@ std::string step_error_problems(const Scenario& s, const History& h, const std::
 ScenarioVocabulary registered_vocabulary() {
   ScenarioVocabulary v;
   v.target_kinds = known_target_kinds();
+  v.target_parameters = known_target_parameters();
   for (const Oracle* o : registered_oracles()) {
     std::vector<std::string> kinds = o->finding_kinds();
     kinds.insert(kinds.end(), run_finding_kinds().begin(), run_finding_kinds().end());
@@ -105,7 +106,8 @@ std::string replay_scenario(const Scenario& s, Target& target, std::vector<Isola
     // Group the expectations by property: each property judges its own run.
     std::map<std::string, std::vector<Expectation>> by_property;
     for (const Expectation& e : s.expectations)
-      if (e.applies(kind, level, target.config().server_version_num)) by_property[e.property].push_back(e);
+      if (e.applies(kind, level, target.config().server_version_num, target.config().params))
+        by_property[e.property].push_back(e);
     std::vector<StepErrorExpectation> errors;
     for (const StepErrorExpectation& e : s.step_errors)
       if (e.applies(kind, level)) errors.push_back(e);

@@ -39,6 +39,13 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+// An expectation's target parameters as written after its kind: "[name=value,...]", "" for none.
+std::string params_text(const std::map<std::string, std::string>& params) {
+  std::vector<std::string> items;
+  for (const auto& [name, value] : params) items.push_back(name + "=" + value);
+  return items.empty() ? std::string() : "[" + join(items, ",") + "]";
+}
+
 // Splits on any of `separators`, dropping empty pieces.
 std::vector<std::string> split(std::string_view s, std::string_view separators) {
   std::vector<std::string> out;
@@ -598,16 +605,48 @@ class Reader {
     }
   }
 
-  // "<kind or *>" or "<kind or *>@<versions>" (the versions: header's form, without spaces).
+  // "<kind or *>", then optionally "[<name>=<value>,...]" (target parameters), then optionally "@<versions>" (the
+  // versions: header's form, without spaces).
   void read_expectation_target(int line, const std::string& word, Expectation& e) const {
-    const auto at = word.find('@');
-    e.target = word.substr(0, at);
+    auto at = word.find('@');
+    const auto bracket = word.find('[');
+    e.target = word.substr(0, std::min(at, bracket));
     if (e.target != "*") check_target_kind(line, e.target);
+    if (bracket < at) {
+      const auto close = word.find(']', bracket);
+      if (close == std::string::npos || (close + 1 < word.size() && word[close + 1] != '@'))
+        fail(line, fmt::format("'{}': expected <kind>[<parameter>=<value>,...] with nothing but @<versions> after "
+                               "']', e.g. galera[wsrep_sync_wait=3]",
+                               word));
+      read_target_params(line, word, word.substr(bracket + 1, close - bracket - 1), e);
+      at = close + 1 < word.size() ? close + 1 : std::string::npos;
+    }
     if (at == std::string::npos) return;
     e.versions_text = word.substr(at + 1);
     if (e.versions_text.empty())
       fail(line, fmt::format("'{}' names no versions after '@' (write e.g. postgresql@12.0-15.17,16)", word));
     for (const auto& item : split(e.versions_text, ",")) e.versions.push_back(version_range(line, item));
+  }
+
+  // The "<name>=<value>,..." between an expectation target's brackets: each a URI parameter's name (lower case, as
+  // target_config.hpp reads it; one the registered engines know where the vocabulary lists them) and a value.
+  void read_target_params(int line, const std::string& word, const std::string& list, Expectation& e) const {
+    const auto& known = vocabulary_.target_parameters;
+    for (const auto& item : split(list, ",")) {
+      const auto eq = item.find('=');
+      const std::string name = lower(eq == std::string::npos ? item : item.substr(0, eq));
+      const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+      if (!is_identifier(name) || value.empty())
+        fail(line, fmt::format("'{}': expected <parameter>=<value> between the brackets, e.g. "
+                               "galera[wsrep_sync_wait=3], found '{}'",
+                               word, item));
+      if (!known.empty() && std::find(known.begin(), known.end(), name) == known.end())
+        fail(line, fmt::format("'{}': unknown target parameter '{}' (known: {})", word, name, join(known, ", ")));
+      if (!e.params.emplace(name, value).second)
+        fail(line, fmt::format("'{}': parameter '{}' named twice", word, name));
+    }
+    if (e.params.empty())
+      fail(line, fmt::format("'{}' names no parameter between the brackets (write e.g. galera[wsrep_sync_wait=3])", word));
   }
 
   struct FixedLevel {
@@ -682,18 +721,24 @@ bool StepErrorExpectation::applies(const std::string& kind, IsolationLevel at) c
   return matches(target, level, kind, at);
 }
 
-bool Expectation::applies(const std::string& kind, IsolationLevel at, int server_version_num) const {
+bool Expectation::applies(const std::string& kind, IsolationLevel at, int server_version_num,
+                          const std::map<std::string, std::string>& target_params) const {
   if (!matches(target, level, kind, at)) return false;
+  for (const auto& [name, value] : params) {
+    const auto it = target_params.find(name);
+    if (it == target_params.end() || lower(it->second) != lower(value)) return false;
+  }
   if (versions.empty()) return true;
   return server_version_num > 0 && std::any_of(versions.begin(), versions.end(),
                                          [&](const VersionRange& r) { return r.contains(server_version_num); });
 }
 
 std::vector<Expectation> Scenario::expectations_for(const std::string& property, const std::string& kind,
-                                                    IsolationLevel level, int server_version_num) const {
+                                                    IsolationLevel level, int server_version_num,
+                                                    const std::map<std::string, std::string>& target_params) const {
   std::vector<Expectation> out;
   for (const auto& e : expectations)
-    if (e.property == property && e.applies(kind, level, server_version_num)) out.push_back(e);
+    if (e.property == property && e.applies(kind, level, server_version_num, target_params)) out.push_back(e);
   return out;
 }
 
@@ -789,7 +834,8 @@ std::string write_scenario(const Scenario& s) {
 
   out += "\nexpect:\n";
   for (const auto& e : s.expectations)
-    out += fmt::format("{} {}{} {} {}{}\n", e.property, e.target, e.versions_text.empty() ? "" : "@" + e.versions_text,
+    out += fmt::format("{} {}{}{} {} {}{}\n", e.property, e.target, params_text(e.params),
+                       e.versions_text.empty() ? "" : "@" + e.versions_text,
                        e.level ? level_text(*e.level) : "*", e.negated ? "not " : "", e.verdict);
   for (const auto& e : s.step_errors)
     out += fmt::format("error {} {} {} at {}\n", e.target, e.level ? level_text(*e.level) : "*", e.error, e.step_name);

@@ -58,6 +58,13 @@
 //   wss  postgresql@12.0-13.2  read committed  final-state-mismatch
 //   wss  postgresql@13.3-      read committed  ok
 // Such an expectation applies only to servers of those versions (not to a server that does not report its version).
+// A target kind may also carry target parameters, '<kind>[<name>=<value>,...]' (before any '@<versions>', no spaces),
+// for a verdict that depends on the target's configuration rather than on its kind:
+//   adya  galera[wsrep_sync_wait=3]  repeatable read  ok
+// Such an expectation applies only to a target whose URI gives every one of those parameters that value (compared
+// without case: flags are on/off); a target whose URI does not give it runs with the server's own setting, which
+// txprop does not know, so it does not apply there. The names are the registered engines' URI parameters
+// (target_config.hpp); a name twice, an empty name or value, or a missing ']' is a file:line error.
 // An expectation of a finding that the run does not show fails as "no longer reproduces", naming the server's
 // version, so that an engine that fixed the bug is reported rather than passing silently.
 // SQL is txprop's portable dialect (what counterexamples print): identifiers unquoted or "quoted", || or CONCAT(a, b)
@@ -122,10 +129,13 @@ struct Expectation {
   // "<kind>@<versions>": only on servers of these versions (empty: every version); as written, for messages.
   std::vector<VersionRange> versions;
   std::string versions_text;
+  // "<kind>[<name>=<value>,...]": only on targets whose URI parameters (TargetConfig::params) have these values.
+  std::map<std::string, std::string> params;
 
-  // Whether it applies to a target of this kind and server version (server_version_num; 0 if unknown: then an
-  // expectation with versions does not apply) at this level.
-  bool applies(const std::string& target_kind, IsolationLevel level, int server_version_num) const;
+  // Whether it applies to a target of this kind, server version (server_version_num; 0 if unknown: then an
+  // expectation with versions does not apply) and URI parameters (TargetConfig::params) at this level.
+  bool applies(const std::string& target_kind, IsolationLevel level, int server_version_num,
+               const std::map<std::string, std::string>& target_params = {}) const;
 };
 
 // "error <target kind or *> <level or *> <code or class> at <session>:<n>" in the expect: section: the n-th step line
@@ -176,10 +186,11 @@ struct Scenario {
   bool applies_to(const std::string& target_kind) const;
   // Why the scenario does not apply to a server of this version (server_version_num; 0 if unknown), or "" if it does.
   std::string version_mismatch(int server_version_num) const;
-  // The expectations for this property, target kind, level and server version (0: unknown; see
+  // The expectations for this property, target kind, level, server version (0: unknown) and URI parameters (see
   // Expectation::applies).
   std::vector<Expectation> expectations_for(const std::string& property, const std::string& target_kind,
-                                            IsolationLevel level, int server_version_num = 0) const;
+                                            IsolationLevel level, int server_version_num = 0,
+                                            const std::map<std::string, std::string>& target_params = {}) const;
 };
 
 // The names a scenario may use that the format itself does not know: target kinds (from the engine registry), and
@@ -188,6 +199,7 @@ struct Scenario {
 struct ScenarioVocabulary {
   std::vector<std::string> target_kinds;
   std::map<std::string, std::vector<std::string>> findings;  // property -> the finding kinds it may report
+  std::vector<std::string> target_parameters;  // the URI parameters an expectation's '<kind>[name=value]' may name
 };
 
 // Throws ScenarioError with the path and line of the first problem.

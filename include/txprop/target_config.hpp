@@ -72,6 +72,8 @@ std::string masked_uri(std::string_view uri);
 
 // Every target kind a registered engine can give (for validating scenario files).
 std::vector<std::string> known_target_kinds();
+// Every URI parameter a registered engine accepts besides name= and levels= (for validating scenario files).
+std::vector<std::string> known_target_parameters();
 
 // Throws TargetError on a malformed URI, an unknown scheme or parameter, or an unsupported level.
 TargetConfig parse_target_uri(std::string_view uri);
