@@ -25,6 +25,10 @@ struct EngineCapabilities {
   // Isolation levels at which a plain SELECT takes locks (InnoDB SERIALIZABLE turns it into LOCK IN SHARE MODE): an
   // extra read added by instrumentation would change the schedule there, so none is added.
   std::vector<IsolationLevel> locking_plain_reads;
+  // Isolation levels at which every read takes predicate locks that never block but make the engine abort a
+  // transaction in a cycle of read-write conflicts (PostgreSQL SERIALIZABLE: SSI's SIREAD locks, a whole-table scan a
+  // relation lock): an extra read adds conflicts the plain case does not have.
+  std::vector<IsolationLevel> predicate_lock_levels;
   // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
   // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
   bool writes_read_snapshot = true;

@@ -66,6 +66,9 @@ class PostgresqlProfile final : public EngineProfile {
     c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
     // PostgreSQL 15 manual, LOCK: eight modes (13.3.1), only in a transaction block, held to its end.
     c.lock_table = true;
+    // PostgreSQL 15 manual 13.2.3 (Serializable Isolation Level): "predicate locks ... are acquired by ... reads"
+    // (SIREAD in pg_locks); "a sequential scan will always necessitate a relation-level predicate lock".
+    c.predicate_lock_levels = {IsolationLevel::Serializable};
     // UPDATE ... FROM from_item and DELETE ... USING from_item (PostgreSQL 15 manual, UPDATE and DELETE); UPDATE sets
     // only the target table's columns.
     c.update_join = c.delete_join = true;

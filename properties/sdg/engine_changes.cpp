@@ -1,0 +1,174 @@
+#include "engine_changes.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "txprop/target_config.hpp"
+
+namespace txprop::sdg {
+
+namespace {
+
+bool among(const std::vector<IsolationLevel>& levels, IsolationLevel l) {
+  return std::find(levels.begin(), levels.end(), l) != levels.end();
+}
+
+std::set<std::string> referenced(const Transaction& tx) {
+  std::set<std::string> out;
+  for (const Statement& s : tx.statements)
+    for (const std::string& t : s.tables()) out.insert(t);
+  return out;
+}
+
+std::set<std::string> written(const Transaction& tx) {
+  std::set<std::string> out;
+  for (const Statement& s : tx.statements)
+    if (s.is_write())
+      for (const std::string& t : s.written_tables()) out.insert(t);
+  return out;
+}
+
+// Where transaction `t`'s first statement and its end are in the planned order.
+std::pair<std::size_t, std::size_t> span(const TestCase& c, std::size_t t) {
+  std::size_t first = c.order.size(), end = c.order.size(), step = 0;
+  for (std::size_t i = 0; i < c.order.size(); ++i)
+    if (static_cast<std::size_t>(c.order[i]) == t) {
+      if (step == 1) first = i;
+      if (c.transactions[t].is_end_step(step)) end = i;
+      ++step;
+    }
+  return {first, end};
+}
+
+// Whether two transactions run statements at the same time in the planned order: one that ended before the other's
+// first statement holds no lock and changes no view of it.
+bool overlap(const TestCase& c, std::size_t t, std::size_t u) {
+  const auto [t_first, t_end] = span(c, t);
+  const auto [u_first, u_end] = span(c, u);
+  return u_first < t_end && t_first < u_end;
+}
+
+// "T2 writes t0", a table transaction `t` references, written by another transaction running beside it (accepted by
+// `with`), or "".
+template <typename Accept>
+std::string other_writer(const TestCase& c, std::size_t t, const std::set<std::string>& tables, Accept&& with) {
+  for (std::size_t u = 0; u < c.transactions.size(); ++u) {
+    if (u == t || !with(c.transactions[u]) || !overlap(c, t, u)) continue;
+    for (const std::string& w : written(c.transactions[u]))
+      if (tables.count(w)) return fmt::format("T{} writes {}", u, w);
+  }
+  return {};
+}
+
+// InnoDB SERIALIZABLE: every plain SELECT is LOCK IN SHARE MODE (capabilities.hpp, locking_plain_reads), so the reads
+// take share locks on rows the plain statements do not lock, or take them before the statement's exclusive ones
+// (a share lock then an upgrade: two such transactions deadlock where the plain ones wait).
+std::string locking_reads(const TestCase& c, const EngineProfile& engine) {
+  const auto& locking = engine.capabilities().locking_plain_reads;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const Transaction& tx = c.transactions[t];
+    if (!among(locking, tx.isolation)) continue;
+    const auto any = [](const Transaction&) { return true; };
+    std::string other = other_writer(c, t, referenced(tx), any);
+    for (std::size_t u = 0; other.empty() && u < c.transactions.size(); ++u)
+      if (u != t && overlap(c, t, u)) {
+        const std::set<std::string> r = referenced(c.transactions[u]);
+        for (const std::string& w : written(tx))
+          if (r.count(w)) other = fmt::format("T{} references {}, which T{} writes", u, w, t);
+      }
+    if (!other.empty())
+      return fmt::format("T{} at {} and {}, where {}'s plain reads take share locks: TxCheck's reads beside the "
+                         "statements would lock rows the plain statements do not, changing which transaction waits",
+                         t, sql_name(tx.isolation), other, engine.name());
+  }
+  return {};
+}
+
+// InnoDB REPEATABLE READ: the read view is opened by the first consistent read, not by a write or a locking read
+// (VisibilityRules::snapshot_point); TxCheck's reads before such a first statement would open it there, earlier, so
+// the transaction's later plain reads (and, with innodb_snapshot_isolation, its writes) would judge others' commits
+// against an older view.
+std::string early_read_view(const TestCase& c, const EngineProfile& engine) {
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const Transaction& tx = c.transactions[t];
+    // A view opened just before the first statement matters to the statements after it (a write or locking read
+    // reads the latest committed versions whatever the view).
+    if (tx.statements.size() < 2) continue;
+    const Statement& first = tx.statements.front();
+    if (first.kind == StatementKind::Select && first.lock == LockMode::None) continue;
+    const VisibilityRules rules = engine.visibility(tx.isolation, TargetConfig{});
+    if (rules.snapshot_point != SnapshotPoint::FirstRead || rules.select.view != ViewRule::Snapshot) continue;
+    const std::string other = other_writer(c, t, referenced(tx), [](const Transaction&) { return true; });
+    if (!other.empty())
+      return fmt::format("T{} begins with a write or locking read at {} and {}, and on {} that opens no read view "
+                         "({}): TxCheck's reads before it would open the view earlier than the plain case",
+                         t, sql_name(tx.isolation), other, engine.name(), rules.snapshot_source);
+  }
+  return {};
+}
+
+// SQLite: a transaction's first statement that is a write and waits for another's write lock takes its snapshot when
+// it finally runs (capabilities.hpp, first_write_snapshot_after_wait); TxCheck's reads before it would take it before
+// the wait, and the retried write would fail with SQLITE_BUSY_SNAPSHOT. It waits when, at its place in the order,
+// another transaction has written and not ended (one writer at a time).
+std::string first_write_waits(const TestCase& c, const EngineProfile& engine) {
+  if (!engine.capabilities().first_write_snapshot_after_wait) return {};
+  std::vector<std::size_t> at(c.transactions.size(), 0);
+  std::vector<bool> holds(c.transactions.size(), false);  // has written and not ended, in the planned order
+  for (int ti : c.order) {
+    const std::size_t t = static_cast<std::size_t>(ti);
+    const Transaction& tx = c.transactions[t];
+    const std::size_t step = at[t]++;
+    if (tx.is_end_step(step)) {
+      holds[t] = false;
+      continue;
+    }
+    if (step == 0 || !tx.statements[step - 1].is_write()) continue;
+    if (step == 1)
+      for (std::size_t u = 0; u < holds.size(); ++u)
+        if (u != t && holds[u])
+          return fmt::format("T{} begins with a write that waits for T{}'s write lock, and {} takes a first "
+                             "write's snapshot after its wait: TxCheck's reads before it would take the snapshot before",
+                             t, u, engine.name());
+    holds[t] = true;
+  }
+  return {};
+}
+
+// PostgreSQL SERIALIZABLE: every read takes SIREAD locks (a whole-table scan a relation lock), which never block but
+// make SSI abort a transaction in a cycle of read-write conflicts (capabilities.hpp, predicate_lock_levels). An
+// INSERT reads nothing of its table; its version-set and after-write reads do, so a transaction that reads a table
+// only through an INSERT gains a read-write conflict with every serializable writer of that table.
+std::string added_predicate_locks(const TestCase& c, const EngineProfile& engine) {
+  const auto& levels = engine.capabilities().predicate_lock_levels;
+  const auto serializable = [&](const Transaction& u) { return among(levels, u.isolation); };
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const Transaction& tx = c.transactions[t];
+    if (!serializable(tx)) continue;
+    std::set<std::string> read, inserted;
+    for (const Statement& s : tx.statements)
+      for (const std::string& table : s.tables())
+        (s.kind == StatementKind::Insert && table == s.table && s.tables().size() == 1 ? inserted : read).insert(table);
+    for (const std::string& r : read) inserted.erase(r);
+    const std::string other = other_writer(c, t, inserted, serializable);
+    if (!other.empty())
+      return fmt::format("T{} at {} inserts into a table it does not otherwise read and {}, where {}'s reads take "
+                         "SIREAD locks: TxCheck's reads of that table would add a read-write conflict SSI may abort on",
+                         t, sql_name(tx.isolation), other, engine.name());
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string reads_change_engine(const TestCase& c, const EngineProfile& engine) {
+  if (c.transactions.size() < 2) return {};
+  for (auto rule : {locking_reads, early_read_view, first_write_waits, added_predicate_locks})
+    if (std::string why = rule(c, engine); !why.empty()) return why;
+  return {};
+}
+
+}  // namespace txprop::sdg

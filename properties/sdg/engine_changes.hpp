@@ -1,0 +1,20 @@
+// Where TxCheck's reads beside each statement (instrumentation.hpp) would change what the engine does, found with the
+// instrumentation differential (issue 21 item 1, include/txprop/internal/instrumentation_diff.hpp). The SDG needs
+// every one of its reads: the version-set reads give the predicate dependencies, the before- and after-write reads
+// the versions a write overwrote and installed (graph.hpp), and a graph without them misses edges, so its replay
+// order may be wrong. Unlike Adya, which can leave out a version-set read and lose only an edge it would over-
+// approximate, the SDG cannot judge such a case at all: the oracle refuses it with the reason.
+#pragma once
+
+#include <string>
+
+#include "txprop/engine.hpp"
+#include "txprop/test_case.hpp"
+
+namespace txprop::sdg {
+
+// One line naming the transactions, the level, the statement and the engine fact, or "" when the reads change
+// nothing the plain case shows. Cases of one transaction are never refused: nothing else runs beside the reads.
+std::string reads_change_engine(const TestCase& c, const EngineProfile& engine);
+
+}  // namespace txprop::sdg
