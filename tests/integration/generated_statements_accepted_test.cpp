@@ -29,12 +29,28 @@ std::string upsert_form_name(Upsert form) {
   return "?";
 }
 
-void check_engine(const std::string& engine, bool si) {
+// The first configured target of `engine` with snapshot isolation on or off; nullptr if none is configured.
+Target* engine_target(const std::string& engine, bool si) {
   auto config = find_configured_target([&](const TargetConfig& c) {
     return c.profile().name() == engine && test::snapshot_isolation_on(c) == si;
   });
-  if (!config) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
-  Target& target = shared_target(*config);
+  return config ? &shared_target(*config) : nullptr;
+}
+
+// The options of the runs of issue 17's forms below: rich statements, the capabilities of the server as opened (its
+// version decides MERGE and chains), no rollbacks.
+gen::Options issue17_options(const Target& target) {
+  gen::Options o;
+  o.rich_statements = true;
+  o.engine = target.engine().capabilities(target.config());
+  o.rollback_probability = 0;
+  return o;
+}
+
+void check_engine(const std::string& engine, bool si) {
+  Target* found = engine_target(engine, si);
+  if (!found) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
+  Target& target = *found;
   gen::Options o;
   o.rich_statements = true;
   o.derived_inner_forms = true;
@@ -97,25 +113,25 @@ void check_engine(const std::string& engine, bool si) {
                            "CASE, {} aggregating, {} with LIMIT, {} joins, {} derived tables, {} scalar subqueries in "
                            "SELECT lists, {} joined UPDATEs ({} of two tables), {} joined DELETEs ({} of two tables), "
                            "{} derived tables with GROUP BY, {} with a join\n",
-                           config->name, statements, rejected, share, exists, cases, aggregates, limits, joins, derived,
+                           target.name(), statements, rejected, share, exists, cases, aggregates, limits, joins, derived,
                            select_subqueries, update_joins, two_table_updates, delete_joins, two_table_deletes,
                            grouped_derived, joined_derived);
   // Upserts (issue 17): each form's share of the statements run, and the share of its statements rejected.
   for (const auto& [name, n] : upsert_names) {
-    std::cout << fmt::format("[generated] {}: {:<32} {:>5} statements ({:.2f}% of all)\n", config->name, name, n,
+    std::cout << fmt::format("[generated] {}: {:<32} {:>5} statements ({:.2f}% of all)\n", target.name(), name, n,
                              100.0 * n / std::max(1, statements));
   }
   for (const auto& [form, counts] : upserts) {
     const auto [n, bad] = counts;
     std::cout << fmt::format("[generated] {}: upsert form {:<24} {:>5} run, {} rejected as invalid ({:.2f}%)\n",
-                             config->name, upsert_form_name(form), n, bad, 100.0 * bad / std::max(1, n));
+                             target.name(), upsert_form_name(form), n, bad, 100.0 * bad / std::max(1, n));
     EXPECT_LT(100.0 * bad / std::max(1, n), 1.0) << upsert_form_name(form);
   }
   // Row-lock options (issue 17): each locking clause's share of the statements run, and the share rejected.
   for (const auto& [clause, counts] : lock_options) {
     const auto [n, bad] = counts;
     std::cout << fmt::format("[generated] {}: {:<32} {:>5} statements ({:.2f}% of all), {} rejected as invalid ({:.2f}%)\n",
-                             config->name, clause, n, 100.0 * n / std::max(1, statements), bad, 100.0 * bad / std::max(1, n));
+                             target.name(), clause, n, 100.0 * n / std::max(1, statements), bad, 100.0 * bad / std::max(1, n));
     EXPECT_EQ(bad, 0) << clause;
   }
   // NOWAIT and SKIP LOCKED, the key-only strengths: generated where the profile lists them, never elsewhere.
@@ -159,15 +175,12 @@ namespace {
 // among the statements run is printed, and the share of them rejected as invalid must be 0; constraint errors (a
 // duplicate key from WHEN NOT MATCHED THEN INSERT) are outcomes, counted apart.
 void check_merge(const std::string& engine) {
-  auto config = find_configured_target([&](const TargetConfig& c) { return c.profile().name() == engine && !test::snapshot_isolation_on(c); });
-  if (!config) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
-  Target& target = shared_target(*config);
-  gen::Options o;
-  o.rich_statements = true;
+  Target* found = engine_target(engine, false);
+  if (!found) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
+  Target& target = *found;
+  gen::Options o = issue17_options(target);
   o.merge = o.truth_forms = o.savepoints = o.chains = true;
-  const EngineCapabilities capabilities = target.engine().capabilities(target.config());
-  o.engine = capabilities;
-  o.rollback_probability = 0;
+  const EngineCapabilities& capabilities = o.engine;
   const auto g = gen::test_case(o);
   rc::Random random(11);
   int statements = 0, merges = 0, rejected = 0, failed = 0, truths = 0, truths_rejected = 0, chained = 0;
@@ -201,11 +214,11 @@ void check_merge(const std::string& engine) {
   }
   std::cout << fmt::format("[generated] {}: MERGE {} of {} statements ({:.2f}%), {} rejected as invalid ({:.2f}%), {} "
                            "failed otherwise\n",
-                           config->name, merges, statements, 100.0 * merges / std::max(1, statements), rejected,
+                           target.name(), merges, statements, 100.0 * merges / std::max(1, statements), rejected,
                            100.0 * rejected / std::max(1, merges), failed);
   std::cout << fmt::format("[generated] {}: truth forms in {} of {} statements ({:.2f}%), {} rejected as invalid; {} of 150 "
                            "cases chain two transactions\n",
-                           config->name, truths, statements, 100.0 * truths / std::max(1, statements), truths_rejected, chained);
+                           target.name(), truths, statements, 100.0 * truths / std::max(1, statements), truths_rejected, chained);
   EXPECT_EQ(rejected, 0) << "first rejected: " << first;
   EXPECT_EQ(truths_rejected, 0) << "first rejected: " << first;
   EXPECT_GT(truths, 0);
@@ -228,15 +241,11 @@ namespace {
 // the engine rejects ends the test), and the share of statements rejected as invalid must be 0. Constraint errors (a
 // child row naming no parent, a RESTRICT delete) are outcomes, counted apart.
 void check_foreign_keys(const std::string& engine) {
-  auto config = find_configured_target([&](const TargetConfig& c) { return c.profile().name() == engine && !test::snapshot_isolation_on(c); });
-  if (!config) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
-  Target& target = shared_target(*config);
-  gen::Options o;
-  o.rich_statements = true;
-  o.foreign_keys = true;
-  o.booleans = true;
-  o.engine = target.engine().capabilities(target.config());
-  o.rollback_probability = 0;
+  Target* found = engine_target(engine, false);
+  if (!found) GTEST_SKIP() << "no " << engine << " target in TXPROP_TARGETS";
+  Target& target = *found;
+  gen::Options o = issue17_options(target);
+  o.foreign_keys = o.booleans = true;
   const auto g = gen::test_case(o);
   rc::Random random(11);
   const int n = 150;
@@ -278,13 +287,13 @@ void check_foreign_keys(const std::string& engine) {
   std::cout << fmt::format("[generated] {}: foreign keys in {} of {} cases ({:.1f}%), {} of {} statements run in them, "
                            "{} of those failed with a constraint violation; {} statements rejected as invalid ({:.2f}%); "
                            "ON DELETE:",
-                           config->name, with, n, 100.0 * with / n, in_fk_cases, statements, constraint, rejected,
+                           target.name(), with, n, 100.0 * with / n, in_fk_cases, statements, constraint, rejected,
                            100.0 * rejected / std::max(1, statements));
   for (const auto& [action, count] : actions) std::cout << " " << action << " " << count;
   std::cout << "\n";
   std::cout << fmt::format("[generated] {}: BOOLEAN columns in {} of {} cases ({:.1f}%), {} of {} statements ({:.2f}%) name "
                            "one (or a column whose name contains its name), {} of those rejected as invalid\n",
-                           config->name, with_boolean, n, 100.0 * with_boolean / n, boolean_statements, statements,
+                           target.name(), with_boolean, n, 100.0 * with_boolean / n, boolean_statements, statements,
                            100.0 * boolean_statements / std::max(1, statements), boolean_rejected);
   EXPECT_EQ(boolean_rejected, 0);
   EXPECT_GT(boolean_statements, 0);
