@@ -1,13 +1,13 @@
 #include "txprop/internal/instrumentation_diff.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
 #include "sdg/instrumentation.hpp"
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/comparison.hpp"
+#include "txprop/hidden_columns.hpp"
 
 namespace txprop::differential {
 
@@ -26,31 +26,23 @@ std::vector<bool> added_statements(const TestCase& prepared, std::size_t t, cons
   return out;
 }
 
-// Column names the prepared case's tables have and the plain case's do not (txp_rid, txp_wl, txp_pk, txp_vk).
-std::set<std::string> added_columns(const TestCase& plain, const TestCase& prepared) {
-  std::set<std::string> out;
+// The columns the prepared case's tables have and the plain case's do not (txp_rid, txp_wl, txp_pk, txp_vk), as a
+// hidden-column scheme (txprop/hidden_columns.hpp) that strips them from outcomes and rows: whichever oracle prepared.
+HiddenColumns added_columns(const TestCase& plain, const TestCase& prepared) {
+  std::vector<Column> out;
   for (const Table& t : prepared.schema.tables) {
     const Table* p = plain.schema.find_table(t.name);
     for (const Column& c : t.columns)
-      if (p == nullptr || p->find_column(c.name) == nullptr) out.insert(c.name);
+      if ((p == nullptr || p->find_column(c.name) == nullptr) &&
+          std::none_of(out.begin(), out.end(), [&](const Column& o) { return o.name == c.name; }))
+        out.push_back(c);
   }
-  return out;
-}
-
-std::vector<Row> without_columns(const std::vector<Row>& rows, const std::vector<std::size_t>& drop) {
-  std::vector<Row> out;
-  for (const Row& r : rows) {
-    Row kept;
-    for (std::size_t i = 0; i < r.size(); ++i)
-      if (std::find(drop.begin(), drop.end(), i) == drop.end()) kept.push_back(r[i]);
-    out.push_back(std::move(kept));
-  }
-  return out;
+  return HiddenColumns(std::move(out));
 }
 
 // The prepared outcome as the plain statement would show it: the added columns dropped from its rows, and no rows at
 // all where the plain statement returns none (a RETURNING list the preparation added).
-Outcome as_plain(Outcome o, const Outcome& plain, const std::set<std::string>& hidden) {
+Outcome as_plain(Outcome o, const Outcome& plain, const HiddenColumns& hidden) {
   if (o.status != Outcome::Status::Ok) return o;
   if (plain.ok() && plain.columns.empty()) {
     if (!o.columns.empty()) o.affected = static_cast<std::int64_t>(o.rows.size());  // what RETURNING returned it wrote
@@ -58,21 +50,16 @@ Outcome as_plain(Outcome o, const Outcome& plain, const std::set<std::string>& h
     o.rows.clear();
     return o;
   }
-  std::vector<std::size_t> drop;
-  for (std::size_t i = 0; i < o.columns.size(); ++i)
-    if (hidden.count(o.columns[i]) != 0) drop.push_back(i);
-  o.rows = without_columns(o.rows, drop);
-  return o;
+  return hidden.visible(std::move(o));
 }
 
-DatabaseState plain_state(const DatabaseState& state, const TestCase& prepared, const std::set<std::string>& hidden) {
+DatabaseState plain_state(const DatabaseState& state, const TestCase& prepared, const HiddenColumns& hidden) {
   DatabaseState out;
   for (const auto& [name, rows] : state) {
-    std::vector<std::size_t> drop;
-    if (const Table* t = prepared.schema.find_table(name))
-      for (std::size_t i = 0; i < t->columns.size(); ++i)
-        if (hidden.count(t->columns[i].name) != 0) drop.push_back(i);
-    out[name] = sorted_rows(without_columns(rows, drop));
+    const Table* t = prepared.schema.find_table(name);
+    std::vector<Row> visible;
+    for (const Row& r : rows) visible.push_back(t ? hidden.visible(*t, r) : r);
+    out[name] = sorted_rows(std::move(visible));
   }
   return out;
 }
@@ -100,7 +87,7 @@ const Outcome& outcome_of(const History& prepared, std::size_t t, const std::vec
 
 // The first step (in plain step order) whose blocking or outcome differs.
 std::string compare_steps(const History& plain, const History& prepared, const StepMap& map,
-                          const std::set<std::string>& hidden) {
+                          const HiddenColumns& hidden) {
   std::string blocking, outcome;
   for (std::size_t t = 0; t < map.size(); ++t)
     for (std::size_t k = 0; k < map[t].size(); ++k) {
@@ -141,7 +128,7 @@ std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared
 std::string compare_runs(const History& plain, const History& prepared) {
   const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
   if (!map) return "the prepared case's steps cannot be mapped to the plain case's";
-  const std::set<std::string> hidden = added_columns(plain.test_case, prepared.test_case);
+  const HiddenColumns hidden = added_columns(plain.test_case, prepared.test_case);
   std::vector<std::string> lines;
   if (plain.finding.has_value() != prepared.finding.has_value())
     lines.push_back(fmt::format("run: {} plainly, {} prepared", plain.finding ? plain.finding->detail : "finished",
