@@ -20,9 +20,11 @@
 
 #include "support/engine_targets.hpp"
 #include "txprop/generators.hpp"
+#include "txprop/hidden_columns.hpp"
 #include "txprop/internal/env_settings.hpp"
 #include "txprop/internal/instrumentation_diff.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/scenario.hpp"
 #include "txprop/target.hpp"
 
 using namespace txprop;
@@ -140,4 +142,50 @@ TEST(InstrumentationDifferential, Mariadb) {
 TEST(InstrumentationDifferential, MariadbSnapshotIsolation) {
   TXPROP_USE_ENGINE(target, "mariadb", true);
   differential_on(*target);
+}
+
+namespace {
+
+// A preparation planted to test the check itself, on embedded SQLite: `change` makes T0's UPDATE write another value
+// (what the plain SQL shows changes); otherwise it only adds a column with a value of its own to every table (what
+// the plain SQL shows does not).
+class PlantedPreparation final : public Oracle {
+ public:
+  explicit PlantedPreparation(bool change) : change_(change) {}
+  std::string name() const override { return "planted"; }
+  std::vector<std::string> finding_kinds() const override { return {}; }
+  TestCase prepare(const TestCase& c, const EngineProfile&) const override {
+    TestCase out = c;
+    if (change_) {
+      out.transactions[0].statements[0].assignments[0].value = Expr::lit(Value(std::int64_t{2}));
+    } else {
+      HiddenColumns({Column{"txp_planted", ColumnType::Integer, true}}).add_to(out.schema, [](std::int64_t n) {
+        return Row{Value(n)};
+      });
+    }
+    return out;
+  }
+  Verdict judge(Target&, const History&) const override { return Verdict::pass(name()); }
+
+ private:
+  bool change_;
+};
+
+TestCase one_update() {
+  return parse_scenario("name: one update\nsetup:\nCREATE TABLE t (k INTEGER PRIMARY KEY, v INTEGER);\n"
+                        "INSERT INTO t (k, v) VALUES (1, 0);\nsteps:\nT0: BEGIN;\nT0: UPDATE t SET v = 1 WHERE k = 1;\n"
+                        "T0: COMMIT;\n")
+      .replay_case(IsolationLevel::Serializable);
+}
+
+}  // namespace
+
+TEST(InstrumentationDifferential, CatchesAPreparationThatChangesWhatTheEngineDoes) {
+  TXPROP_USE_ENGINE(target, "sqlite", false);
+  const differential::Result changed = differential::run(*target, PlantedPreparation(true), one_update());
+  EXPECT_TRUE(changed.reproduced);
+  EXPECT_NE(changed.difference.find("final state"), std::string::npos) << changed.difference;
+  const differential::Result added = differential::run(*target, PlantedPreparation(false), one_update());
+  EXPECT_FALSE(added.prepared_same);
+  EXPECT_EQ(added.difference, "");
 }
