@@ -30,7 +30,8 @@ Verdict check_wss(Target& target, const History& h, const WssOptions& options = 
 
 // Whether two transactions give the same serial replay in either order, as the any-order search assumes when it
 // tries one order of such a pair: neither writes a table the other reads or writes. Every table a statement writes
-// counts (Statement::written_tables: both tables of a multi-table UPDATE or of a DELETE t, u FROM t JOIN u).
-bool commute_in_serial_replay(const Transaction& a, const Transaction& b);
+// counts (Statement::written_tables: both tables of a multi-table UPDATE or of a DELETE t, u FROM t JOIN u), and
+// tables joined by a foreign key in `schema` count as one (a parent's DELETE writes or reads its children's rows).
+bool commute_in_serial_replay(const Transaction& a, const Transaction& b, const Schema& schema);
 
 }  // namespace txprop

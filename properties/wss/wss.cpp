@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -89,12 +90,39 @@ SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order
 
 }  // namespace
 
-bool commute_in_serial_replay(const Transaction& a, const Transaction& b) {
-  auto touched = [](const Transaction& t, std::set<std::string>& reads, std::set<std::string>& writes) {
+namespace {
+
+// For each table, the one table that stands for its group of tables joined by foreign keys. A write to a referenced table writes the referencing rows (ON DELETE
+// CASCADE, SET NULL) or reads them (RESTRICT, NO ACTION), and a write to a referencing table reads the referenced
+// one, so for ordering the group is one table: https://www.postgresql.org/docs/15/ddl-constraints.html#DDL-CONSTRAINTS-FK.
+std::map<std::string, std::string> foreign_key_groups(const Schema& schema) {
+  std::map<std::string, std::string> group;
+  for (const Table& table : schema.tables) group[table.name] = table.name;
+  std::function<std::string(const std::string&)> root = [&](const std::string& t) {
+    return group[t] == t ? t : group[t] = root(group[t]);
+  };
+  for (const Table& table : schema.tables)
+    for (const ForeignKey& key : table.foreign_keys) {
+      const std::string child = root(table.name), parent = root(key.table);
+      if (child != parent) group[std::max(child, parent)] = std::min(child, parent);
+    }
+  for (auto& [table, representative] : group) representative = root(table);
+  return group;
+}
+
+}  // namespace
+
+bool commute_in_serial_replay(const Transaction& a, const Transaction& b, const Schema& schema) {
+  const std::map<std::string, std::string> group = foreign_key_groups(schema);
+  auto of = [&](const std::string& table) {
+    const auto it = group.find(table);
+    return it == group.end() ? table : it->second;
+  };
+  auto touched = [&](const Transaction& t, std::set<std::string>& reads, std::set<std::string>& writes) {
     for (const Statement& st : t.statements) {
-      for (const std::string& table : st.tables()) reads.insert(table);
+      for (const std::string& table : st.tables()) reads.insert(of(table));
       // Every table the statement writes: both tables of a multi-table UPDATE or of a DELETE t, u FROM t JOIN u.
-      for (const std::string& table : st.written_tables()) writes.insert(table);
+      for (const std::string& table : st.written_tables()) writes.insert(of(table));
     }
   };
   std::set<std::string> reads_a, writes_a, reads_b, writes_b;
@@ -124,7 +152,7 @@ AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& co
                                     const std::function<bool(const std::vector<int>&)>& try_order) {
   auto conflict = [&](int a, int b) {
     return !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
-                                     h.test_case.transactions[static_cast<std::size_t>(b)]);
+                                     h.test_case.transactions[static_cast<std::size_t>(b)], h.test_case.schema);
   };
   std::vector<int> pool = committed;
   std::sort(pool.begin(), pool.end());

@@ -25,19 +25,37 @@ TEST(WssJoinedWrites, AWriteToTheSecondTableOfAJoinedUpdateOrdersItsReaders) {
   // order) would be reported as a final-state mismatch although a serial order explains it, or the converse.
   const Transaction joined = txn({"UPDATE t INNER JOIN u ON t.a = u.b SET t.x = 1, u.y = u.y + 1 WHERE t.x > 0"});
   const Transaction reader = txn({"UPDATE v SET z = (SELECT MAX(y) FROM u)"});
-  EXPECT_FALSE(commute_in_serial_replay(joined, reader));
-  EXPECT_FALSE(commute_in_serial_replay(reader, joined));
+  EXPECT_FALSE(commute_in_serial_replay(joined, reader, Schema{}));
+  EXPECT_FALSE(commute_in_serial_replay(reader, joined, Schema{}));
   const Transaction deleting = txn({"DELETE t, u FROM t INNER JOIN u ON t.a = u.b WHERE t.x > 0"});
-  EXPECT_FALSE(commute_in_serial_replay(deleting, reader));
+  EXPECT_FALSE(commute_in_serial_replay(deleting, reader, Schema{}));
   // Correct: the joined write only reads u (it sets t alone, or deletes from t alone): T1's reads of u give the same
   // value in either order, so the pair commutes and one order is enough.
   const Transaction joined_one = txn({"UPDATE t INNER JOIN u ON t.a = u.b SET t.x = 1 WHERE t.x > 0"});
-  EXPECT_TRUE(commute_in_serial_replay(joined_one, reader));
+  EXPECT_TRUE(commute_in_serial_replay(joined_one, reader, Schema{}));
   const Transaction deleting_one = txn({"DELETE t FROM t INNER JOIN u ON t.a = u.b WHERE t.x > 0"});
-  EXPECT_TRUE(commute_in_serial_replay(deleting_one, reader));
+  EXPECT_TRUE(commute_in_serial_replay(deleting_one, reader, Schema{}));
   // And the plain rules: two writers of one table never commute, transactions on disjoint tables always do.
-  EXPECT_FALSE(commute_in_serial_replay(txn({"UPDATE u SET y = 2"}), txn({"UPDATE u SET y = 3"})));
-  EXPECT_TRUE(commute_in_serial_replay(txn({"UPDATE t SET x = 2"}), txn({"UPDATE v SET z = 3"})));
+  EXPECT_FALSE(commute_in_serial_replay(txn({"UPDATE u SET y = 2"}), txn({"UPDATE u SET y = 3"}), Schema{}));
+  EXPECT_TRUE(commute_in_serial_replay(txn({"UPDATE t SET x = 2"}), txn({"UPDATE v SET z = 3"}), Schema{}));
+}
+
+TEST(WssJoinedWrites, TablesJoinedByAForeignKeyOrderTheirReadersAsOneTable) {
+  // Planted (a WSS campaign on SQLite, tests/scenarios/wss_reader_of_a_child_before_its_parents_delete.txn): T0
+  // deletes from t0, whose ON DELETE SET NULL rewrites t1's rows; T1 reads t1. With the foreign key the pair does not
+  // commute (the replays T0, T1 and T1, T0 give T1 different rows), so the search must try both orders.
+  Schema schema;
+  schema.tables.push_back(Table{"t0", {}, {}, {}, {}, {}});
+  schema.tables.push_back(Table{"t1", {}, {}, {}, {}, {ForeignKey{{"c4"}, "t0", {"c0"}, ReferentialAction::SetNull,
+                                                                  ReferentialAction::NoAction}}});
+  const Transaction parent_delete = txn({"DELETE FROM t0"});
+  const Transaction child_reader = txn({"SELECT * FROM t1"});
+  EXPECT_FALSE(commute_in_serial_replay(parent_delete, child_reader, schema));
+  EXPECT_FALSE(commute_in_serial_replay(child_reader, parent_delete, schema));
+  // A child's writer reads its parent (the key check): it does not commute with the parent's writer either.
+  EXPECT_FALSE(commute_in_serial_replay(txn({"INSERT INTO t1 (c4) VALUES (1)"}), parent_delete, schema));
+  // Correct: without the foreign key the two touch no common table and commute.
+  EXPECT_TRUE(commute_in_serial_replay(parent_delete, child_reader, Schema{}));
 }
 
 // A write outcome is judged at its own transaction's level too. Planted on the embedded SQLite target: a rolled-back
