@@ -63,8 +63,8 @@ std::string concurrent_resumption(const History& h) {
 }
 
 // The committed transactions the replay keeps, and what it leaves out: every transaction that did not commit, and in a
-// committed one what a ROLLBACK TO SAVEPOINT undid (in the replay each such statement is a SAVEPOINT: no effect, no
-// lock, on every engine, so that every other step keeps its index and place).
+// committed one what a ROLLBACK TO SAVEPOINT undid (in the replay each such statement is a placeholder with no effect
+// and no lock, undone_placeholder, so that every other step keeps its index and place).
 struct Kept {
   std::vector<int> kept;      // original transaction indexes, in index order
   std::vector<int> renumber;  // original index -> index in the replay, -1 if left out
@@ -96,14 +96,30 @@ Kept kept_of(const History& h) {
   return k;
 }
 
+// What the replay sends in place of a statement a ROLLBACK TO SAVEPOINT undid. ROLLBACK TO undoes its writes and
+// releases its row locks, but not the snapshot it may have taken: PostgreSQL takes a transaction's snapshot at "the
+// first non-transaction-control statement" (manual 13.2.2) and SQLite its read transaction at the first access
+// (lang_transaction.html), whether or not that statement is later rolled back to a savepoint. So where the snapshot is
+// taken by the first statement, the placeholder is a read of the statement's table that returns nothing (it takes the
+// snapshot where the undone statement took it, and no lock); elsewhere (InnoDB opens its read view at the first
+// consistent read, which a write is not) a SAVEPOINT, which does nothing. A plain SELECT has nothing to undo: it stays.
+Statement undone_placeholder(const Statement& undone, const VisibilityRules& rules) {
+  if (undone.is_read() && undone.lock == LockMode::None) return undone;
+  const std::vector<std::string> tables = undone.tables();
+  if (rules.modelled && rules.snapshot_point == SnapshotPoint::FirstStatement && !tables.empty())
+    return Statement::select(tables.front(), Expr::binary(BinaryOp::Eq, Expr::lit(1), Expr::lit(0)));
+  return Statement::savepoint_statement(StatementKind::Savepoint, "txprop_undone");
+}
+
 // The committed transactions alone, what ROLLBACK TO undid replaced by placeholders, in `order`.
-TestCase replay_case(const TestCase& c, const Kept& k, const ReplayOrder& order) {
+TestCase replay_case(const Target& target, const TestCase& c, const Kept& k, const ReplayOrder& order) {
   TestCase replay;
   replay.schema = c.schema;
   for (std::size_t i = 0; i < k.kept.size(); ++i) {
     Transaction tx = c.transactions[static_cast<std::size_t>(k.kept[i])];
+    const VisibilityRules rules = target.engine().visibility(tx.isolation, target.config());
     for (std::size_t j = 0; j < tx.statements.size(); ++j)
-      if (k.undone[i][j]) tx.statements[j] = Statement::savepoint_statement(StatementKind::Savepoint, "txprop_undone");
+      if (k.undone[i][j]) tx.statements[j] = undone_placeholder(tx.statements[j], rules);
     replay.transactions.push_back(std::move(tx));
   }
   for (int t : order.order) replay.order.push_back(k.renumber[static_cast<std::size_t>(t)]);
@@ -215,7 +231,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   // UPDATE alike (tests/scenarios/savepoint_rollback_releases_a_row_lock.txn).
   if (kept.any_undone && order.ambiguity.empty() && h.any_blocked())
     order.ambiguity = "a step waited while statements that a ROLLBACK TO SAVEPOINT undid may have held locks";
-  const History r = target.run(replay_case(c, kept, order));
+  const History r = target.run(replay_case(target, c, kept, order));
   if (r.finding) {
     return v.without_verdict("the replay did not finish: " + r.finding->detail);
   }
