@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -95,6 +96,23 @@ std::vector<int> History::committed() const {
   for (int t : end_order())
     if (transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) out.push_back(t);
   return out;
+}
+
+std::string History::concurrent_resumption() const {
+  std::set<StepRef> waiting;
+  for (const Event& e : events) {
+    if (e.kind == Event::Kind::Blocked) waiting.insert(e.step);
+    if (e.kind != Event::Kind::Completed) continue;
+    waiting.erase(e.step);
+    const TxnResult& r = transactions[static_cast<std::size_t>(e.step.txn)];
+    const bool ends = r.end_event >= 0 && &events[static_cast<std::size_t>(r.end_event)] == &e;
+    if (!ends) continue;
+    std::set<int> txns;
+    for (const StepRef& w : waiting) txns.insert(w.txn);
+    if (txns.size() >= 2)
+      return fmt::format("when T{} ended, {} transactions were waiting and resumed together", e.step.txn, txns.size());
+  }
+  return {};
 }
 
 bool History::any_blocked() const {

@@ -81,6 +81,10 @@ struct History {
   std::vector<int> end_order() const;
   std::vector<int> committed() const;
   bool any_blocked() const;
+  // Empty unless, when some transaction ended, statements of two or more other transactions were waiting: they
+  // resume together and the engine (and the machine's timing) decides which runs first, so another run of the same
+  // case may order them differently. Otherwise "when T1 ended, 2 transactions were waiting and resumed together".
+  std::string concurrent_resumption() const;
   // Index in `events` of the step's Completed event, or -1.
   int completed_at(StepRef ref) const;
 

@@ -43,25 +43,6 @@ ReplayOrder replay_order(const History& h) {
   return r;
 }
 
-// Empty unless, when some transaction ended, statements of two or more other transactions were waiting: they
-// resume together and the engine decides which runs first, so a replay may order them differently.
-std::string concurrent_resumption(const History& h) {
-  std::set<StepRef> waiting;
-  for (const Event& e : h.events) {
-    if (e.kind == Event::Kind::Blocked) waiting.insert(e.step);
-    if (e.kind != Event::Kind::Completed) continue;
-    waiting.erase(e.step);
-    const TxnResult& r = h.transactions[static_cast<std::size_t>(e.step.txn)];
-    const bool ends = r.end_event >= 0 && &h.events[static_cast<std::size_t>(r.end_event)] == &e;
-    if (!ends) continue;
-    std::set<int> txns;
-    for (const StepRef& w : waiting) txns.insert(w.txn);
-    if (txns.size() >= 2)
-      return fmt::format("when T{} ended, {} transactions were waiting and resumed together", e.step.txn, txns.size());
-  }
-  return {};
-}
-
 // The committed transactions the replay keeps, and what it leaves out: every transaction that did not commit, and in a
 // committed one what a ROLLBACK TO SAVEPOINT undid (in the replay each such statement is a placeholder with no effect
 // and no lock, undone_placeholder, so that every other step keeps its index and place).
@@ -249,7 +230,7 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
                              " without the left-out transactions, so the replay took other locks than the run, and "
                              "a step waited");
   }
-  if (auto why = order.ambiguity.empty() ? concurrent_resumption(h) : order.ambiguity; !why.empty()) {
+  if (auto why = order.ambiguity.empty() ? h.concurrent_resumption() : order.ambiguity; !why.empty()) {
     return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
   }
   if (const std::string why = cluster_reason(target, c, kept, r); !why.empty())
