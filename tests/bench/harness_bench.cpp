@@ -33,6 +33,12 @@ PropertyResult run_atomicity(Target& target, IsolationLevel level, int cases, st
   });
 }
 
+std::size_t rows(const TestCase& c) {
+  std::size_t n = 0;
+  for (const Table& t : c.schema.tables) n += t.rows.size();
+  return n;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -61,6 +67,10 @@ int main(int argc, char** argv) {
         std::size_t n = 0;
         for (const auto& t : p.history->test_case.transactions) n += t.statements.size();
         statements.push_back(n);
+        fmt::print("   seed {}: found after {} cases in {:.2f} s, shrunk in {:.2f} s ({} steps, {} attempts) to {} "
+                   "transactions, {} statements, {} rows\n",
+                   100 + seed, p.cases, p.seconds_to_first_finding, shrink.back(), p.shrink_steps,
+                   p.shrink_attempts, p.history->test_case.transactions.size(), n, rows(p.history->test_case));
       }
       if (find.empty()) {
         fmt::print("   planted failure not found in {} seeds\n", seeds);
