@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -66,6 +68,11 @@ TestCase relabel(const TestCase& read, const std::vector<int>& perm) {
   }
   for (int& t : c.order) t = back.at(static_cast<std::size_t>(t));
   return c;
+}
+
+void ignore_sigpipe() {
+  struct sigaction old {};
+  if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
 }
 
 bool write_all(int fd, const std::string& data) {
@@ -153,6 +160,7 @@ bool serve(const std::string& id, IsolationLevel level, const std::function<Judg
   const char* wanted = std::getenv(kHelper);
   if (!wanted || served || id != wanted) return false;
   served = true;
+  ignore_sigpipe();  // a parent that stopped shrinking closed the pipe: the answer's write fails, and the helper ends
   if (!write_all(kAnswers, "R\n")) return true;
   std::string buffer, header, text;
   // A request: "<generation> <bytes> <perm>\n" and the case's scenario text (its transactions numbered as perm says,
@@ -195,8 +203,21 @@ Pool::~Pool() {
     if (h->to >= 0) ::close(h->to);
     if (h->from >= 0) ::close(h->from);
   }
-  for (auto& h : helpers_)
-    if (h->pid > 0) ::waitpid(h->pid, nullptr, 0);
+  // One still judging a case ends when the case does; past a second it is terminated (its database is dropped on
+  // SIGTERM, engines/cleanup.hpp).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (auto& h : helpers_) {
+    if (h->pid <= 0) continue;
+    while (::waitpid(h->pid, nullptr, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        continue;
+      }
+      ::kill(h->pid, SIGTERM);
+      ::waitpid(h->pid, nullptr, 0);
+      break;
+    }
+  }
 }
 
 void Pool::start() {
@@ -205,9 +226,7 @@ void Pool::start() {
   std::error_code ec;
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec || wanted_ < 1) return;
-  // A helper that died must not kill this process through a write to its pipe.
-  struct sigaction old {};
-  if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
+  ignore_sigpipe();  // a helper that died must not kill this process through a write to its pipe
   const std::vector<std::string> args = helper_arguments(exe), env = helper_environment(id_);
   std::vector<char*> argv, envp;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
