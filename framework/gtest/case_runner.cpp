@@ -2,6 +2,7 @@
 // attempt runs on a freshly reset database and is judged; the first failure is shrunk within the budget and
 // written as a report folder. The crash re-run is in crash_rerun.cpp, progress lines in progress.cpp.
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "rapidcheck_glue.hpp"
 #include "report/counterexample_report.hpp"
 #include "shards.hpp"
+#include "shrink_helpers.hpp"
 #include "workers.hpp"
 #include "txprop/property.hpp"
 
@@ -97,6 +99,8 @@ void PropertyRunner::attempt(const std::function<void(const TestCase&)>& body, c
       result_.shrink_budget_spent = true;
       return;
     }
+    // A helper found that this attempt passes: RapidCheck goes on to the next (shrink_helpers.hpp).
+    if (shrink_pool_ && shrink_pool_->known_to_pass(c)) return;
   } else if (workers::stop_requested()) {
     return;  // another worker found a failure: this one runs no further case (workers.hpp)
   } else {
@@ -118,18 +122,47 @@ void PropertyRunner::attempt(const std::function<void(const TestCase&)>& body, c
   } catch (const rc::detail::CaseResult& r) {
     if (r.type == rc::detail::CaseResult::Type::Failure) {
       record_failure(c, r.description);
+      note_failure(c);
       if (first_failure) workers::request_stop();
     }
     throw;
   } catch (const std::exception& e) {
     record_failure(c, std::string("exception: ") + e.what());
+    note_failure(c);
     if (first_failure) workers::request_stop();
     throw;
   } catch (...) {
     record_failure(c, "unknown exception");
+    note_failure(c);
     if (first_failure) workers::request_stop();
     throw;
   }
+}
+
+// RapidCheck accepts every failing attempt (rc::detail::shrinkTestCase): `c` is the case whose shrink candidates come
+// next. A crash is not shrunk, and a helper process never starts helpers of its own.
+void PropertyRunner::note_failure(const TestCase& c) {
+  if (no_shrink_ || target_lost_ || !shrink_pool_) return;
+  shrink_pool_->failed(c);
+}
+
+// In a helper process (shrink_helpers.hpp): whether attempt `c` fails, as a shrink attempt of this runner would.
+shrink_helpers::Judged PropertyRunner::judge_for_helper(const std::function<void(const TestCase&)>& body,
+                                                        const TestCase& c) {
+  using shrink_helpers::Judged;
+  shrinking_ = true;  // nothing is counted, and no report is written
+  settings_.shrink_attempts = std::numeric_limits<int>::max();
+  settings_.shrink_time = std::chrono::hours(24 * 365);
+  if (no_shrink_ || target_lost_) return Judged::Unknown;
+  Judged j = Judged::Pass;
+  try {
+    attempt(body, c);
+  } catch (const rc::detail::CaseResult& r) {
+    j = r.type == rc::detail::CaseResult::Type::Failure ? Judged::Fail : Judged::Pass;
+  } catch (...) {
+    j = Judged::Unknown;  // an exception fails an attempt, but one that only a helper meets is judged again here
+  }
+  return no_shrink_ || target_lost_ ? Judged::Unknown : j;
 }
 
 PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>& body) {
@@ -139,11 +172,20 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   params.maxSize = settings_.max_size;
   if (settings_.seed) params.seed = *settings_.seed;
   result_.seed = params.seed;
+  if (shrink_helpers::is_helper()) {  // a helper runs no case of its own: it judges the shrink attempts it is sent
+    shrink_helpers::serve(id, suite_.level, [&](const TestCase& c) { return judge_for_helper(body, c); });
+    return result_;
+  }
   if (const int jobs = std::min(settings_.jobs, settings_.cases); jobs > 1 && !workers::is_worker() && workers::can_split()) {
     result_ = workers::run({property_, suite_.name(), jobs, settings_.cases, params.seed});
     return result_;
   }
 
+  // Shrink helpers (shrink_helpers.hpp) start with the suite: they are ready by its first failure.
+  if (settings_.shrink_jobs > 1) {
+    shrink_pool_ = std::make_shared<shrink_helpers::Pool>(settings_.shrink_jobs - 1, id, suite_.level);
+    shrink_pool_->start();
+  }
   const gen::Options options = settings_.generator;
   const auto prop = rc::detail::toProperty([&] { attempt(body, *gen::test_case(options)); });
   rc::detail::TestMetadata metadata;
@@ -154,6 +196,8 @@ PropertyResult PropertyRunner::check(const std::function<void(const TestCase&)>&
   const double reset_before = target_.metrics().reset_seconds;
   const auto rc_result =
       rc::detail::checkProperty(prop, metadata, params, listener, rc::detail::configuration().reproduce);
+  if (shrink_pool_) result_.shrink_attempts_answered_ahead = shrink_pool_->answered();
+  shrink_pool_.reset();  // the helpers end (and drop their databases)
   result_.seconds = listener.seconds();
   result_.reset_seconds = target_.metrics().reset_seconds - reset_before;
   result_.seconds_to_first_finding = listener.seconds_to_first_finding();

@@ -44,6 +44,7 @@ PropertySettings settings_for(const std::string& property, const SuiteParam& par
   if (auto n = env_integer("TXPROP_SHRINK_ATTEMPTS", 0, kMaxShrinkAttempts)) s.shrink_attempts = static_cast<int>(*n);
   if (auto n = env_integer("TXPROP_SHRINK_SECONDS", 0, kMaxShrinkSeconds)) s.shrink_time = std::chrono::seconds(*n);
   if (auto n = env_integer("TXPROP_JOBS", 1, kMaxJobs)) s.jobs = static_cast<int>(*n);
+  if (auto n = env_integer("TXPROP_SHRINK_JOBS", 1, kMaxJobs)) s.shrink_jobs = static_cast<int>(*n);
   if (auto n = env_unsigned("TXPROP_SEED")) s.seed = static_cast<std::uint64_t>(*n);
   else if (rc_params_set("seed")) s.seed = rc::detail::configuration().testParams.seed;
   if (const char* dir = std::getenv("TXPROP_REPORT_DIR"); dir && *dir) s.report_dir = dir;

@@ -58,6 +58,7 @@ void validate_environment() {
   env_integer("TXPROP_HANG_LIMIT_MS", 1, kMaxHangLimitMs);
   env_unsigned("TXPROP_SEED");
   env_integer("TXPROP_JOBS", 1, kMaxJobs);
+  env_integer("TXPROP_SHRINK_JOBS", 1, kMaxJobs);
   env_integer("TXPROP_MIX_LEVELS", 0, 1);
   env_integer("TXPROP_CONTENTION", 0, 1);
   env_integer("TXPROP_KEEP_TABLES", 0, 1);

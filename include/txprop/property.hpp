@@ -12,7 +12,7 @@
 //
 // Test names say target and level: Atomicity.check/postgresql_serializable. Settings are set in code and can be
 // overridden from the environment: TXPROP_CASES, TXPROP_MAX_SIZE, TXPROP_SHRINK_ATTEMPTS, TXPROP_SHRINK_SECONDS,
-// TXPROP_SEED, TXPROP_REPORT_DIR, TXPROP_JOBS; RC_PARAMS keeps working (seed=, max_success=, reproduce=).
+// TXPROP_SEED, TXPROP_REPORT_DIR, TXPROP_JOBS, TXPROP_SHRINK_JOBS; RC_PARAMS keeps working (seed=, max_success=, reproduce=).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -37,6 +37,11 @@
 
 namespace txprop {
 
+namespace shrink_helpers {
+class Pool;
+enum class Judged;
+}
+
 struct PropertySettings {
   int cases = 100;                         // cases that must pass
   int max_size = 100;                      // RapidCheck size bound
@@ -49,6 +54,9 @@ struct PropertySettings {
   // Cases run at once, each by a worker process with its own database and sessions (TXPROP_JOBS;
   // framework/gtest/workers.hpp). 1: the suite's own process runs them one after the other.
   int jobs = 1;
+  // Processes that judge shrink candidates at once, this one included (TXPROP_SHRINK_JOBS;
+  // framework/gtest/shrink_helpers.hpp). The shrunk case is the same as with 1; only the wall time differs.
+  int shrink_jobs = 1;
 };
 
 // One instantiation of a property suite.
@@ -71,6 +79,7 @@ struct PropertyResult {
   double seconds_to_first_finding = -1;   // -1: nothing found
   std::uint64_t seed = 0;                 // the seed RapidCheck ran with (a shard's own: framework/gtest/shards.hpp)
   int shrink_steps = 0, shrink_attempts = 0;
+  int shrink_attempts_answered_ahead = 0;  // of those, found passing by a shrink helper (shrink_jobs > 1)
   bool shrink_budget_spent = false;
   std::optional<History> history;         // the minimal failing case's history (holds the test case)
   std::optional<Verdict> verdict;         // and its verdict
@@ -135,6 +144,9 @@ class PropertyRunner {
   std::optional<Verdict> failing_verdict_;
   PropertyResult result_;
   std::chrono::steady_clock::time_point shrink_start_;  // the first shrink attempt
+  std::shared_ptr<shrink_helpers::Pool> shrink_pool_;   // helpers judging shrink candidates ahead (shrink_jobs > 1)
+  void note_failure(const TestCase& c);                 // a case or an accepted shrink attempt failed
+  shrink_helpers::Judged judge_for_helper(const std::function<void(const TestCase&)>& body, const TestCase& c);
   void attempt(const std::function<void(const TestCase&)>& body, const TestCase& c);  // one case or shrink attempt
   void write_counterexample(const std::string& rc_reproduce);  // the report folder and message of the failure
 };
