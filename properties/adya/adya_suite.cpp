@@ -20,7 +20,8 @@ TXPROP_SETTINGS(AdyaDocumented) {
   s.generator.weight_select = 30;
   s.generator.rich_statements = true;
   s.generator.derived_inner_forms = true;
-  s.generator.truth_forms = true;  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval)
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
+  s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }
 TXPROP_SETTINGS(AdyaClaimed) {
@@ -28,6 +29,7 @@ TXPROP_SETTINGS(AdyaClaimed) {
   s.generator.weight_select = 30;
   s.generator.rich_statements = true;
   s.generator.derived_inner_forms = true;
-  s.generator.truth_forms = true;  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval)
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
+  s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }

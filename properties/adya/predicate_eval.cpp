@@ -239,7 +239,8 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
     case Expr::Kind::Excluded: return std::nullopt;     // an upsert's proposed value: Adya refuses upserts
     // TRUE / FALSE are 1 / 0 in every engine here, and a BOOLEAN column reads back as 1 / 0 (MariaDB's BOOLEAN is
     // TINYINT(1), SQLite stores integers, the PostgreSQL driver maps 't' / 'f'): checked by hand on PostgreSQL 15,
-    // MariaDB 10.11 and SQLite 3.40, and by tests/unit/adya_checker_test.cpp's truth-form cases.
+    // MariaDB 10.11 and SQLite 3.40, by TruthForms.EvaluatedAsTheEnginesDo (tests/unit/truth_forms_test.cpp) and
+    // against the engines by TruthValueOracles.EvaluatorAgreesWithEveryEngine (tests/targets/).
     case Expr::Kind::Boolean: return truth(e.truth);
     case Expr::Kind::IsTruth: return is_truth(truth_of(evaluate(e.args[0], table, row)), e.truth, e.negated);
     case Expr::Kind::IsDistinct:
