@@ -20,10 +20,16 @@ TXPROP_SETTINGS(AdyaDocumented) {
   s.generator.weight_select = 30;
   s.generator.rich_statements = true;
   s.generator.derived_inner_forms = true;
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
+  s.generator.truth_forms = true;
+  s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }
 TXPROP_SETTINGS(AdyaClaimed) {
   s.generator.rollback_probability = 0.15;
   s.generator.weight_select = 30;
   s.generator.rich_statements = true;
   s.generator.derived_inner_forms = true;
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
+  s.generator.truth_forms = true;
+  s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace txprop::adya {
@@ -99,6 +100,38 @@ Opt from_truth(std::optional<int> t) {
 std::optional<int> not_truth(std::optional<int> t) {
   if (!t || *t < 0) return t;
   return *t == 1 ? 0 : 1;
+}
+
+// x IS [NOT] TRUE | FALSE: never NULL (NULL IS TRUE and NULL IS FALSE are FALSE); a non-zero integer IS TRUE (MariaDB
+// and SQLite: 2 IS TRUE is 1, while 2 = TRUE is 0, which equals() gives), PostgreSQL 15 manual 9.2 "IS TRUE".
+Opt is_truth(std::optional<int> t, bool truth_value, bool negated) {
+  if (!t) return std::nullopt;
+  const bool is = *t >= 0 && (*t == 1) == truth_value;
+  return truth(is != negated);
+}
+
+// a IS [NOT] DISTINCT FROM b (MariaDB's <=>): NULL equals NULL, NULL differs from any value, never NULL itself.
+Opt is_distinct(const Opt& a, const Opt& b, bool negated) {
+  if (!a || !b) return std::nullopt;
+  std::optional<int> same;
+  if (a->is_null() || b->is_null()) same = a->is_null() && b->is_null() ? 1 : 0;
+  else same = equals(a, b);
+  if (!same) return std::nullopt;
+  return truth((*same == 1) == negated);
+}
+
+// CAST(v AS type), only where every engine gives the same value: an integer to its decimal text (PostgreSQL ::TEXT,
+// MariaDB CAST AS CHAR, SQLite CAST AS TEXT all print "-5"), an integer to a REAL of the same value, and a value to its
+// own type. REAL to INTEGER rounds differently (SQLite truncates, PostgreSQL and MariaDB round) and text to a number
+// parses differently (PostgreSQL fails on 'a', MariaDB gives 0): unknown.
+Opt cast(const Opt& v, ValueType to) {
+  if (!v) return std::nullopt;
+  if (v->is_null()) return kNull;
+  if (v->type() == to) return v;
+  if (v->type() == ValueType::Integer && to == ValueType::Text) return Value(std::to_string(v->as_int()));
+  if (v->type() == ValueType::Integer && to == ValueType::Real && std::abs(v->as_int()) < (std::int64_t{1} << 53))
+    return Value(static_cast<double>(v->as_int()));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -204,10 +237,15 @@ std::optional<Value> evaluate(const Expr& e, const Table& table, const Row& row)
     case Expr::Kind::Exists: return std::nullopt;       // their version sets are not recorded
     case Expr::Kind::Aggregate: return std::nullopt;    // a HAVING aggregate is over many rows, not this version
     case Expr::Kind::Excluded: return std::nullopt;     // an upsert's proposed value: Adya refuses upserts
-    case Expr::Kind::Boolean:
-    case Expr::Kind::IsTruth:
-    case Expr::Kind::Cast:
-    case Expr::Kind::IsDistinct: return std::nullopt;   // Adya refuses cases with these (first_truth_form)
+    // TRUE / FALSE are 1 / 0 in every engine here, and a BOOLEAN column reads back as 1 / 0 (MariaDB's BOOLEAN is
+    // TINYINT(1), SQLite stores integers, the PostgreSQL driver maps 't' / 'f'): checked by hand on PostgreSQL 15,
+    // MariaDB 10.11 and SQLite 3.40, by TruthForms.EvaluatedAsTheEnginesDo (tests/unit/truth_forms_test.cpp) and
+    // against the engines by TruthValueOracles.EvaluatorAgreesWithEveryEngine (tests/targets/).
+    case Expr::Kind::Boolean: return truth(e.truth);
+    case Expr::Kind::IsTruth: return is_truth(truth_of(evaluate(e.args[0], table, row)), e.truth, e.negated);
+    case Expr::Kind::IsDistinct:
+      return is_distinct(evaluate(e.args[0], table, row), evaluate(e.args[1], table, row), e.negated);
+    case Expr::Kind::Cast: return cast(evaluate(e.args[0], table, row), e.cast_type);
   }
   return std::nullopt;
 }

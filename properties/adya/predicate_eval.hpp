@@ -8,7 +8,10 @@
 //     case, trailing spaces or non-ASCII characters (collations: MariaDB's default is case-insensitive, PAD SPACE);
 //   - arithmetic on REAL values and integer overflow (engines differ: error, wrap, promote);
 //   - comparisons between a number and a text (type affinity, implicit casts);
-//   - a bare non-integer value used as a condition.
+//   - a bare non-integer value used as a condition;
+//   - CAST except an integer to TEXT or REAL and a value to its own type (engines round and parse differently).
+// TRUE / FALSE are 1 / 0, as every engine reads a BOOLEAN back; x IS [NOT] TRUE | FALSE and IS [NOT] DISTINCT FROM
+// (MariaDB <=>) are never NULL.
 // SQL NULL follows three-valued logic (NULL AND FALSE is FALSE, NULL OR TRUE is TRUE, comparisons with NULL are NULL,
 // x IN (..., NULL) without a match is NULL); a version matches only when the condition is TRUE.
 #pragma once

@@ -25,10 +25,8 @@ class SdgOracle final : public Oracle {
     // no instrumented statement records: the graph would miss their dependencies.
     if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
       return fk + ", and TxCheck's instrumentation does not record the writes and reads a foreign key makes";
-    // Its instrumented reads and replays copy values it holds as 1 / 0: not checked on a BOOLEAN column by a planted
-    // test yet.
-    if (rich_forms(c).count("form: BOOLEAN column"))
-      return "the case has a BOOLEAN column, and no planted test checks TxCheck's instrumentation on one yet";
+    // BOOLEAN columns and truth values are judged: the instrumented reads copy the predicate and run on the engine,
+    // like the replay; tests/targets/truth_value_oracles_test.cpp.
     // TxCheck's before- and after-write reads assume an INSERT writes the row it names; an upsert may update another
     // version of it or leave it alone, which the instrumentation does not record.
     if (std::string upsert = c.first_upsert(); !upsert.empty())
@@ -36,9 +34,6 @@ class SdgOracle final : public Oracle {
     // The same for a MERGE: its before- and after-write reads would have to follow its WHEN clauses row by row.
     if (std::string merge = c.first_merge(); !merge.empty())
       return merge + ", and TxCheck's instrumentation does not record which rows a MERGE inserted, updated or deleted";
-    // Its instrumented reads copy the statement's predicate; with these forms that copy is not checked by a planted test.
-    if (std::string truth = c.first_truth_form(); !truth.empty())
-      return truth + ", which txprop's TxCheck instrumentation is not checked on yet";
     // A chained transaction begins without a BEGIN, on its predecessor's connection: not checked by a planted test yet.
     if (std::string chain = c.first_chain(); !chain.empty())
       return chain + ", and no planted test checks TxCheck's graph of a chained transaction yet";

@@ -11,4 +11,7 @@ TXPROP_SETTINGS(Sdg) {
   // The complex statements the SDG oracle exists for (EXISTS / NOT EXISTS subqueries, CASE).
   s.generator.rich_statements = true;
   s.generator.derived_inner_forms = true;  // derived tables with GROUP BY or a join inside
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
+  s.generator.truth_forms = true;
+  s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }

@@ -242,14 +242,11 @@ class EngineEvaluator final : public Evaluator {
     if (!t) return;
     check(run(render(Statement::delete_(table), dialect_)), "empty " + table);
     if (rows.empty()) return;
-    Statement ins = Statement::insert(table, t->column_names(), {});
-    ins.values.clear();
-    for (const Row& r : rows) {
-      std::vector<Expr> values;
-      for (const Value& v : r) values.push_back(Expr::lit(v));
-      ins.values.push_back(std::move(values));
-    }
-    check(run(render(ins, dialect_)), "materialise " + table);
+    // The view's rows as the setup writes rows: a BOOLEAN column's 1 / 0 as TRUE / FALSE (PostgreSQL has no
+    // assignment cast from an integer to boolean).
+    Table view_rows = *t;
+    view_rows.rows = rows;
+    check(run(render_insert_rows(view_rows, dialect_)), "materialise " + table);
   }
 
   static void check(const Outcome& o, const std::string& what) {

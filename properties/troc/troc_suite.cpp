@@ -13,4 +13,7 @@ TXPROP_SETTINGS(Troc) {
   // Derived tables with GROUP BY or a join inside: run on the view like any SELECT; the join's table is read by the
   // statement's own rule; their rows lock nothing the model claims (no row id of a group, t's rows of the join).
   s.generator.derived_inner_forms = true;
+  // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
+  s.generator.truth_forms = true;
+  s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
 }
