@@ -23,8 +23,7 @@
 
 #include "txprop/generators.hpp"
 #include "txprop/scenario.hpp"
-
-extern char** environ;
+#include "workers.hpp"
 
 namespace txprop::shrink_helpers {
 
@@ -135,18 +134,10 @@ std::vector<std::string> helper_arguments(const std::string& exe) {
 
 // This process's environment without what makes a worker, a shard or a record writer, as one helper of `id`.
 std::vector<std::string> helper_environment(const std::string& id) {
-  static const char* const kDropped[] = {"TXPROP_JOBS", "TXPROP_SHRINK_JOBS", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
-                                         "TXPROP_SUMMARY_FILE", "TXPROP_WORKER_STOP_FILE",
-                                         "TXPROP_WORKER_PROGRESS_FILE", "TXPROP_PROGRESS", "GTEST_OUTPUT",
-                                         "XML_OUTPUT_FILE", kHelper};
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string entry = *e;
-    const std::string key = entry.substr(0, entry.find('='));
-    bool dropped = false;
-    for (const char* d : kDropped) dropped = dropped || key == d;
-    if (!dropped) env.push_back(entry);
-  }
+  std::vector<std::string> env = workers::environment_without(
+      {"TXPROP_JOBS", "TXPROP_SHRINK_JOBS", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "TXPROP_SUMMARY_FILE",
+       "TXPROP_WORKER_STOP_FILE", "TXPROP_WORKER_PROGRESS_FILE", "TXPROP_PROGRESS", "GTEST_OUTPUT", "XML_OUTPUT_FILE",
+       kHelper});
   env.push_back(std::string(kHelper) + "=" + id);
   return env;
 }

@@ -74,17 +74,9 @@ struct Worker {
 // The environment of worker `w`: this process's, with the shard, the suite's cases and seed, its own record file
 // and the stop file; GoogleTest's XML output stays the parent's (a worker would overwrite it).
 std::vector<std::string> worker_environment(const Plan& plan, const Worker& w, const std::string& stop) {
-  static const char* const kReplaced[] = {"TXPROP_JOBS", "TXPROP_CASES", "TXPROP_SEED", "GTEST_TOTAL_SHARDS",
-                                          "GTEST_SHARD_INDEX", "TXPROP_SUMMARY_FILE", kStopFile, kProgressFile,
-                                          "GTEST_OUTPUT", "XML_OUTPUT_FILE"};
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    const std::string entry = *e;
-    const std::string key = entry.substr(0, entry.find('='));
-    bool replaced = false;
-    for (const char* r : kReplaced) replaced = replaced || key == r;
-    if (!replaced) env.push_back(entry);
-  }
+  std::vector<std::string> env =
+      environment_without({"TXPROP_JOBS", "TXPROP_CASES", "TXPROP_SEED", "GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
+                           "TXPROP_SUMMARY_FILE", kStopFile, kProgressFile, "GTEST_OUTPUT", "XML_OUTPUT_FILE"});
   env.push_back("TXPROP_JOBS=1");
   env.push_back(fmt::format("TXPROP_CASES={}", plan.cases));
   env.push_back(fmt::format("TXPROP_SEED={}", plan.seed));
@@ -316,6 +308,18 @@ PropertyResult run(const Plan& plan) {
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   return r;
+}
+
+std::vector<std::string> environment_without(std::initializer_list<std::string_view> dropped) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string_view key = std::string_view(entry).substr(0, entry.find('='));
+    bool drop = false;
+    for (std::string_view d : dropped) drop = drop || key == d;
+    if (!drop) env.push_back(entry);
+  }
+  return env;
 }
 
 }  // namespace txprop::workers

@@ -16,11 +16,18 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "txprop/property.hpp"
 
 namespace txprop::workers {
+
+// This process's environment ("KEY=value" entries) without the variables named in `dropped`: what a child process
+// of this program (a worker, a shrink helper) inherits before it is given its own.
+std::vector<std::string> environment_without(std::initializer_list<std::string_view> dropped);
 
 // Whether this process is a worker of a suite run with TXPROP_JOBS > 1 (its parent set TXPROP_WORKER_STOP_FILE).
 bool is_worker();
