@@ -77,7 +77,11 @@ for sig in TERM INT; do
 done
 
 echo "== 3. PostgreSQL: control connection and session backends terminated mid-run"
-TXPROP_TARGETS="$PG?levels=ser,rc" TXPROP_CASES=250 "$suites" --gtest_filter='Wss.*' >"$work/term.log" 2>&1 &
+# A fixed seed: with a random one the 250 cases may meet PostgreSQL's own SSI bug before 15.20 (no predicate lock on
+# the row an ON CONFLICT DO NOTHING conflicts with, tests/scenarios/engine_bugs/pg_ssi_on_conflict_do_nothing_*.txn),
+# a WSS failure that is no fault of the terminations (met here on 15.18, seed 5001; it replays 10 of 10 without
+# them). Seed 1's 250 cases at both levels pass on 15.18 without terminations.
+TXPROP_SEED=1 TXPROP_TARGETS="$PG?levels=ser,rc" TXPROP_CASES=250 "$suites" --gtest_filter='Wss.*' >"$work/term.log" 2>&1 &
 pid=$!
 for _ in 1 2 3; do
   sleep 1.5

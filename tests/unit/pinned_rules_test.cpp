@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <set>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "txprop/adya_checker.hpp"
@@ -255,21 +257,45 @@ struct Locks {
   std::set<int> waiting;
 };
 
+// How a stand-in session behaves beyond taking its locks.
+struct SessionTraits {
+  bool commit_fails = false;  // its COMMIT fails with an error whose effect is the statement's only (MySQL 1205)
+  // A DELETE of it that waited fails, when the holder releases the lock, with a serialization failure (the driver's
+  // effect: TransactionAborted), as a deadlock victim or a first-updater-wins loser is aborted once its wait ends.
+  bool abort_after_wait = false;
+  // Its COMMIT releases its locks at once and replies only after this long: a COMMIT in flight whose waiters are
+  // already released, as when a server sends the reply after the locks are gone.
+  std::chrono::milliseconds commit_reply_after{0};
+};
+
 class LockingSession final : public drivers::Session {
  public:
-  LockingSession(Locks& locks, int id, bool commit_fails = false) : locks_(locks), id_(id), commit_fails_(commit_fails) {}
+  LockingSession(Locks& locks, int id, SessionTraits traits = {}) : locks_(locks), id_(id), traits_(traits) {}
   Outcome execute(const std::string& sql) override {
-    if (sql == "COMMIT" && commit_fails_) return Outcome::failure(ErrorClass::LockTimeout, "HY000", "lock wait timeout");
+    if (sql == "COMMIT" && traits_.commit_fails)
+      return Outcome::failure(ErrorClass::LockTimeout, "HY000", "lock wait timeout");
     std::unique_lock lock(locks_.m);
     if (sql == "COMMIT" || sql == "ROLLBACK") {
       std::erase_if(locks_.holder, [&](const auto& h) { return h.second == id_; });
       locks_.cv.notify_all();
+      if (sql == "COMMIT" && traits_.commit_reply_after.count() > 0) {
+        lock.unlock();
+        std::this_thread::sleep_for(traits_.commit_reply_after);
+      }
     } else if (sql.rfind("DELETE", 0) == 0) {
+      bool waited = false;
       while (locks_.holder.count(sql) != 0 && locks_.holder[sql] != id_) {
+        if (waited && traits_.abort_after_wait) {  // woken while another holds it: the holder changed or it re-took it
+          locks_.waiting.erase(id_);
+          return Outcome::failure(ErrorClass::SerializationFailure, "40001", "could not serialize access");
+        }
         locks_.waiting.insert(id_);
         locks_.cv.wait(lock);
+        waited = true;
       }
       locks_.waiting.erase(id_);
+      if (waited && traits_.abort_after_wait)
+        return Outcome::failure(ErrorClass::SerializationFailure, "40001", "could not serialize access");
       locks_.holder[sql] = id_;
     }
     return Outcome{};
@@ -280,7 +306,7 @@ class LockingSession final : public drivers::Session {
  private:
   Locks& locks_;
   int id_;
-  bool commit_fails_;
+  SessionTraits traits_;
 };
 
 class LockingDriver final : public drivers::Driver {
@@ -369,6 +395,50 @@ TEST(PinnedRules, QueuedStepsRunInSubmittedOrder) {
   FAIL() << "in 20 runs the scheduler never saw both released DELETEs complete before a queued step did";
 }
 
+// A statement woken when another transaction ended is ordered like a waiter's (scheduler.cpp, TxnState::woken, commit
+// 32a5e89): T0 deletes from a, T1 and T2 then wait for T0's lock. T0's COMMIT releases it at once and replies 200 ms
+// later; T1's DELETE takes the lock, T2's fails (a serialization failure: T2 ends, which asks T1 again). T1's DELETE
+// was released by T0's COMMIT, so it must be recorded after it, though its reply came first and the server no longer
+// says it waits. Before 32a5e89 T2's end cleared T1's wait and T1's DELETE was recorded before the COMMIT (a Troc
+// failure at MariaDB REPEATABLE READ, tests/scenarios/unreproduced/).
+TEST(PinnedRules, AStatementWokenByAnAbortIsRecordedAfterTheCommitThatReleasedIt) {
+  Table a;
+  a.name = "a";
+  a.columns = {{"k", ColumnType::Integer, true}};
+  TestCase c;
+  c.schema.tables = {a};
+  const auto level = IsolationLevel::ReadCommitted;
+  for (int i = 0; i < 3; ++i) c.transactions.push_back(Transaction{level, {Statement::delete_("a")}, TxnEnd::Commit});
+  // T0: BEGIN, DELETE; T1: BEGIN, DELETE (waits); T2: BEGIN, DELETE (waits); T0 COMMIT, T1 COMMIT, T2 COMMIT.
+  c.order = {0, 0, 1, 1, 2, 2, 0, 1, 2};
+  ASSERT_EQ(c.validate(), "");
+  Locks locks;
+  LockingDriver driver(locks);
+  runner::CompletionSignal signal;
+  const SessionTraits traits[] = {{.commit_reply_after = std::chrono::milliseconds(200)}, {}, {.abort_after_wait = true}};
+  std::vector<std::unique_ptr<runner::SessionWorker>> workers;
+  std::vector<runner::SessionWorker*> raw;
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(std::make_unique<runner::SessionWorker>(std::make_unique<LockingSession>(locks, i, traits[i]),
+                                                              signal, false));
+    raw.push_back(workers.back().get());
+  }
+  RunOptions options;
+  options.hang_limit = std::chrono::milliseconds(5000);
+  RunMetrics metrics;
+  const History h = runner::schedule(c, driver, raw, signal, options, metrics);
+  ASSERT_FALSE(h.finding) << h.finding->detail;
+  ASSERT_EQ(h.transactions[2].fate, TxnFate::Aborted) << "T2's DELETE did not fail: the shape was not produced";
+  ASSERT_TRUE(h.was_blocked[1][1] && h.was_blocked[2][1]) << "T1 and T2 must have been seen waiting";
+  EXPECT_EQ(h.transactions[0].fate, TxnFate::Committed);
+  EXPECT_EQ(h.transactions[1].fate, TxnFate::Committed);
+  std::vector<StepRef> completed;
+  for (const Event& e : h.events)
+    if (e.kind == Event::Kind::Completed) completed.push_back(e.step);
+  const auto at = [&](StepRef r) { return std::find(completed.begin(), completed.end(), r) - completed.begin(); };
+  EXPECT_LT(at({0, 2}), at({1, 1})) << "T1's DELETE recorded before T0's COMMIT, which released it";
+}
+
 // Mutant runner-failed-commit-not-abort: a COMMIT that fails with an error whose effect is the statement's only (MySQL
 // 1205) leaving its transaction as if it had not ended. A COMMIT that failed did not commit: the transaction is
 // aborted, whatever the error does to other statements.
@@ -376,7 +446,7 @@ TEST(PinnedRules, AFailedCommitAbortsItsTransaction) {
   Locks locks;
   LockingDriver driver(locks, ErrorEffect::StatementOnly);
   runner::CompletionSignal signal;
-  runner::SessionWorker worker(std::make_unique<LockingSession>(locks, 0, true), signal, false);
+  runner::SessionWorker worker(std::make_unique<LockingSession>(locks, 0, SessionTraits{.commit_fails = true}), signal, false);
   Table t;
   t.name = "t";
   t.columns = {{"k", ColumnType::Integer, true}};
