@@ -150,8 +150,13 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       // A joined write's WHERE is no predicate over one table's version set either.
       // Nor before a write that is its transaction's first statement where such a write takes its snapshot after a
       // wait (SQLite): the read would take it before, and the retried write would fail on a changed database.
-      const bool write_reads_snapshot =
-          engine.writes_read_snapshot && !(engine.first_write_snapshot_after_wait && statements.empty());
+      // Below InnoDB's REPEATABLE READ, a plain read right before a write or locking read sees what its current read
+      // reads unless it waits (current_reads_as_plain_read; a wait leaves the read without predicate edges).
+      const bool reads_as_plain = std::find(engine.current_reads_as_plain_read.begin(),
+                                            engine.current_reads_as_plain_read.end(),
+                                            tx.isolation) != engine.current_reads_as_plain_read.end();
+      const bool write_reads_snapshot = (engine.writes_read_snapshot || reads_as_plain) &&
+                                        !(engine.first_write_snapshot_after_wait && statements.empty());
       // A locking read reads like a write (InnoDB: the latest committed versions, a current read; a plain read
       // before it would also open InnoDB's read view early, which changes what the transaction's later plain reads
       // see and, with innodb_snapshot_isolation, which of its locking reads fail).

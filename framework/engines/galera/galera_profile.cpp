@@ -68,6 +68,14 @@ class GaleraProfile final : public InnodbProfile {
   std::vector<std::string> schemes() const override { return {"galera"}; }
   bool multi_host() const override { return true; }
 
+  // A node's appliers commit other nodes' writes at any time, also between a plain read and the write right after
+  // it: the plain read need not see what the write's current read reads (capabilities.hpp).
+  EngineCapabilities capabilities() const override {
+    EngineCapabilities c = InnodbProfile::capabilities();
+    c.current_reads_as_plain_read.clear();
+    return c;
+  }
+
   std::vector<EngineParameter> parameters() const override {
     std::vector<EngineParameter> p = InnodbProfile::parameters();
     EngineParameter wait{"wsrep_sync_wait", EngineParameter::Type::Choice, {}, 0, 0,
