@@ -91,10 +91,33 @@ TEST(AdyaCurrentReads, VersionSetReadsBeforeInnodbWritesOnlyBelowRepeatableRead)
   };
   EXPECT_EQ(with("mariadb", IsolationLevel::ReadCommitted), 2u);
   EXPECT_EQ(with("mariadb", IsolationLevel::ReadUncommitted), 2u);
-  EXPECT_EQ(with("mariadb", IsolationLevel::RepeatableRead), 0u);  // a plain read would open the read view early
-  EXPECT_EQ(with("mariadb", IsolationLevel::Serializable), 0u);    // plain reads lock
+  EXPECT_EQ(with("mariadb", IsolationLevel::Serializable), 0u);  // plain reads lock
+  // At REPEATABLE READ a plain read would open the read view early; only the DELETE, whose WHERE names no indexed
+  // column (it locks the whole table), gets a locking read of the whole table.
+  EXPECT_EQ(with("mariadb", IsolationLevel::RepeatableRead), 1u);
   // A Galera node's appliers commit between the two: no version-set read there.
   EXPECT_EQ(with("galera", IsolationLevel::ReadCommitted), 0u);
+}
+
+TEST(AdyaCurrentReads, ALockingReadOfTheWholeTableOnlyBeforeAWriteThatLocksItAll) {
+  const auto reads_before = [](Statement write) {
+    TestCase c = one_update_one_delete(IsolationLevel::RepeatableRead);
+    c.schema.tables.push_back(one_row_table("u"));
+    c.transactions[0].statements = {std::move(write)};
+    c.order = {0, 0, 0};
+    const TestCase p = adya::instrument(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+    std::vector<LockMode> out;
+    for (const Statement& s : p.transactions[0].statements)
+      if (adya::is_version_set_read(s)) out.push_back(s.lock);
+    return out;
+  };
+  const std::vector<LockMode> locking = {LockMode::Update};
+  EXPECT_EQ(reads_before(Statement::update("t", {{"k", Expr::lit(5), {}}}, eq("v", 0))), locking);
+  EXPECT_EQ(reads_before(Statement::delete_("t", std::nullopt)), locking);
+  // The primary key may narrow the scan to a range: other locks than the whole table's.
+  EXPECT_TRUE(reads_before(Statement::update("t", {{"v", Expr::lit(5), {}}}, eq("k", 1))).empty());
+  // A subquery's shared locks would come after all of t's exclusive ones instead of row by row.
+  EXPECT_TRUE(reads_before(Statement::delete_("t", Expr::exists("u", eq("v", 0)))).empty());
 }
 
 TEST(AdyaCurrentReads, AGSingleThroughAnUpdatesPredicateIsFoundAtReadCommitted) {
@@ -130,4 +153,32 @@ TEST(AdyaCurrentReads, AWriteThatWaitedBelowRepeatableReadIsUnrecorded) {
   EXPECT_NE(adya::unrecorded_predicate(update_after_delete(IsolationLevel::ReadCommitted, 7, 0),
                                        capabilities_of("galera"), rechecks),
             "");
+}
+
+TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaited) {
+  // MariaDB REPEATABLE READ: T1 deletes (2, 7) and commits; then T0's UPDATE t SET v = 9 WHERE v = 7, whose WHERE
+  // names no indexed column, runs after a locking read of the whole table and matches nothing.
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t};
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(9), {}}}, eq("v", 7))},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", eq("k", 2))}, TxnEnd::Commit}};
+  c.order = {0, 1, 1, 1, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_TRUE(adya::is_version_set_read(p.h.test_case.transactions[0].statements[0]));
+  p.at(0, 1).columns = kReturning;
+  p.at(0, 1).rows = {{1, "0", 1, 0}};
+  p.at(0, 2).affected = 0;
+  p.at(1, 1).columns = kReturning;
+  p.at(1, 1).rows = {{2, "0", 2, 7}};
+  p.at(1, 1).affected = 1;
+  p.observed(0, {{1, 0, 1, "0"}});
+  p.h.final_state["t"] = {{1, 0, 1, "0"}};
+  EXPECT_EQ(adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks), "");
+  p.h.was_blocked[0][1] = true;  // the locking read waited: the property draws no predicate edges from it
+  const std::string why = adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks);
+  EXPECT_NE(why.find("waited for a lock, and the Adya property draws no predicate edges"), std::string::npos) << why;
 }

@@ -69,10 +69,12 @@ class GaleraProfile final : public InnodbProfile {
   bool multi_host() const override { return true; }
 
   // A node's appliers commit other nodes' writes at any time, also between a plain read and the write right after
-  // it: the plain read need not see what the write's current read reads (capabilities.hpp).
+  // it, and abort a local transaction holding a lock their write set needs: neither read before a write is added
+  // (capabilities.hpp).
   EngineCapabilities capabilities() const override {
     EngineCapabilities c = InnodbProfile::capabilities();
     c.current_reads_as_plain_read.clear();
+    c.whole_table_locking_read.clear();  // an applier's write set aborts the local holder of a lock it needs
     return c;
   }
 

@@ -55,6 +55,10 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // (MySQL 8.0 manual 15.7.2.1, https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html);
   // the visibility rules below (semi-consistent UPDATE) say the same per statement.
   c.current_reads_as_plain_read = {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted};
+  // At REPEATABLE READ a scan locks every record it reads with a next-key lock until the end (15.7.3, "Locks Set by
+  // Different SQL Statements in InnoDB", https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html). Not at
+  // SERIALIZABLE: no version-set read is added where plain reads lock (locking_plain_reads).
+  c.whole_table_locking_read = {IsolationLevel::RepeatableRead};
   // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
   // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
   c.update_skips_unchanged_rows = true;
