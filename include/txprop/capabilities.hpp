@@ -32,6 +32,17 @@ struct EngineCapabilities {
   // UPDATE and DELETE evaluate their WHERE on the row versions a plain SELECT just before them would read (the
   // statement's snapshot: PostgreSQL, SQLite). False for InnoDB, whose writes read the latest committed versions.
   bool writes_read_snapshot = true;
+  // Where writes_read_snapshot is false: the isolation levels at which a plain SELECT sent right before an UPDATE,
+  // DELETE or locking read sees the versions that statement's current read reads, as long as it does not wait (InnoDB
+  // READ UNCOMMITTED and READ COMMITTED: each consistent read reads afresh, the latest committed versions at READ
+  // COMMITTED and the latest at READ UNCOMMITTED, and a row another transaction holds locked is one the write either
+  // waits for or, UPDATE's semi-consistent read, reads in the version that plain read sees; nothing commits between
+  // the two without the write waiting). A plain read opens no lasting read view there and takes no lock.
+  std::vector<IsolationLevel> current_reads_as_plain_read;
+  // Where writes_read_snapshot is false: the levels at which an UPDATE or DELETE that scans its whole table takes the
+  // locks a SELECT ... FOR UPDATE of the whole table takes, and holds them to the transaction's end (InnoDB REPEATABLE
+  // READ: exclusive next-key locks on every record), so that read, sent right before, reads what the write reads.
+  std::vector<IsolationLevel> whole_table_locking_read;
   // A matched row that an UPDATE sets to the values it already has is not written: no new version, not counted as
   // changed, and the transaction's later consistent reads do not see it as its own (InnoDB: MDEV-26642). An
   // instrumentation column that every UPDATE changes would turn it into a write (issue 21, the differential check).

@@ -64,6 +64,9 @@ struct PredicateData {
     const Table* table;
     std::map<adya::RowId, std::vector<std::uint32_t>> vset;      // the version-set read: row -> writer list
     std::map<adya::RowId, std::vector<std::uint32_t>> returned;  // rows the statement returned/wrote: version read
+    // An UPDATE that returns no rows (MariaDB 10.11 has no UPDATE ... RETURNING): how many rows it matched (the
+    // driver's affected-row count is the found rows, CLIENT_FOUND_ROWS), checked instead of the rows returned.
+    std::optional<std::int64_t> matched = std::nullopt;
   };
   std::vector<Read> reads;
   std::size_t skipped = 0, added = 0;
@@ -103,6 +106,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
     };
     std::vector<Pending> rows;
     bool consistent = true;
+    std::int64_t matching = 0;  // rows whose version read matches, for read.matched
     for (adya::RowId rid : d.rows_of[read.table->name]) {
       const auto ri = o.find_row(rid);
       if (!ri || o.branch_count(*ri) != 1) continue;
@@ -130,7 +134,10 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
       // The statement's own result must agree with txprop's evaluation on the version it saw.
       const auto ret = read.returned.find(rid);
       const Match saw = p.matches[p.seen];
-      if (ret != read.returned.end()) {
+      if (read.matched) {
+        if (saw == Match::Unknown) consistent = false;
+        matching += saw == Match::Yes;
+      } else if (ret != read.returned.end()) {
         if (ret->second.size() != p.seen || saw == Match::No) consistent = false;
       } else if (saw == Match::Yes) {
         consistent = false;
@@ -139,6 +146,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
     }
     for (const auto& [rid, wl] : read.returned)
       if (!read.vset.count(rid)) consistent = false;
+    if (read.matched && matching != *read.matched) consistent = false;
     if (!consistent) {
       ++d.skipped;
       continue;
@@ -486,6 +494,7 @@ class Extractor {
         // A joined UPDATE that writes the joined table too (MariaDB) is that table's UPDATE as well.
         if (st.out.affected > 0)
           for (const std::string& written : s.written_tables()) attribution_.updates[{txn, written}].push_back(st.stmt);
+        if (s.returning.empty() && s.joins.empty()) pread.matched = st.out.affected;
         each_row(st, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
           o().add_write(st.stmt, row, adya::WriteKind::Update);
           attribution_.recorded.insert({txn, row});

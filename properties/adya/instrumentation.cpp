@@ -85,6 +85,38 @@ void add_writer(Statement& s, const std::string& id, bool on_change) {
                                   Expr::case_(std::move(*changed), std::move(append), Expr::col(kWriterListColumn)), {}});
 }
 
+// Every column `e` names, subqueries' included.
+void columns_named(const Expr& e, std::vector<std::string>& out) {
+  if (e.kind == Expr::Kind::Column) out.push_back(e.column);
+  for (const Expr& a : e.args) columns_named(a, out);
+}
+
+bool keyed(const Table& t, const std::string& column) {
+  if (!t.primary_key.empty() && t.primary_key.front() == column) return true;
+  return std::any_of(t.indexes.begin(), t.indexes.end(),
+                     [&](const Index& i) { return !i.columns.empty() && i.columns.front() == column; });
+}
+
+// Whether InnoDB's UPDATE or DELETE `s` at REPEATABLE READ locks exactly what SELECT ... FOR UPDATE of its whole table
+// locks: it reads no other table (no join, no subquery: their shared locks would come after all of the table's
+// exclusive ones instead of row by row), its WHERE names no column an index leads with (so no range or lookup can
+// narrow the scan: it scans the whole clustered index, as the full read does, and both take an exclusive next-key lock
+// on every record and on the supremum, MySQL 8.0 manual 15.7.3, "Locks Set by Different SQL Statements in InnoDB":
+// "If you have no indexes suitable for your statement and MySQL must scan the entire table to process the statement,
+// every row of the table becomes locked"), it has no LIMIT, and no foreign key of or to its table makes it read or
+// write another table row by row.
+bool scans_whole_table(const Schema& schema, const Table& t, const Statement& s) {
+  if ((s.kind != StatementKind::Update && s.kind != StatementKind::Delete) || !s.joins.empty() || s.limit ||
+      s.tables().size() != 1 || !t.foreign_keys.empty())
+    return false;
+  for (const Table& other : schema.tables)
+    for (const ForeignKey& fk : other.foreign_keys)
+      if (fk.table == t.name) return false;
+  std::vector<std::string> named;
+  if (s.where) columns_named(*s.where, named);
+  return std::none_of(named.begin(), named.end(), [&](const std::string& c) { return keyed(t, c); });
+}
+
 }  // namespace
 
 bool is_instrumented(const TestCase& c) {
@@ -150,8 +182,13 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
       // A joined write's WHERE is no predicate over one table's version set either.
       // Nor before a write that is its transaction's first statement where such a write takes its snapshot after a
       // wait (SQLite): the read would take it before, and the retried write would fail on a changed database.
-      const bool write_reads_snapshot =
-          engine.writes_read_snapshot && !(engine.first_write_snapshot_after_wait && statements.empty());
+      // Below InnoDB's REPEATABLE READ, a plain read right before a write or locking read sees what its current read
+      // reads unless it waits (current_reads_as_plain_read; a wait leaves the read without predicate edges).
+      const bool reads_as_plain = std::find(engine.current_reads_as_plain_read.begin(),
+                                            engine.current_reads_as_plain_read.end(),
+                                            tx.isolation) != engine.current_reads_as_plain_read.end();
+      const bool write_reads_snapshot = (engine.writes_read_snapshot || reads_as_plain) &&
+                                        !(engine.first_write_snapshot_after_wait && statements.empty());
       // A locking read reads like a write (InnoDB: the latest committed versions, a current read; a plain read
       // before it would also open InnoDB's read view early, which changes what the transaction's later plain reads
       // see and, with innodb_snapshot_isolation, which of its locking reads fail).
@@ -161,11 +198,19 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
             (s.lock == LockMode::None || write_reads_snapshot)) ||
            ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && write_reads_snapshot));
       const Table* table = out.schema.find_table(s.table);
+      // At InnoDB REPEATABLE READ a write's current read is recorded by a locking read of the whole table where the
+      // write locks the whole table anyway (scans_whole_table): the same locks, taken by the read; the write then
+      // reads the rows the read returned, locked since. A locking read opens no read view.
+      const auto& whole = engine.whole_table_locking_read;
+      const bool locked_read = options.version_sets && !engine.writes_read_snapshot && table != nullptr &&
+                               std::find(whole.begin(), whole.end(), tx.isolation) != whole.end() &&
+                               scans_whole_table(out.schema, *table, s);
       if (s.is_multi_table_write() && join_reads && table != nullptr) {
         added[i].push_back(statements.size() + 1);
         statements.push_back(join_read_before(s));
-      } else if (predicate && table != nullptr) {
+      } else if ((predicate || locked_read) && table != nullptr) {
         Statement v = Statement::select(s.table);
+        if (locked_read) v.lock = LockMode::Update;
         v.columns = {kRowIdColumn, kWriterListColumn};
         for (const Column& col : table->columns)
           if (!is_hidden(col.name)) v.columns.push_back(col.name);

@@ -151,15 +151,26 @@ bool waited(const History& h, std::size_t t, std::size_t i) {
 std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
                                bool rechecks_after_wait) {
   const ::txprop::Statement& s = h.test_case.transactions[t].statements[i];
-  if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok()) return {};
+  if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok() || is_version_set_read(s)) return {};
   const bool write = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
   const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
-  if ((write || locking_read) && !capabilities.writes_read_snapshot)
+  const auto& as_plain = capabilities.current_reads_as_plain_read;
+  const bool reads_as_plain = std::find(as_plain.begin(), as_plain.end(),
+                                        h.test_case.transactions[t].isolation) != as_plain.end();
+  // A locking read of the whole table right before it (instrumentation.cpp, scans_whole_table) read what it reads.
+  const auto& statements = h.test_case.transactions[t].statements;
+  const bool locked_read = i >= 1 && is_version_set_read(statements[i - 1]) && statements[i - 1].lock != LockMode::None;
+  if (locked_read && waited(h, t, i))
+    return "waited for a lock, and the Adya property draws no predicate edges from a read that waited";
+  if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)
     return "reads its WHERE on the latest committed rows, which no plain read before it sees (a locking read before a "
            "write would take other locks)";
   if ((write || locking_read) && rechecks_after_wait && waited(h, t, i))
     return "waited for a lock and then read its WHERE again on rows changed meanwhile (PostgreSQL READ COMMITTED's "
            "re-check of the latest version), which the version-set read before it did not see";
+  if ((write || locking_read) && reads_as_plain && waited(h, t, i))
+    return "waited for a lock and then read the latest versions of rows changed meanwhile (InnoDB's current read below "
+           "REPEATABLE READ), which the version-set read before it did not see";
   return {};
 }
 

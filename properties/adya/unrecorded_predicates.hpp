@@ -17,7 +17,9 @@ namespace txprop::adya {
 // (a DELETE's predicate read of a row another transaction inserted or deleted, an UPDATE's of one it changed) are then
 // missing from the graph, and a cycle through them goes unseen: a G-single through a DELETE's predicate at REPEATABLE
 // READ would be reported ok, and where PostgreSQL records T2 -wr-> T1 from a row T2 deleted, MariaDB would record
-// nothing.
+// nothing. Below REPEATABLE READ (EngineCapabilities::current_reads_as_plain_read, InnoDB READ UNCOMMITTED and READ
+// COMMITTED) a plain read right before the write does see what its current read reads unless it waits: there the
+// version-set read is added, and only a write or locking read that waited is unrecorded.
 //
 // The same holds of a predicate read that waited for a lock and then read its WHERE again on the rows as they were at
 // its completion (PostgreSQL READ COMMITTED re-checks a locked row's latest version, EvalPlanQual): the version-set read before it saw other versions, and the Adya property leaves

@@ -17,15 +17,22 @@ using namespace txprop;
 namespace {
 
 // Per original step of each transaction: blocked? Version-set steps are dropped by mapping the instrumented case's
-// statements back (a step is a version-set read iff its statement is one).
+// statements back (a step is a version-set read iff its statement is one); a wait of one counts as the wait of the
+// statement after it (at InnoDB REPEATABLE READ it is a locking read that takes the statement's locks first, as the
+// differential check counts it: instrumentation_diff.hpp).
 std::vector<std::vector<bool>> blocked_original_steps(const History& h) {
   std::vector<std::vector<bool>> out;
   for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t) {
     const auto& st = h.test_case.transactions[t].statements;
     std::vector<bool> steps;
+    bool read_waited = false;
     for (std::size_t i = 0; i < h.was_blocked[t].size(); ++i) {
-      if (i >= 1 && i <= st.size() && adya::is_version_set_read(st[i - 1])) continue;
-      steps.push_back(h.was_blocked[t][i]);
+      if (i >= 1 && i <= st.size() && adya::is_version_set_read(st[i - 1])) {
+        read_waited = read_waited || h.was_blocked[t][i];
+        continue;
+      }
+      steps.push_back(h.was_blocked[t][i] || read_waited);
+      read_waited = false;
     }
     out.push_back(std::move(steps));
   }

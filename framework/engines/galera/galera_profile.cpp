@@ -68,6 +68,16 @@ class GaleraProfile final : public InnodbProfile {
   std::vector<std::string> schemes() const override { return {"galera"}; }
   bool multi_host() const override { return true; }
 
+  // A node's appliers commit other nodes' writes at any time, also between a plain read and the write right after
+  // it, and abort a local transaction holding a lock their write set needs: neither read before a write is added
+  // (capabilities.hpp).
+  EngineCapabilities capabilities() const override {
+    EngineCapabilities c = InnodbProfile::capabilities();
+    c.current_reads_as_plain_read.clear();
+    c.whole_table_locking_read.clear();  // an applier's write set aborts the local holder of a lock it needs
+    return c;
+  }
+
   std::vector<EngineParameter> parameters() const override {
     std::vector<EngineParameter> p = InnodbProfile::parameters();
     EngineParameter wait{"wsrep_sync_wait", EngineParameter::Type::Choice, {}, 0, 0,

@@ -50,6 +50,15 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // (ER_LOCK_WAIT_TIMEOUT, as innodb_lock_wait_timeout=0 would; seen on 10.11.19), which ends only the statement.
   c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
   c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
+  // ... which a plain read right before them reads too below REPEATABLE READ, where it sets a fresh snapshot
+  // (READ COMMITTED) or reads the latest versions (READ UNCOMMITTED) and opens no read view that outlives it
+  // (MySQL 8.0 manual 15.7.2.1, https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-isolation-levels.html);
+  // the visibility rules below (semi-consistent UPDATE) say the same per statement.
+  c.current_reads_as_plain_read = {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted};
+  // At REPEATABLE READ a scan locks every record it reads with a next-key lock until the end (15.7.3, "Locks Set by
+  // Different SQL Statements in InnoDB", https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html). Not at
+  // SERIALIZABLE: no version-set read is added where plain reads lock (locking_plain_reads).
+  c.whole_table_locking_read = {IsolationLevel::RepeatableRead};
   // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
   // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
   c.update_skips_unchanged_rows = true;

@@ -1,0 +1,184 @@
+// Issue 21 item 1: below InnoDB's REPEATABLE READ a plain read right before an UPDATE, DELETE or locking read sees
+// what that statement's current read reads unless it waits (EngineCapabilities::current_reads_as_plain_read), so the
+// Adya instrumentation records its version set there; a statement that waited stays unrecorded. An UPDATE that
+// returns no rows (MariaDB 10.11) is checked by its matched-row count instead. Planted histories judged as MariaDB
+// without a server (Target::open_judged_as).
+#include <gtest/gtest.h>
+
+#include "../../properties/adya/unrecorded_predicates.hpp"
+#include "txprop/adya.hpp"
+#include "txprop/engine.hpp"
+#include "txprop/target.hpp"
+#include "txprop/target_config.hpp"
+#include "tests/support/adya_planted_history.hpp"
+
+using namespace txprop;
+using namespace txprop::test;
+
+namespace {
+
+Expr eq(const char* column, int value) { return Expr::binary(BinaryOp::Eq, Expr::col(column), Expr::lit(value)); }
+
+EngineCapabilities capabilities_of(const char* engine) { return find_engine(engine)->capabilities(); }
+
+std::size_t version_set_reads(const TestCase& c) {
+  std::size_t n = 0;
+  for (const Transaction& t : c.transactions)
+    for (const Statement& s : t.statements) n += adya::is_version_set_read(s);
+  return n;
+}
+
+TestCase one_update_one_delete(IsolationLevel level) {
+  TestCase c;
+  c.schema.tables = {one_row_table("t")};
+  c.transactions = {Transaction{level,
+                                {Statement::update("t", {{"v", Expr::lit(1), {}}}, eq("k", 1)),
+                                 Statement::delete_("t", eq("v", 1))},
+                                TxnEnd::Commit}};
+  c.order = {0, 0, 0, 0};
+  return c;
+}
+
+// T0 reads u's row (row id 3); T1 changes it, deletes t's row (2, 7) (row id 2) and commits; then T0's
+// UPDATE t SET v = 9 WHERE v = <where_v> reads t's latest committed rows, with a version-set read right before it, and
+// T0 commits. With where_v = 7 the UPDATE's predicate read saw T1's delete, which changed its matches (T1 -wr-> T0),
+// and T0 -rw-> T1 through u: a G-single. With where_v = 0 it matches and writes row 1, and no version of row 2 changes
+// its matches: no cycle. `affected` is the UPDATE's matched-row count as the server gave it.
+History update_after_delete(IsolationLevel level, int where_v, std::int64_t affected) {
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t, one_row_table("u")};
+  c.transactions = {
+      Transaction{level, {Statement::select("u", eq("k", 1)), Statement::update("t", {{"v", Expr::lit(9), {}}}, eq("v", where_v))},
+                  TxnEnd::Commit},
+      Transaction{level, {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)), Statement::delete_("t", eq("k", 2))},
+                  TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 1, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  // Every statement has its version-set read right before it: T0's are steps 1 and 3, T1's too.
+  p.at(0, 1).columns = p.at(1, 1).columns = p.at(0, 3).columns = p.at(1, 3).columns = kReturning;
+  p.at(0, 1).rows = p.at(1, 1).rows = {{3, "0", 1, 0}};
+  p.at(1, 3).rows = {{1, "0", 1, 0}, {2, "0", 2, 7}};
+  p.at(0, 3).rows = {{1, "0", 1, 0}};
+  p.at(0, 2).columns = kTableColumns;
+  p.at(0, 2).rows = {{1, 0, 3, "0"}};
+  p.at(1, 2).affected = 1;
+  p.at(1, 4).columns = kReturning;
+  p.at(1, 4).rows = {{2, "0", 2, 7}};
+  p.at(1, 4).affected = 1;
+  p.at(0, 4).affected = affected;
+  const std::vector<Row> t_rows = where_v == 0 ? std::vector<Row>{{1, 9, 1, "0,1"}} : std::vector<Row>{{1, 0, 1, "0"}};
+  p.observed(0, t_rows);
+  p.observed(1, {{1, 1, 3, "0,2"}});
+  p.h.final_state["t"] = t_rows;
+  p.h.final_state["u"] = {{1, 1, 3, "0,2"}};
+  return p.h;
+}
+
+std::unique_ptr<Target> judged_as_mariadb() {
+  return Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri("mariadb://u@127.0.0.1:1/x"));
+}
+
+bool rechecks(IsolationLevel) { return false; }  // MariaDB's profile: no statement snapshot at any level
+
+}  // namespace
+
+TEST(AdyaCurrentReads, VersionSetReadsBeforeInnodbWritesOnlyBelowRepeatableRead) {
+  const auto with = [](const char* engine, IsolationLevel level) {
+    return version_set_reads(adya::instrument(one_update_one_delete(level),
+                                              adya::InstrumentationOptions{.engine = capabilities_of(engine)}));
+  };
+  EXPECT_EQ(with("mariadb", IsolationLevel::ReadCommitted), 2u);
+  EXPECT_EQ(with("mariadb", IsolationLevel::ReadUncommitted), 2u);
+  EXPECT_EQ(with("mariadb", IsolationLevel::Serializable), 0u);  // plain reads lock
+  // At REPEATABLE READ a plain read would open the read view early; only the DELETE, whose WHERE names no indexed
+  // column (it locks the whole table), gets a locking read of the whole table.
+  EXPECT_EQ(with("mariadb", IsolationLevel::RepeatableRead), 1u);
+  // A Galera node's appliers commit between the two: no version-set read there.
+  EXPECT_EQ(with("galera", IsolationLevel::ReadCommitted), 0u);
+}
+
+TEST(AdyaCurrentReads, ALockingReadOfTheWholeTableOnlyBeforeAWriteThatLocksItAll) {
+  const auto reads_before = [](Statement write) {
+    TestCase c = one_update_one_delete(IsolationLevel::RepeatableRead);
+    c.schema.tables.push_back(one_row_table("u"));
+    c.transactions[0].statements = {std::move(write)};
+    c.order = {0, 0, 0};
+    const TestCase p = adya::instrument(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+    std::vector<LockMode> out;
+    for (const Statement& s : p.transactions[0].statements)
+      if (adya::is_version_set_read(s)) out.push_back(s.lock);
+    return out;
+  };
+  const std::vector<LockMode> locking = {LockMode::Update};
+  EXPECT_EQ(reads_before(Statement::update("t", {{"k", Expr::lit(5), {}}}, eq("v", 0))), locking);
+  EXPECT_EQ(reads_before(Statement::delete_("t", std::nullopt)), locking);
+  // The primary key may narrow the scan to a range: other locks than the whole table's.
+  EXPECT_TRUE(reads_before(Statement::update("t", {{"v", Expr::lit(5), {}}}, eq("k", 1))).empty());
+  // A subquery's shared locks would come after all of t's exclusive ones instead of row by row.
+  EXPECT_TRUE(reads_before(Statement::delete_("t", Expr::exists("u", eq("v", 0)))).empty());
+}
+
+TEST(AdyaCurrentReads, AGSingleThroughAnUpdatesPredicateIsFoundAtReadCommitted) {
+  const Verdict v = check_adya(*judged_as_mariadb(), update_after_delete(IsolationLevel::ReadCommitted, 7, 0),
+                               AdyaMode::Documented);
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  // The G-single is named as its pattern, a read skew (the anti-dependency on u's row, the predicate dependency on t).
+  EXPECT_TRUE(has_kind(v, "read-skew")) << v.explain();
+  EXPECT_NE(v.explain().find("T1 -wr-> T0 (predicate)"), std::string::npos) << v.explain();
+  // The correct history: the UPDATE's WHERE matches no version T1 installed or removed.
+  const Verdict ok = check_adya(*judged_as_mariadb(), update_after_delete(IsolationLevel::ReadCommitted, 0, 1),
+                                AdyaMode::Documented);
+  EXPECT_TRUE(ok.ok()) << ok.explain() << ok.note;
+}
+
+TEST(AdyaCurrentReads, AnUpdateWithoutReturningIsCheckedByItsMatchedRows) {
+  const Verdict right = check_adya(*judged_as_mariadb(), update_after_delete(IsolationLevel::ReadCommitted, 0, 1),
+                                   AdyaMode::Documented);
+  EXPECT_NE(right.note.find("4 predicate reads with version sets, 0 without"), std::string::npos) << right.note;
+  // A matched-row count that txprop's evaluation of the version set does not give: the read gets no edges.
+  const Verdict wrong = check_adya(*judged_as_mariadb(), update_after_delete(IsolationLevel::ReadCommitted, 0, 2),
+                                   AdyaMode::Documented);
+  EXPECT_NE(wrong.note.find("3 predicate reads with version sets, 1 without"), std::string::npos) << wrong.note;
+}
+
+TEST(AdyaCurrentReads, AWriteThatWaitedBelowRepeatableReadIsUnrecorded) {
+  History h = update_after_delete(IsolationLevel::ReadCommitted, 7, 0);
+  EXPECT_EQ(adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks), "");
+  h.was_blocked[0][4] = true;  // T0's UPDATE waited: it read row versions committed after its version-set read
+  const std::string why = adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks);
+  EXPECT_NE(why.find("waited for a lock and then read the latest versions"), std::string::npos) << why;
+  // Where a plain read does not see what the write reads (a Galera node's appliers), no history is recorded either.
+  EXPECT_NE(adya::unrecorded_predicate(update_after_delete(IsolationLevel::ReadCommitted, 7, 0),
+                                       capabilities_of("galera"), rechecks),
+            "");
+}
+
+TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaited) {
+  // MariaDB REPEATABLE READ: T1 deletes (2, 7) and commits; then T0's UPDATE t SET v = 9 WHERE v = 7, whose WHERE
+  // names no indexed column, runs after a locking read of the whole table and matches nothing.
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t};
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(9), {}}}, eq("v", 7))},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", eq("k", 2))}, TxnEnd::Commit}};
+  c.order = {0, 1, 1, 1, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_TRUE(adya::is_version_set_read(p.h.test_case.transactions[0].statements[0]));
+  p.at(0, 1).columns = kReturning;
+  p.at(0, 1).rows = {{1, "0", 1, 0}};
+  p.at(0, 2).affected = 0;
+  p.at(1, 1).columns = kReturning;
+  p.at(1, 1).rows = {{2, "0", 2, 7}};
+  p.at(1, 1).affected = 1;
+  p.observed(0, {{1, 0, 1, "0"}});
+  p.h.final_state["t"] = {{1, 0, 1, "0"}};
+  EXPECT_EQ(adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks), "");
+  p.h.was_blocked[0][1] = true;  // the locking read waited: the property draws no predicate edges from it
+  const std::string why = adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks);
+  EXPECT_NE(why.find("waited for a lock, and the Adya property draws no predicate edges"), std::string::npos) << why;
+}
