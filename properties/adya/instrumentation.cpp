@@ -155,12 +155,74 @@ std::vector<int> order_with_added_reads(const std::vector<int>& original,
   return order;
 }
 
+// What one statement of transaction `id` (1-based) writes into the hidden columns and returns: an INSERT's row ids and
+// writer, an UPDATE's writer list (every written table's of a joined UPDATE), a write's RETURNING of the versions it
+// read, a plain SELECT's row ids.
+struct WriteRecording {
+  const Schema& schema;
+  const EngineCapabilities& engine;
+  bool update_returning = false;
+  bool delete_returning = false;
+  std::int64_t next_inserted = kInsertedRowIds;  // the row id of the next inserted row
+};
+
+void record_statement(Statement& s, const std::string& id, WriteRecording& r) {
+  switch (s.kind) {
+    case StatementKind::Select:
+      // A join's column list cannot name txp_rid unqualified (every table has one): it returns no row ids, only
+      // SELECT * over a join does (each table's in its place, see add_join_reads in adya_property.cpp).
+      if (!s.columns.empty() && s.joins.empty()) {
+        s.columns.push_back(kRowIdColumn);
+        s.columns.push_back(kWriterListColumn);
+      }
+      break;
+    case StatementKind::Insert:
+      s.columns.push_back(kRowIdColumn);
+      s.columns.push_back(kWriterListColumn);
+      for (auto& row : s.values) {
+        row.push_back(Expr::lit(Value(r.next_inserted++)));
+        row.push_back(Expr::lit(Value(id)));
+      }
+      break;
+    case StatementKind::Update: {
+      if (s.joins.empty()) {
+        add_writer(s, id, r.engine.update_skips_unchanged_rows);
+        if (r.update_returning) s.returning = all_columns(r.schema, s.table);
+        break;
+      }
+      // Both tables have a txp_wl: the appended list names its table. Every written table's rows get the writer.
+      const std::vector<std::string> written = s.written_tables();
+      for (const std::string& w : written)
+        s.assignments.push_back(Assignment{
+            kWriterListColumn,
+            Expr::binary(BinaryOp::Concat, Expr::qcol(w, kWriterListColumn), Expr::lit(Value("," + id))),
+            w == s.table ? std::string() : w});
+      if (r.update_returning && r.engine.joined_write_returning) {
+        s.returning = all_columns(r.schema, s.table);
+        // The partner's version is the one read only if this UPDATE does not write the partner too.
+        if (r.engine.joined_write_returning_joined_table && written.size() == 1)
+          s.returning_joined = all_columns(r.schema, s.joins.front().table);
+      }
+      break;
+    }
+    case StatementKind::Delete:
+      if (s.joins.empty()) {
+        if (r.delete_returning) s.returning = all_columns(r.schema, s.table);
+      } else if (r.delete_returning && r.engine.joined_write_returning) {
+        s.returning = all_columns(r.schema, s.table);
+        if (r.engine.joined_write_returning_joined_table)
+          s.returning_joined = all_columns(r.schema, s.joins.front().table);
+      }
+      break;
+    default: break;
+  }
+}
+
 }  // namespace
 
 TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   TestCase out = c;
   hidden_columns().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value("0")}; });
-  std::int64_t next_inserted = kInsertedRowIds;
   // Version-set reads: inserted before predicate reads, and their steps into the order (the step before the
   // statement's own step, which is step index + 1: step 0 is BEGIN).
   // Join reads before joined writes are inserted the same way.
@@ -222,60 +284,11 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     tx.statements = std::move(statements);
   }
   if (adds_reads) out.order = order_with_added_reads(out.order, added);
+  WriteRecording recording{out.schema, engine, update_returning, delete_returning, kInsertedRowIds};
   for (std::size_t i = 0; i < out.transactions.size(); ++i) {
     const std::string id = std::to_string(i + 1);
-    for (Statement& s : out.transactions[i].statements) {
-      if (is_added_read(s)) continue;
-      switch (s.kind) {
-        case StatementKind::Select:
-          // A join's column list cannot name txp_rid unqualified (every table has one): it returns no row ids, only
-          // SELECT * over a join does (each table's in its place, see add_join_reads in adya_property.cpp).
-          if (!s.columns.empty() && s.joins.empty()) {
-            s.columns.push_back(kRowIdColumn);
-            s.columns.push_back(kWriterListColumn);
-          }
-          break;
-        case StatementKind::Insert:
-          s.columns.push_back(kRowIdColumn);
-          s.columns.push_back(kWriterListColumn);
-          for (auto& row : s.values) {
-            row.push_back(Expr::lit(Value(next_inserted++)));
-            row.push_back(Expr::lit(Value(id)));
-          }
-          break;
-        case StatementKind::Update: {
-          if (s.joins.empty()) {
-            add_writer(s, id, engine.update_skips_unchanged_rows);
-            if (update_returning) s.returning = all_columns(out.schema, s.table);
-            break;
-          }
-          // Both tables have a txp_wl: the appended list names its table. Every written table's rows get the writer.
-          const std::vector<std::string> written = s.written_tables();
-          for (const std::string& w : written)
-            s.assignments.push_back(Assignment{
-                kWriterListColumn,
-                Expr::binary(BinaryOp::Concat, Expr::qcol(w, kWriterListColumn), Expr::lit(Value("," + id))),
-                w == s.table ? std::string() : w});
-          if (update_returning && engine.joined_write_returning) {
-            s.returning = all_columns(out.schema, s.table);
-            // The partner's version is the one read only if this UPDATE does not write the partner too.
-            if (engine.joined_write_returning_joined_table && written.size() == 1)
-              s.returning_joined = all_columns(out.schema, s.joins.front().table);
-          }
-          break;
-        }
-        case StatementKind::Delete:
-          if (s.joins.empty()) {
-            if (delete_returning) s.returning = all_columns(out.schema, s.table);
-          } else if (delete_returning && engine.joined_write_returning) {
-            s.returning = all_columns(out.schema, s.table);
-            if (engine.joined_write_returning_joined_table)
-              s.returning_joined = all_columns(out.schema, s.joins.front().table);
-          }
-          break;
-        default: break;
-      }
-    }
+    for (Statement& s : out.transactions[i].statements)
+      if (!is_added_read(s)) record_statement(s, id, recording);
   }
   if (options.observer && !out.transactions.empty()) append_observer(out);
   return out;
