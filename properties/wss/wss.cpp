@@ -92,9 +92,10 @@ SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order
 
 namespace {
 
-// For each table, the one table that stands for its group of tables joined by foreign keys. A write to a referenced table writes the referencing rows (ON DELETE
-// CASCADE, SET NULL) or reads them (RESTRICT, NO ACTION), and a write to a referencing table reads the referenced
-// one, so for ordering the group is one table: https://www.postgresql.org/docs/15/ddl-constraints.html#DDL-CONSTRAINTS-FK.
+// For each table, the one table that stands for its group of tables joined by foreign keys. A write to a referenced
+// table writes the referencing rows (ON DELETE CASCADE, SET NULL) or reads them (RESTRICT, NO ACTION), and a write to
+// a referencing table reads the referenced one, so for ordering the group is one table:
+// https://www.postgresql.org/docs/15/ddl-constraints.html#DDL-CONSTRAINTS-FK.
 std::map<std::string, std::string> foreign_key_groups(const Schema& schema) {
   std::map<std::string, std::string> group;
   for (const Table& table : schema.tables) group[table.name] = table.name;
@@ -150,10 +151,16 @@ struct AnyOrderSearch {
 AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& committed, int budget,
                                     bool end_order_tried,
                                     const std::function<bool(const std::vector<int>&)>& try_order) {
-  auto conflict = [&](int a, int b) {
-    return !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
-                                     h.test_case.transactions[static_cast<std::size_t>(b)], h.test_case.schema);
-  };
+  // Whether two committed transactions conflict, decided once per pair: the search below asks at every node.
+  const std::size_t n = h.test_case.transactions.size();
+  std::vector<std::vector<bool>> conflicts(n, std::vector<bool>(n, false));
+  for (int a : committed)
+    for (int b : committed)
+      conflicts[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] =
+          a != b && !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
+                                              h.test_case.transactions[static_cast<std::size_t>(b)],
+                                              h.test_case.schema);
+  auto conflict = [&](int a, int b) { return conflicts[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]; };
   std::vector<int> pool = committed;
   std::sort(pool.begin(), pool.end());
   AnyOrderSearch out;
