@@ -67,6 +67,18 @@ void tag_forms(const TestCase& c, Verdict& v) {
       v.tags.push_back(f);
 }
 
+// A no-verdict the oracle gave while judging, which names no reason class of its own (a tag with "no verdict" in
+// it), is counted under the first line of its reason (transaction names made "T", at most 120 characters), so that the
+// run summary says why every case without a verdict has none (issue 17: a reason that the summary counts).
+void tag_no_verdict(Verdict& v) {
+  if (!v.inconclusive) return;
+  for (const std::string& t : v.tags)
+    if (t.find("no verdict") != std::string::npos || t.find("no-verdict") != std::string::npos) return;
+  std::string reason = v.note.substr(0, v.note.find('\n'));
+  if (reason.size() > 120) reason = reason.substr(0, 117) + "...";
+  v.tags.push_back(refusal_tag(reason.empty() ? "no reason given" : reason));
+}
+
 }  // namespace
 
 Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, const RunCase& run) {
@@ -82,6 +94,7 @@ Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, co
   j.prepared = oracle.prepare(c, target.engine());
   j.history = run(j.prepared);
   j.verdict = oracle.judge(target, j.history);
+  tag_no_verdict(j.verdict);
   tag_forms(c, j.verdict);
   return j;
 }

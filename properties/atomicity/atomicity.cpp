@@ -226,15 +226,20 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   // Other locks decide something else only through a wait: with no step waiting in the run or in the replay, the
   // other differences are still evidence.
   if (!d.lock_dependent.empty() && (h.any_blocked() || r.any_blocked())) {
+    v.tags.push_back("no verdict: the replay differs where the left-out transactions' locks decided, and a step waited");
     return v.without_verdict("the replay differs, but " + d.lock_dependent +
                              " without the left-out transactions, so the replay took other locks than the run, and "
                              "a step waited");
   }
   if (auto why = order.ambiguity.empty() ? h.concurrent_resumption() : order.ambiguity; !why.empty()) {
+    v.tags.push_back("no verdict: the replay differs, and no replay order is faithful (waiters resumed together, or "
+                     "a wait on locks a ROLLBACK TO SAVEPOINT undid)");
     return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
   }
-  if (const std::string why = cluster_reason(target, c, kept, r); !why.empty())
+  if (const std::string why = cluster_reason(target, c, kept, r); !why.empty()) {
+    v.tags.push_back("no verdict: the replay differs, and on a cluster that is no evidence (stale reads, certification)");
     return v.without_verdict("the replay differs, but " + why);
+  }
   Finding f;
   f.kind = "aborted-effect";
   f.explanation = fmt::format(

@@ -1104,6 +1104,16 @@ struct Judge {
     return out.empty() ? "(no rows)" : out;
   }
 
+  // The rule that left a case undecided, without the statement that met it ("T1 UPDATE ... (READ COMMITTED): "), up
+  // to its first comma: the run summary counts the cases per rule.
+  static std::string undecided_tag(const std::string& why) {
+    const std::size_t label_end = why.find("): ");
+    std::string rule = label_end == std::string::npos ? why : why.substr(label_end + 3);
+    rule = rule.substr(0, rule.find(','));
+    if (rule.size() > 100) rule = rule.substr(0, 97) + "...";
+    return "no verdict: undecided: " + rule;
+  }
+
   Verdict run() {
     for (const std::string& f : rich_forms(h.test_case)) tag(f);
     if (h.finding) {
@@ -1144,6 +1154,7 @@ struct Judge {
     }
     if (!undecided.empty()) {
       v.findings.clear();
+      v.tags.push_back(undecided_tag(undecided.front()));
       return v.without_verdict("undecided: " + undecided.front());
     }
     for (const TxnModel& m : model.txns())

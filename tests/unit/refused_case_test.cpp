@@ -77,5 +77,32 @@ TEST(JudgingPath, CheckGivesNoVerdictForARefusedCase) {
   EXPECT_EQ(o.prepared.load(), 0);
 }
 
+// Gives no verdict while judging, naming a class of its own only when asked to.
+class UndecidedJudge final : public Oracle {
+ public:
+  bool own_tag = false;
+  std::string name() const override { return "undecided"; }
+  std::vector<std::string> finding_kinds() const override { return {}; }
+  Verdict judge(Target&, const History&) const override {
+    Verdict v = Verdict::pass(name());
+    if (own_tag) v.tags.push_back("no verdict: a class of its own");
+    return v.without_verdict("T1.2 waited for T10\nand the details of this one case");
+  }
+};
+
+// Every case without a verdict is counted under a reason: one given while judging without a class of its own is
+// counted under the first line of its reason, transaction names made "T"; one with its own class is not counted twice.
+TEST(JudgingPath, ANoVerdictGivenWhileJudgingIsCountedUnderItsReason) {
+  auto target = Target::open(parse_target_uri("sqlite:"));
+  UndecidedJudge o;
+  TestCase c;
+  Verdict v = o.check(*target, c);
+  EXPECT_TRUE(v.inconclusive);
+  EXPECT_EQ(v.tags, std::vector<std::string>{"no verdict: T waited for T"});
+  o.own_tag = true;
+  v = o.check(*target, c);
+  EXPECT_EQ(v.tags, std::vector<std::string>{"no verdict: a class of its own"});
+}
+
 }  // namespace
 }  // namespace txprop
