@@ -1,5 +1,8 @@
 #include "txprop/atomicity.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -17,29 +20,77 @@ namespace {
 // InnoDB scan's position, are taken when it starts, not when it resumes), so it sees what it saw. A step that
 // waited through the end of a transaction that is left out has no faithful place: submitted where it was, it no
 // longer waits, and what ran meanwhile now runs after it; placed where it completed, it starts later than it did.
-// Then a difference is not evidence: `ambiguity` says which step.
+// Then a difference is not evidence: `ambiguity` says which step. What completed before that step was submitted ran
+// in the run's order, without it, so a difference there still is (`faithful_before`).
 struct ReplayOrder {
   std::vector<int> order;  // original transaction indexes, one per step
   std::string ambiguity;
+  std::string ambiguity_class;  // the same without names, for the run summary's count
+  bool waited_for_left_out = false;  // the ambiguity is a step that waited for a left-out transaction
+  // Where there is an ambiguity, the event before which the replay is faithful: the first submission of an ambiguous
+  // step. A step that completed before it ran in the same order with the same committed locks in the replay.
+  int faithful_before = std::numeric_limits<int>::max();
 };
 
 ReplayOrder replay_order(const History& h) {
   ReplayOrder r;
   for (int t : h.test_case.order)
     if (h.transactions[static_cast<std::size_t>(t)].fate == TxnFate::Committed) r.order.push_back(t);
-  for (std::size_t t = 0; t < h.transactions.size() && r.ambiguity.empty(); ++t) {
+  for (std::size_t t = 0; t < h.transactions.size(); ++t) {
     if (h.transactions[t].fate != TxnFate::Committed) continue;
-    for (std::size_t i = 0; i < h.submitted_at[t].size() && r.ambiguity.empty(); ++i) {
+    for (std::size_t i = 0; i < h.submitted_at[t].size(); ++i) {
       const int from = h.submitted_at[t][i];
       const int to = h.completed_at(StepRef{static_cast<int>(t), static_cast<int>(i)});
       for (std::size_t o = 0; o < h.transactions.size(); ++o) {
         const int end = h.transactions[o].end_event;
         if (h.transactions[o].fate == TxnFate::Committed || end < from || end > to) continue;
-        r.ambiguity = fmt::format("T{}.{} waited until T{}, which is left out, had ended", t, i, o);
+        if (from < r.faithful_before)
+          r.ambiguity = fmt::format("T{}.{} waited until T{}, which is left out, had ended", t, i, o);
+        r.ambiguity_class = "a step waited until a left-out transaction ended";
+        r.waited_for_left_out = true;
+        r.faithful_before = std::min(r.faithful_before, from);
         break;
       }
     }
   }
+  return r;
+}
+
+// The event at which the first step that waited was submitted.
+int first_wait(const History& h) {
+  int first = std::numeric_limits<int>::max();
+  for (std::size_t t = 0; t < h.was_blocked.size(); ++t)
+    for (std::size_t i = 0; i < h.was_blocked[t].size(); ++i)
+      if (h.was_blocked[t][i]) first = std::min(first, h.submitted_at[t][i]);
+  return first;
+}
+
+// The other faithful-enough place for such a step: where it completed. A write or locking read that waited reads the
+// rows as they are when it resumes (InnoDB's current read; PostgreSQL re-checks the rows it waited for), so placed
+// there, after what ran while it waited, it reads what it read in the run. Only a replay without any difference is
+// used (check_atomicity): it shows the run can be had without the left-out transactions, which is all "ok" claims.
+ReplayOrder completion_order(const History& h) {
+  struct Placed {
+    double at;
+    int txn;
+  };
+  std::vector<Placed> placed;
+  std::vector<std::size_t> next(h.transactions.size(), 0);
+  for (int t : h.test_case.order) {
+    const std::size_t tx = static_cast<std::size_t>(t);
+    const std::size_t i = next[tx]++;
+    if (h.transactions[tx].fate != TxnFate::Committed) continue;
+    const int from = h.submitted_at[tx][i];
+    const int to = h.completed_at(StepRef{t, static_cast<int>(i)});
+    bool waited_for_left_out = false;
+    for (const TxnResult& o : h.transactions)
+      waited_for_left_out |= o.fate != TxnFate::Committed && o.end_event >= from && o.end_event <= to;
+    // Submitted when `from` events had been recorded: before event `from`; moved: at its Completed event.
+    placed.push_back(Placed{waited_for_left_out ? static_cast<double>(to) : from - 0.5, t});
+  }
+  std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.at < b.at; });
+  ReplayOrder r;
+  for (const Placed& p : placed) r.order.push_back(p.txn);
   return r;
 }
 
@@ -117,7 +168,9 @@ struct Differences {
   std::string lock_dependent;
 };
 
-Differences differences(const History& h, const History& r, const Kept& kept) {
+// Only steps that completed before the event `before` are compared.
+Differences differences(const History& h, const History& r, const Kept& kept,
+                        int before = std::numeric_limits<int>::max()) {
   const TestCase& c = h.test_case;
   const std::vector<std::vector<bool>>& undone = kept.undone;
   Differences d;
@@ -129,6 +182,7 @@ Differences differences(const History& h, const History& r, const Kept& kept) {
       // A BEGIN that COMMIT / ROLLBACK AND CHAIN made sends nothing; in a replay without the transaction before it,
       // it is sent. Either way it affects no rows: only a failure would be evidence.
       if (i == 0 && !h.outcomes[static_cast<std::size_t>(t)][0].failed() && !r.outcomes[k][0].failed()) continue;
+      if (h.completed_at(StepRef{t, static_cast<int>(i)}) >= before) continue;
       const Outcome& before = h.outcomes[static_cast<std::size_t>(t)][i];
       const Outcome& after = r.outcomes[k][i];
       if (compare_outcomes(before, after).empty()) continue;
@@ -189,6 +243,36 @@ void decide_aborted_effect_standing(Finding& f, Target& target, const TestCase& 
   if (d.by >= 0) f.source = dirty_reads(d.by);
 }
 
+// Whether the committed transactions alone, in `order`, give every kept step's outcome and the final state of the run.
+bool same_without_left_out(Target& target, const History& h, const Kept& kept, const ReplayOrder& order) {
+  const History r = target.run(replay_case(target, h.test_case, kept, order));
+  if (r.finding) return false;
+  const Differences d = differences(h, r, kept);
+  return d.diff.empty() && d.lock_dependent.empty() &&
+         compare_states(h.final_state, r.final_state, "with the aborted transactions", "without them").empty();
+}
+
+// The ambiguous case (replay_order): the replay differs, but some step has no faithful place. Either another
+// faithful-enough order gives the run without the left-out transactions (ok), or the steps that completed before the
+// first ambiguous step was submitted differ (evidence, returned), or there is no verdict.
+std::optional<Verdict> judge_ambiguous(Target& target, const History& h, const Kept& kept, const ReplayOrder& order,
+                                       const History& r, Differences& evidence, Verdict& v) {
+  if (order.waited_for_left_out && same_without_left_out(target, h, kept, completion_order(h))) {
+    v.note = "left out " + kept.left_out + "; replayed with the steps that waited for them where they completed";
+    return v;
+  }
+  const std::string why = order.ambiguity.empty() ? h.concurrent_resumption() : order.ambiguity;
+  // Waiters that resumed together name no point before which the replay is faithful: nothing is evidence.
+  evidence = order.ambiguity.empty() ? Differences{} : differences(h, r, kept, order.faithful_before);
+  if (!evidence.diff.empty()) {
+    evidence.diff += "  (compared only the steps that completed before " + why + ")\n";
+    return std::nullopt;
+  }
+  v.tags.push_back("no verdict: the replay differs, and no replay order is faithful: " +
+                   (order.ambiguity.empty() ? std::string("waiters resumed together") : order.ambiguity_class));
+  return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
+}
+
 }  // namespace
 
 Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions& options) {
@@ -210,14 +294,17 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
   // says InnoDB keeps "the row locks that were stored in memory after the savepoint"; on MariaDB 10.11.19 and
   // PostgreSQL 15.18 a waiting UPDATE resumed at the ROLLBACK TO, for a row lock of an UPDATE and of a SELECT ... FOR
   // UPDATE alike (tests/scenarios/savepoint_rollback_releases_a_row_lock.txn).
-  if (kept.any_undone && order.ambiguity.empty() && h.any_blocked())
+  if (kept.any_undone && order.ambiguity.empty() && h.any_blocked()) {
     order.ambiguity = "a step waited while statements that a ROLLBACK TO SAVEPOINT undid may have held locks";
+    order.ambiguity_class = "a step waited while undone statements may have held locks";
+    order.faithful_before = first_wait(h);
+  }
   const History r = target.run(replay_case(target, c, kept, order));
   if (r.finding) {
     return v.without_verdict("the replay did not finish: " + r.finding->detail);
   }
-  const Differences d = differences(h, r, kept);
-  const std::string state = compare_states(h.final_state, r.final_state, "with the aborted transactions", "without them");
+  Differences d = differences(h, r, kept);
+  std::string state = compare_states(h.final_state, r.final_state, "with the aborted transactions", "without them");
   if (d.diff.empty() && state.empty()) {
     v.note = "left out " + kept.left_out;
     if (!d.lock_dependent.empty()) v.note += "; " + d.lock_dependent + " (locks of the left-out transactions)";
@@ -231,10 +318,9 @@ Verdict check_atomicity(Target& target, const History& h, const AtomicityOptions
                              " without the left-out transactions, so the replay took other locks than the run, and "
                              "a step waited");
   }
-  if (auto why = order.ambiguity.empty() ? h.concurrent_resumption() : order.ambiguity; !why.empty()) {
-    v.tags.push_back("no verdict: the replay differs, and no replay order is faithful (waiters resumed together, or "
-                     "a wait on locks a ROLLBACK TO SAVEPOINT undid)");
-    return v.without_verdict("the replay differs, but " + why + ", so no replay order is faithful");
+  if (!order.ambiguity.empty() || !h.concurrent_resumption().empty()) {
+    if (std::optional<Verdict> judged = judge_ambiguous(target, h, kept, order, r, d, v)) return *judged;
+    state.clear();  // the final state came after the ambiguous steps too
   }
   if (const std::string why = cluster_reason(target, c, kept, r); !why.empty()) {
     v.tags.push_back("no verdict: the replay differs, and on a cluster that is no evidence (stale reads, certification)");
