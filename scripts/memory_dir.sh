@@ -4,14 +4,13 @@
 # Why: a DDL statement makes InnoDB write its redo log and fdatasync it even with --debug-no-sync and
 # innodb_flush_log_at_trx_commit=0 (strace -c on 10.11.19: 102 fdatasync for 50 DROP + CREATE;
 # --innodb-flush-method=nosync and --innodb-log-file-mmap leave them), and on a disk shared with other builds one
-# fdatasync took 0.1-5 ms. With the
-# data on tmpfs none is left (0 for the same 50), and DROP + CREATE + INSERT of a table with an index took 0.8-1.6 ms
-# instead of 5.3-8.8 ms, alternating between the two servers at load 7 (issue 22). Where data is stored changes neither
-# locking nor MVCC, only durability, which a throw-away test server does not need (MariaDB's own test runner,
-# mysql-test-run --mem, keeps its servers' data in /dev/shm for the same reason).
-# PostgreSQL's data stays on disk: with fsync=off it syncs nothing at DDL, and the same statements took as long on tmpfs
-# (psql, 100 rounds, two servers alternating at load 6: DROP + CREATE + CREATE INDEX + INSERT 4.9-6.1 ms on disk,
-# 4.8-6.1 ms on tmpfs; TRUNCATE + INSERT 3.4-6.1 and 3.4-6.7 ms).
+# fdatasync took 0.1-5 ms. With the data on tmpfs none is left (0 for the same 50), and DROP + CREATE + INSERT of a
+# table with an index took 0.8-1.6 ms instead of 5.3-8.8 ms, alternating between the two servers at load 7 (issue 22).
+# Where data is stored changes neither locking nor MVCC, only durability, which a throw-away test server does not need
+# (MariaDB's own test runner, mysql-test-run --mem, keeps its servers' data in /dev/shm for the same reason).
+# PostgreSQL (fsync=off) syncs nothing at DDL, and psql timed DROP + CREATE and TRUNCATE alike on both; yet its WSS
+# suite ran faster with the data in memory, in each of six alternating runs (tests/bench/jobs_bench.sh, 200 cases, load
+# 5-7): jobs 1 54.6-71.3 -> 71.6-79.4 cases/s, jobs 2 78.8-84.1 -> 90.2-98.0.
 # TXPROP_SERVER_MEMORY=0 keeps the data on disk.
 
 MEMORY_ROOT=${TXPROP_MEMORY_ROOT:-/dev/shm}

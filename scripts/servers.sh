@@ -31,11 +31,13 @@ start_postgresql() {
   if [ -f "$DIR/pg/port" ] && port_in_use "$(cat "$DIR/pg/port")"; then
     echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")" >&2; return 0
   fi
-  rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"; chmod 700 "$DIR/pg"
+  release_data_dir "$DIR/pg"; rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"; chmod 700 "$DIR/pg"
   new_password >"$DIR/pg/password"; chmod 600 "$DIR/pg/password"
-  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR/pg"
+  local data
+  data=$(data_dir "$DIR/pg" 1024)  # in memory where there is room (memory_dir.sh says why)
+  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR/pg" "$data"
   # TCP needs the password; the socket in $DIR/pg (mode 700) is for this script.
-  as_user postgres "$PG_BIN/initdb" -D "$DIR/pg/data" --auth-host=scram-sha-256 --auth-local=trust \
+  as_user postgres "$PG_BIN/initdb" -D "$data" --auth-host=scram-sha-256 --auth-local=trust \
     --pwfile="$DIR/pg/password" -U postgres -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$DIR/pg/initdb.log" 2>&1 || { cat "$DIR/pg/initdb.log" >&2; return 1; }
   local port tries=0
