@@ -23,17 +23,21 @@ PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || tr
 source "$HERE/lib.sh"
 # shellcheck source=galera.sh
 source "$HERE/galera.sh"
+# shellcheck source=memory_dir.sh
+source "$HERE/memory_dir.sh"
 
 start_postgresql() {
   [ -n "$PG_BIN" ] || { echo "servers.sh: PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
   if [ -f "$DIR/pg/port" ] && port_in_use "$(cat "$DIR/pg/port")"; then
     echo "servers.sh: PostgreSQL already running on port $(cat "$DIR/pg/port")" >&2; return 0
   fi
-  rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"; chmod 700 "$DIR/pg"
+  release_data_dir "$DIR/pg"; rm -rf "$DIR/pg"; mkdir -p "$DIR/pg"; chmod 700 "$DIR/pg"
   new_password >"$DIR/pg/password"; chmod 600 "$DIR/pg/password"
-  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR/pg"
+  local data
+  data=$(data_dir "$DIR/pg" 1024)  # in memory where there is room (memory_dir.sh says why)
+  [ "$(id -u)" = 0 ] && chown -R postgres:postgres "$DIR/pg" "$data"
   # TCP needs the password; the socket in $DIR/pg (mode 700) is for this script.
-  as_user postgres "$PG_BIN/initdb" -D "$DIR/pg/data" --auth-host=scram-sha-256 --auth-local=trust \
+  as_user postgres "$PG_BIN/initdb" -D "$data" --auth-host=scram-sha-256 --auth-local=trust \
     --pwfile="$DIR/pg/password" -U postgres -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$DIR/pg/initdb.log" 2>&1 || { cat "$DIR/pg/initdb.log" >&2; return 1; }
   local port tries=0
@@ -59,11 +63,12 @@ start_mariadb() {
   if [ -f "$DIR/mariadb/port" ] && port_in_use "$(cat "$DIR/mariadb/port")"; then
     echo "servers.sh: MariaDB already running on port $(cat "$DIR/mariadb/port")" >&2; return 0
   fi
-  rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"; chmod 700 "$DIR/mariadb"
+  release_data_dir "$DIR/mariadb"; rm -rf "$DIR/mariadb"; mkdir -p "$DIR/mariadb"; chmod 700 "$DIR/mariadb"
   new_password >"$DIR/mariadb/password"; chmod 600 "$DIR/mariadb/password"
-  local user_opt=()
-  if [ "$(id -u)" = 0 ]; then chown mysql:mysql "$DIR/mariadb"; user_opt=(--user=mysql); fi
-  mariadb-install-db --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" \
+  local user_opt=() data
+  data=$(data_dir "$DIR/mariadb" 1024)  # in memory where there is room (memory_dir.sh says why)
+  if [ "$(id -u)" = 0 ]; then chown mysql:mysql "$DIR/mariadb" "$data"; user_opt=(--user=mysql); fi
+  mariadb-install-db --no-defaults --datadir="$data" "${user_opt[@]}" \
     --auth-root-authentication-method=normal --skip-test-db >"$DIR/mariadb/install.log" 2>&1 ||
     { cat "$DIR/mariadb/install.log" >&2; return 1; }
   local port tries=0
@@ -73,7 +78,7 @@ start_mariadb() {
   # CREATE 91 -> 9 ms, txprop_harness_bench's shrink median 1.9 -> 0.3 s (issue 22; README "Parallel workers").
   while :; do
     port=$(free_port)
-    "$mariadbd" --no-defaults --datadir="$DIR/mariadb/data" "${user_opt[@]}" --bind-address=127.0.0.1 \
+    "$mariadbd" --no-defaults --datadir="$data" "${user_opt[@]}" --bind-address=127.0.0.1 \
       --port="$port" --socket="$DIR/mariadb/s.sock" --pid-file="$DIR/mariadb/mariadbd.pid" --skip-log-bin \
       --skip-name-resolve --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=0 --max-connections=300 \
       --debug-no-sync --skip-innodb-file-per-table \
@@ -107,6 +112,7 @@ stop_all() {
   fi
   stop_galera
   for d in "$DIR"/pg-*; do [ -d "$d" ] && "$HERE/pg_version.sh" stop "$d"; done
+  for d in "$DIR"/*/; do release_data_dir "$d"; done
   rm -rf "$DIR"
 }
 

@@ -5,7 +5,8 @@
 # tables, framework/engines/reset_plan.hpp), and DELETE + INSERT (cheaper, but it leaves delete-marked records that
 # change InnoDB's gap locks, so resets do not use it), each with innodb_file_per_table ON and OFF in one run
 # (SET GLOBAL: the user needs SUPER; the previous value is restored). scripts/servers.sh starts its server with
-# --debug-no-sync --skip-innodb-file-per-table; a server started without --debug-no-sync shows what fsync adds.
+# --debug-no-sync --skip-innodb-file-per-table and its data in /dev/shm (scripts/memory_dir.sh); a server started
+# without --debug-no-sync shows what fsync adds, one with TXPROP_SERVER_MEMORY=0 what the redo log's fdatasync adds.
 #
 #   eval "$(scripts/servers.sh start)"; tests/bench/mariadb_reset_bench.sh [repetitions=50]
 set -euo pipefail

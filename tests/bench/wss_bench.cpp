@@ -3,7 +3,8 @@
 // the ratio to the raw cost of the same work: every run WSS made for a case, each costed as the case's
 // statements plus a reset and a state read executed with the same driver in one session.
 // Anchors (one MariaDB 10.11 on this kind of machine): WriteCheck 0.55 schedules/s, TxCheck 0.46 cases/s,
-// Troc 0.35 schedules/s. Each target is measured with every reset recreating the tables and with kept tables
+// Troc 0.35 schedules/s. Where a case's time goes: resetting, scheduling the steps, reading the final state (the rest
+// is the oracle's own work). Each target is measured with every reset recreating the tables and with kept tables
 // (bench_support.hpp, for_each_reset_mode). Usage: txprop_wss_bench [cases=300]
 #include <chrono>
 #include <cstdio>
@@ -51,10 +52,11 @@ void run_bench(const TargetConfig& config, int cases, bool keep) {
     other_order += !v.tags.empty();
   }
   fmt::print("== {} ({}) at {}, reset: {}: {} cases in {:.1f} s = {:.1f} cases/s ({:.0f}x WriteCheck's 0.55/s); "
-             "reset {:.0f}% of the time; {:.2f} runs per case; ratio to raw cost {:.2f}; without a verdict {} ({:.1f}%); "
-             "violations {}; documented {}; non-commit serial order {}\n",
+             "reset {:.0f}%, schedule {:.0f}%, state read {:.0f}% of the time; {:.2f} runs per case; ratio to raw cost "
+             "{:.2f}; without a verdict {} ({:.1f}%); violations {}; documented {}; non-commit serial order {}\n",
              config.name, target->server_version(), sql_name(level), reset_mode_name(keep), cases, wss_total,
              cases / wss_total, cases / wss_total / 0.55, 100 * target->metrics().reset_seconds / wss_total,
+             100 * target->metrics().schedule_seconds / wss_total, 100 * target->metrics().state_seconds / wss_total,
              static_cast<double>(runs) / cases, wss_total / raw_total, inconclusive,
              100.0 * inconclusive / cases, violations, documented, other_order);
 }
