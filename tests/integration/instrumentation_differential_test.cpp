@@ -14,7 +14,7 @@
 // (ssi_aborts_differ): counted apart with the reason. Every other reproduced difference is unexplained and fails.
 //
 // TXPROP_DIFF_CASES (default 12 per engine and level: the CI budget) sets the number of cases (README, "Instrumentation
-// differential", gives the figures and the command).
+// differential", gives the figures and the command); TXPROP_DIFF_CASE=i runs case i alone and prints it.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -172,9 +172,13 @@ void differential_at(Target& target, IsolationLevel level, int cases) {
   const auto& locking = target.engine().capabilities().predicate_lock_levels;
   const bool predicate_locks = std::find(locking.begin(), locking.end(), level) != locking.end();
   rc::Random random(2121 + static_cast<int>(level));
+  // TXPROP_DIFF_CASE=i: only case i (of the same sequence), printed as a scenario file to inspect and replay it.
+  const std::optional<long long> only = env_integer("TXPROP_DIFF_CASE", 0, 1'000'000);
   for (int i = 0; i < cases; ++i) {
     const TestCase c = gen::test_case(options_for(target.engine().capabilities(), level, i % 2 == 0))(
                            random.split(), i % 60).value();
+    if (only && *only != i) continue;
+    if (only) std::cout << write_scenario(scenario_from_test_case(c, fmt::format("differential case {}", i)));
     for (const Oracle* o : registered_oracles())
       tally(by_oracle[o->name()], o->name(), i, differential::run(target, *o, c), predicate_locks);
   }
@@ -226,7 +230,7 @@ namespace {
 
 // A preparation planted to test the check itself, on embedded SQLite: `change` makes T0's UPDATE write another value
 // (what the plain SQL shows changes); otherwise it only adds a column with a value of its own to every table (what
-// the plain SQL shows does not).
+// the plain SQL shows does not; nullable, so that an INSERT without it is the plain INSERT).
 class PlantedPreparation final : public Oracle {
  public:
   explicit PlantedPreparation(bool change) : change_(change) {}
@@ -237,7 +241,7 @@ class PlantedPreparation final : public Oracle {
     if (change_) {
       out.transactions[0].statements[0].assignments[0].value = Expr::lit(Value(std::int64_t{2}));
     } else {
-      HiddenColumns({Column{"txp_planted", ColumnType::Integer, true}}).add_to(out.schema, [](std::int64_t n) {
+      HiddenColumns({Column{"txp_planted", ColumnType::Integer, false}}).add_to(out.schema, [](std::int64_t n) {
         return Row{Value(n)};
       });
     }
@@ -266,4 +270,26 @@ TEST(InstrumentationDifferential, CatchesAPreparationThatChangesWhatTheEngineDoe
   const differential::Result added = differential::run(*target, PlantedPreparation(false), one_update());
   EXPECT_FALSE(added.prepared_same);
   EXPECT_EQ(added.difference, "");
+}
+
+// Found by the differential at 2,000 cases (MariaDB READ COMMITTED, case 1054): an added column uncovers t2's covering
+// index, so T1's locking read scans the primary key and, after its wait, returns the row T0 inserted, which the plain
+// scan of the covering index has passed (tests/scenarios/mariadb_covering_index_locking_read_after_wait.txn). Every
+// oracle that adds hidden columns refuses such a case; without the covering index it judges it.
+TEST(InstrumentationDifferential, ACoveringIndexUncoveredByAnAddedColumnIsRefused) {
+  TXPROP_USE_ENGINE(target, "mariadb", false);
+  const TestCase c =
+      load_scenario(std::string(TXPROP_SCENARIO_DIR) + "/mariadb_covering_index_locking_read_after_wait.txn")
+          .replay_case(IsolationLevel::ReadCommitted);
+  const differential::Result added = differential::run(*target, PlantedPreparation(false), c);
+  EXPECT_TRUE(added.reproduced) << added.difference;
+  EXPECT_EQ(added.difference.rfind("outcome of T1.1", 0), 0u) << added.difference;
+  TestCase uncovered = c;
+  uncovered.schema.tables[0].indexes.clear();
+  for (const char* name : {"adya", "adyaclaimed", "troc", "sdg"}) {
+    const Oracle* oracle = find_oracle(name);
+    ASSERT_NE(oracle, nullptr) << name;
+    EXPECT_NE(oracle->cannot_judge(c, target->engine()).find("covers t2"), std::string::npos) << name;
+    EXPECT_EQ(oracle->cannot_judge(uncovered, target->engine()), "") << name;
+  }
 }
