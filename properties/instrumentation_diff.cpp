@@ -144,6 +144,19 @@ std::map<std::size_t, std::size_t> released_together(const History& plain, const
   return out;
 }
 
+// Whether a statement of a transaction other than `t` was waiting when the step at event count `submitted` was sent
+// and then failed with a deadlock.
+bool sent_while_a_victim_waited(const History& h, std::size_t t, int submitted) {
+  for (std::size_t i = 0; i < h.events.size() && static_cast<int>(i) < submitted; ++i) {
+    const Event& e = h.events[i];
+    if (e.kind != Event::Kind::Blocked || static_cast<std::size_t>(e.step.txn) == t) continue;
+    const int done = h.completed_at(e.step);
+    if (done >= submitted && h.outcome(e.step).failed() && h.outcome(e.step).error.cls == ErrorClass::Deadlock)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared) {
@@ -225,6 +238,25 @@ std::string waiter_order(const History& plain, const History& prepared) {
   return fmt::format("waiters released together ({}): every difference is in their steps from the wait on, their "
                      "fates or the tables they write",
                      names);
+}
+
+std::string deadlock_closing_wait(const History& plain, const History& prepared) {
+  const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
+  if (!map) return {};
+  const std::vector<Difference> all = differences(plain, prepared);
+  std::string steps;
+  for (const Difference& d : all) {
+    if (d.kind != Difference::Kind::Blocking) return {};
+    const auto t = static_cast<std::size_t>(d.step.txn), k = static_cast<std::size_t>(d.step.index);
+    // In the prepared run the statement's group is sent from its first added step on.
+    const std::size_t first = k == 0 ? 0 : (*map)[t][k - 1] + 1;
+    if (!sent_while_a_victim_waited(plain, t, plain.submitted_at[t][k]) ||
+        !sent_while_a_victim_waited(prepared, t, prepared.submitted_at[t][first]))
+      return {};
+    steps += fmt::format("{}{}", steps.empty() ? "" : ", ", step_name(t, k));
+  }
+  if (steps.empty()) return {};
+  return fmt::format("{} closed a deadlock in both runs; only whether it was seen waiting differs", steps);
 }
 
 Result run(Target& target, const Oracle& oracle, const TestCase& c) {

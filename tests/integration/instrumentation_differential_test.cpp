@@ -9,7 +9,8 @@
 // at once which runs first is not the case's; nor is it on PostgreSQL when the row they wait for was updated (below).
 // Nor is a difference that lies wholly in the steps of transactions one transaction's end released together, from
 // the step that waited on, their fates and the tables they write (differential::waiter_order); one anywhere else in
-// such a case is the preparation's.
+// such a case is the preparation's. Nor is whether the statement that closed a deadlock was seen waiting
+// (differential::deadlock_closing_wait).
 // At PostgreSQL SERIALIZABLE the added reads' SIREAD locks change which transactions SSI ends, or at which statement
 // (ssi_aborts_differ): counted apart with the reason. Every other reproduced difference is unexplained and fails.
 //
@@ -119,6 +120,7 @@ std::string explanation(const differential::Result& r, bool predicate_locks) {
   if (has("(it waited in both runs)") && (has("constraint-violation") || has("row(s) affected")))
     return "key lost to another waiter";
   if (!differential::waiter_order(r.plain, r.prepared).empty()) return "waiters released together";
+  if (!differential::deadlock_closing_wait(r.plain, r.prepared).empty()) return "wait that closed a deadlock";
   if (ssi_aborts_differ(r, predicate_locks)) return "other transactions ended by SSI";
   return {};
 }

@@ -108,3 +108,54 @@ TEST(WaiterOrder, OneWaiterAloneIsNoWaiterOrder) {
   ASSERT_NE(differential::compare_runs(run(false), prepared), "");
   EXPECT_EQ(differential::waiter_order(run(false), prepared), "");
 }
+
+namespace {
+
+// T0 and T1 each update one row, then the other's: T1's second UPDATE waits for T0, and T0's second UPDATE, sent while
+// it waits, closes the cycle; InnoDB ends T1 (`victim` = Deadlock; another class for a wait that was no deadlock).
+// `closing_waited`: the probe saw T0's second UPDATE waiting while T1 was rolled back.
+History deadlock(bool closing_waited, ErrorClass victim = ErrorClass::Deadlock) {
+  TestCase c;
+  c.schema.tables = {test::table_ab({{Value(1), Value(0)}, {Value(2), Value(0)}})};
+  c.transactions = {test::txn({"UPDATE t SET b = 1 WHERE a = 1", "UPDATE t SET b = 1 WHERE a = 2"}),
+                    test::txn({"UPDATE t SET b = 2 WHERE a = 2", "UPDATE t SET b = 2 WHERE a = 1"})};
+  c.order = {0, 0, 1, 1, 1, 0, 0, 1};
+  History h = test::completed_in_order(c);
+  using K = Event::Kind;
+  h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Completed, {1, 1}},
+              {K::Blocked, {1, 2}}};
+  if (closing_waited) h.events.push_back({K::Blocked, {0, 2}});
+  h.events.insert(h.events.end(), {{K::Completed, {1, 2}}, {K::Completed, {0, 2}}, {K::Completed, {0, 3}},
+                                   {K::Skipped, {1, 3}}});
+  h.submitted_at = {{0, 1, 5, static_cast<int>(h.events.size()) - 2}, {2, 3, 4, static_cast<int>(h.events.size()) - 1}};
+  h.was_blocked[1][2] = true;
+  h.was_blocked[0][2] = closing_waited;
+  h.outcomes[0][1] = h.outcomes[0][2] = h.outcomes[1][1] = affected(1);
+  h.outcomes[1][2] = Outcome::failure(victim, "1213", "Deadlock found when trying to get lock");
+  h.outcomes[1][3].status = Outcome::Status::Skipped;
+  h.transactions[1] = TxnResult{TxnFate::Aborted, StepRef{1, 2}, h.outcomes[1][2].error,
+                                closing_waited ? 6 : 5};
+  h.transactions[0].end_event = closing_waited ? 8 : 7;
+  h.final_state = {{"t", {{Value(1), Value(1)}, {Value(2), Value(1)}}}};
+  return h;
+}
+
+}  // namespace
+
+TEST(DeadlockClosingWait, WhetherTheStepThatClosedADeadlockWasSeenWaitingIsTiming) {
+  ASSERT_EQ(differential::compare_runs(deadlock(false), deadlock(true)),
+            "blocking: T0.2 did not wait plainly, waited prepared");
+  EXPECT_EQ(differential::deadlock_closing_wait(deadlock(false), deadlock(true)),
+            "T0.2 closed a deadlock in both runs; only whether it was seen waiting differs");
+}
+
+TEST(DeadlockClosingWait, AWaitBesideNoDeadlockOrAnotherDifferenceIsNot) {
+  // The waiting statement failed otherwise: T0's wait closed no cycle.
+  EXPECT_EQ(differential::deadlock_closing_wait(deadlock(false, ErrorClass::LockTimeout),
+                                                deadlock(true, ErrorClass::LockTimeout)),
+            "");
+  // The same wait, and T0's first UPDATE wrote nothing prepared: that is no timing.
+  History prepared = deadlock(true);
+  prepared.outcomes[0][1] = affected(0);
+  EXPECT_EQ(differential::deadlock_closing_wait(deadlock(false), prepared), "");
+}
