@@ -15,7 +15,8 @@
 // (ssi_aborts_differ): counted apart with the reason. Every other reproduced difference is unexplained and fails.
 //
 // TXPROP_DIFF_CASES (default 12 per engine and level: the CI budget) sets the number of cases (README, "Instrumentation
-// differential", gives the figures and the command); TXPROP_DIFF_CASE=i runs case i alone and prints it.
+// differential", gives the figures and the command); TXPROP_DIFF_CASE=i runs case i alone and prints it;
+// TXPROP_CONTENTION=1 makes every case contended (default: every other case), 0 none.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -56,7 +57,7 @@ gen::Options options_for(const EngineCapabilities& c, IsolationLevel level, bool
   gen::Options o;
   o.engine.locking_reads = c.locking_reads;
   o.isolation = level;
-  o.contention = contention;  // half the cases: concurrent transactions on the same rows
+  o.contention = contention;
   o.rollback_probability = 0.15;
   return o;
 }
@@ -176,9 +177,12 @@ void differential_at(Target& target, IsolationLevel level, int cases) {
   rc::Random random(2121 + static_cast<int>(level));
   // TXPROP_DIFF_CASE=i: only case i (of the same sequence), printed as a scenario file to inspect and replay it.
   const std::optional<long long> only = env_integer("TXPROP_DIFF_CASE", 0, 1'000'000);
+  // Half the cases contended (concurrent transactions on the same rows); TXPROP_CONTENTION=1 every case, 0 none.
+  const std::optional<long long> contention = env_integer("TXPROP_CONTENTION", 0, 1);
   for (int i = 0; i < cases; ++i) {
-    const TestCase c = gen::test_case(options_for(target.engine().capabilities(), level, i % 2 == 0))(
-                           random.split(), i % 60).value();
+    const bool contended = contention ? *contention != 0 : i % 2 == 0;
+    const TestCase c =
+        gen::test_case(options_for(target.engine().capabilities(), level, contended))(random.split(), i % 60).value();
     if (only && *only != i) continue;
     if (only) std::cout << write_scenario(scenario_from_test_case(c, fmt::format("differential case {}", i)));
     for (const Oracle* o : registered_oracles())
