@@ -248,11 +248,12 @@ std::string deadlock_closing_wait(const History& plain, const History& prepared)
   for (const Difference& d : all) {
     if (d.kind != Difference::Kind::Blocking) return {};
     const auto t = static_cast<std::size_t>(d.step.txn), k = static_cast<std::size_t>(d.step.index);
-    // In the prepared run the statement's group is sent from its first added step on.
-    const std::size_t first = k == 0 ? 0 : (*map)[t][k - 1] + 1;
-    if (!sent_while_a_victim_waited(plain, t, plain.submitted_at[t][k]) ||
-        !sent_while_a_victim_waited(prepared, t, prepared.submitted_at[t][first]))
-      return {};
+    // In the prepared run the wait may be an added step's around the statement (waited(): the steps after the
+    // previous statement up to this one): one of them was sent while the victim waited.
+    bool prepared_closed = false;
+    for (std::size_t m = k == 0 ? 0 : (*map)[t][k - 1] + 1; m <= (*map)[t][k] && !prepared_closed; ++m)
+      prepared_closed = sent_while_a_victim_waited(prepared, t, prepared.submitted_at[t][m]);
+    if (!prepared_closed || !sent_while_a_victim_waited(plain, t, plain.submitted_at[t][k])) return {};
     steps += fmt::format("{}{}", steps.empty() ? "" : ", ", step_name(t, k));
   }
   if (steps.empty()) return {};
