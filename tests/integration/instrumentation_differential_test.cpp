@@ -118,7 +118,11 @@ std::string explanation(const differential::Result& r, bool predicate_locks) {
   // row that its holder updated releases its tuple lock to follow the update chain (READ COMMITTED's EvalPlanQual,
   // heapam.c heap_update / heap_lock_updated_tuple), and the next waiter, woken by that, may lock the new version
   // first.
-  if (has("(it waited in both runs)") && (has("constraint-violation") || has("row(s) affected")))
+  // Only a duplicate key or another count of written rows is that: a write that failed otherwise (a snapshot
+  // conflict: its transaction's view was older) is not ("row(s) affected" also names the other side of such a line).
+  static const std::regex other_count(": \\d+ vs \\d+ row\\(s\\) affected");
+  if (has("(it waited in both runs)") && !has("snapshot-conflict") &&
+      (has("constraint-violation") || std::regex_search(r.difference, other_count)))
     return "key lost to another waiter";
   if (!differential::waiter_order(r.plain, r.prepared).empty()) return "waiters released together";
   if (!differential::deadlock_closing_wait(r.plain, r.prepared).empty()) return "wait that closed a deadlock";
