@@ -303,3 +303,34 @@ TEST(InstrumentationDifferential, ACoveringIndexUncoveredByAnAddedColumnIsRefuse
     EXPECT_EQ(oracle->cannot_judge(uncovered, target->engine()), "") << name;
   }
 }
+
+namespace {
+
+// Differential case 1554 at SQLite SERIALIZABLE: T0's UPDATE sets c2 to the 9 it has; T1, whose read began before
+// T0's commit, deletes the row afterwards. `value` is what T0's UPDATE sets.
+TestCase no_op_update_before_a_readers_write(int value) {
+  return parse_scenario(fmt::format(
+                            "name: no-op update\nsetup:\nCREATE TABLE t0 (c0 INTEGER NOT NULL, c2 INTEGER, "
+                            "PRIMARY KEY (c0));\nINSERT INTO t0 (c0, c2) VALUES (1, 9);\nsteps:\nT0: BEGIN;\nT1: "
+                            "BEGIN;\nT0: UPDATE t0 SET c2 = {} WHERE c0 = 1;\nT1: SELECT * FROM t0;\nT0: COMMIT;\n"
+                            "T1: DELETE FROM t0 WHERE c0 = 1;\nT1: COMMIT;\n",
+                            value))
+      .replay_case(IsolationLevel::Serializable);
+}
+
+}  // namespace
+
+// SQLite writes no page for an UPDATE that changes nothing (update_skips_unchanged_rows), so T1's snapshot stays
+// current and its DELETE succeeds; a real change ends T1 with SQLITE_BUSY_SNAPSHOT. Adya's and Troc's writer list
+// must not turn the first into the second.
+TEST(InstrumentationDifferential, ANoOpUpdateStaysNoWriteOnSqlite) {
+  TXPROP_USE_ENGINE(target, "sqlite", false);
+  const History changed = target->run(no_op_update_before_a_readers_write(8));
+  if (changed.outcomes[1][2].ok()) GTEST_SKIP() << target->name() << " is not in WAL mode: no stale snapshot to meet";
+  EXPECT_EQ(changed.outcomes[1][2].error.cls, ErrorClass::SerializationFailure) << describe(changed);
+  EXPECT_TRUE(target->run(no_op_update_before_a_readers_write(9)).outcomes[1][2].ok());
+  for (const char* name : {"adya", "troc"}) {
+    const TestCase c = no_op_update_before_a_readers_write(9);
+    EXPECT_EQ(differential::run(*target, *find_oracle(name), c).difference, "") << name;
+  }
+}
