@@ -1,6 +1,8 @@
 #include "txprop/internal/instrumentation_diff.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -85,25 +87,74 @@ const Outcome& outcome_of(const History& prepared, std::size_t t, const std::vec
   return own;
 }
 
-// The first step (in plain step order) whose blocking or outcome differs.
-std::string compare_steps(const History& plain, const History& prepared, const StepMap& map,
-                          const HiddenColumns& hidden) {
-  std::string blocking, outcome;
+// Every step (in plain step order) whose blocking or outcome differs.
+void step_differences(const History& plain, const History& prepared, const StepMap& map, const HiddenColumns& hidden,
+                      std::vector<Difference>& out) {
   for (std::size_t t = 0; t < map.size(); ++t)
     for (std::size_t k = 0; k < map[t].size(); ++k) {
+      const StepRef step{static_cast<int>(t), static_cast<int>(k)};
       const bool a = plain.was_blocked[t][k], b = waited(prepared, t, map[t], k);
-      if (a != b && blocking.empty())
-        blocking = fmt::format("blocking: {} {} plainly, {} prepared", step_name(t, k), a ? "waited" : "did not wait",
-                               b ? "waited" : "did not wait");
+      if (a != b)
+        out.push_back({Difference::Kind::Blocking, step, {},
+                       fmt::format("blocking: {} {} plainly, {} prepared", step_name(t, k),
+                                   a ? "waited" : "did not wait", b ? "waited" : "did not wait")});
       const Outcome& p = plain.outcomes[t][k];
-      const std::string d = compare_outcomes(p, as_plain(outcome_of(prepared, t, map[t], k), p, hidden));
-      if (!d.empty() && outcome.empty())
-        outcome = fmt::format("outcome of {}{}: {} (plain vs prepared)", step_name(t, k),
-                              a && b ? " (it waited in both runs)" : "", d);
+      if (const std::string d = compare_outcomes(p, as_plain(outcome_of(prepared, t, map[t], k), p, hidden));
+          !d.empty())
+        out.push_back({Difference::Kind::Outcome, step, {},
+                       fmt::format("outcome of {}{}: {} (plain vs prepared)", step_name(t, k),
+                                   a && b ? " (it waited in both runs)" : "", d)});
     }
-  std::string out = blocking;
-  if (!outcome.empty()) out += (out.empty() ? "" : "\n") + outcome;
+}
+
+// The tables of the final state that differ, each with its rows only in one run.
+void state_differences(const History& plain, const History& prepared, const HiddenColumns& hidden,
+                       std::vector<Difference>& out) {
+  const DatabaseState visible = plain_state(prepared.final_state, prepared.test_case, hidden);
+  for (const auto& [name, rows] : plain.final_state) {
+    const auto it = visible.find(name);
+    const DatabaseState other{{name, it == visible.end() ? std::vector<Row>{} : it->second}};
+    if (std::string d = compare_states({{name, rows}}, other, "plain", "prepared"); !d.empty())
+      out.push_back({Difference::Kind::FinalState, {}, name, std::move(d)});
+  }
+}
+
+// The plain step a step of the prepared case stands for: an added step counts as the plain statement after it.
+std::size_t plain_step(const std::vector<std::size_t>& steps, std::size_t m) {
+  return static_cast<std::size_t>(std::lower_bound(steps.begin(), steps.end(), m) - steps.begin());
+}
+
+// [transaction] -> the first plain step of it that was waiting when a transaction's end released it together with
+// another transaction's (History::resumptions_together, in either run); absent when none was.
+std::map<std::size_t, std::size_t> released_together(const History& plain, const History& prepared,
+                                                     const StepMap& map) {
+  std::map<std::size_t, std::size_t> out;
+  const auto note = [&](std::size_t t, std::size_t k) {
+    if (t >= map.size()) return;  // an appended transaction (the observer) has no plain counterpart
+    auto [it, added] = out.emplace(t, k);
+    if (!added) it->second = std::min(it->second, k);
+  };
+  for (const History::Resumption& r : plain.resumptions_together())
+    for (const StepRef& w : r.waiting) note(static_cast<std::size_t>(w.txn), static_cast<std::size_t>(w.index));
+  for (const History::Resumption& r : prepared.resumptions_together())
+    for (const StepRef& w : r.waiting) {
+      const auto t = static_cast<std::size_t>(w.txn);
+      if (t < map.size()) note(t, plain_step(map[t], static_cast<std::size_t>(w.index)));
+    }
   return out;
+}
+
+// Whether a statement of a transaction other than `t` was waiting when the step at event count `submitted` was sent
+// and then failed with a deadlock.
+bool sent_while_a_victim_waited(const History& h, std::size_t t, int submitted) {
+  for (std::size_t i = 0; i < h.events.size() && static_cast<int>(i) < submitted; ++i) {
+    const Event& e = h.events[i];
+    if (e.kind != Event::Kind::Blocked || static_cast<std::size_t>(e.step.txn) == t) continue;
+    const int done = h.completed_at(e.step);
+    if (done >= submitted && h.outcome(e.step).failed() && h.outcome(e.step).error.cls == ErrorClass::Deadlock)
+      return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -125,29 +176,88 @@ std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared
   return out;
 }
 
-std::string compare_runs(const History& plain, const History& prepared) {
+std::vector<Difference> differences(const History& plain, const History& prepared) {
   const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
-  if (!map) return "the prepared case's steps cannot be mapped to the plain case's";
+  if (!map) return {};
   const HiddenColumns hidden = added_columns(plain.test_case, prepared.test_case);
-  std::vector<std::string> lines;
+  std::vector<Difference> out;
   if (plain.finding.has_value() != prepared.finding.has_value())
-    lines.push_back(fmt::format("run: {} plainly, {} prepared", plain.finding ? plain.finding->detail : "finished",
-                                prepared.finding ? prepared.finding->detail : "finished"));
-  if (std::string steps = compare_steps(plain, prepared, *map, hidden); !steps.empty()) lines.push_back(steps);
+    out.push_back({Difference::Kind::Run, {}, {},
+                   fmt::format("run: {} plainly, {} prepared", plain.finding ? plain.finding->detail : "finished",
+                               prepared.finding ? prepared.finding->detail : "finished")});
+  step_differences(plain, prepared, *map, hidden, out);
   for (std::size_t t = 0; t < map->size(); ++t)
-    if (plain.transactions[t].fate != prepared.transactions[t].fate) {
-      lines.push_back(fmt::format("fate of T{}: {} plainly, {} prepared", t, to_string(plain.transactions[t].fate),
-                                  to_string(prepared.transactions[t].fate)));
-      break;
-    }
-  if (!plain.finding && !prepared.finding)
-    if (std::string d = compare_states(plain.final_state, plain_state(prepared.final_state, prepared.test_case, hidden),
-                                       "plain", "prepared");
-        !d.empty())
-      lines.push_back("final state: " + d);
+    if (plain.transactions[t].fate != prepared.transactions[t].fate)
+      out.push_back({Difference::Kind::Fate, StepRef{static_cast<int>(t), 0}, {},
+                     fmt::format("fate of T{}: {} plainly, {} prepared", t, to_string(plain.transactions[t].fate),
+                                 to_string(prepared.transactions[t].fate))});
+  if (!plain.finding && !prepared.finding) state_differences(plain, prepared, hidden, out);
+  return out;
+}
+
+std::string compare_runs(const History& plain, const History& prepared) {
+  if (!map_steps(plain.test_case, prepared.test_case))
+    return "the prepared case's steps cannot be mapped to the plain case's";
+  // The first difference of each kind, and every table of the final state that differs.
+  std::vector<std::string> lines;
+  std::string state;
+  std::set<Difference::Kind> shown;
+  for (const Difference& d : differences(plain, prepared)) {
+    if (d.kind == Difference::Kind::FinalState) state += d.text;
+    else if (shown.insert(d.kind).second) lines.push_back(d.text);
+  }
+  if (!state.empty()) lines.push_back("final state: " + state);
   std::string out;
   for (const std::string& l : lines) out += (out.empty() ? "" : "\n") + l;
   return out;
+}
+
+std::string waiter_order(const History& plain, const History& prepared) {
+  const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
+  if (!map) return {};
+  const std::map<std::size_t, std::size_t> released = released_together(plain, prepared, *map);
+  if (released.empty()) return {};
+  std::set<std::string> written;  // the tables the released transactions write
+  for (const auto& [t, k] : released)
+    for (const Statement& s : plain.test_case.transactions[t].statements)
+      for (const std::string& w : s.written_tables()) written.insert(w);
+  const auto in_released = [&](const StepRef& step, bool from_wait) {
+    const auto it = released.find(static_cast<std::size_t>(step.txn));
+    return it != released.end() && (!from_wait || static_cast<std::size_t>(step.index) >= it->second);
+  };
+  for (const Difference& d : differences(plain, prepared)) {
+    using K = Difference::Kind;
+    const bool explained = (d.kind == K::Blocking || d.kind == K::Outcome) ? in_released(d.step, true)
+                           : d.kind == K::Fate                              ? in_released(d.step, false)
+                           : d.kind == K::FinalState                        ? written.count(d.table) != 0
+                                                                            : false;
+    if (!explained) return {};
+  }
+  std::string names;
+  for (const auto& [t, k] : released) names += fmt::format("{}T{}.{}", names.empty() ? "" : ", ", t, k);
+  return fmt::format("waiters released together ({}): every difference is in their steps from the wait on, their "
+                     "fates or the tables they write",
+                     names);
+}
+
+std::string deadlock_closing_wait(const History& plain, const History& prepared) {
+  const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
+  if (!map) return {};
+  const std::vector<Difference> all = differences(plain, prepared);
+  std::string steps;
+  for (const Difference& d : all) {
+    if (d.kind != Difference::Kind::Blocking) return {};
+    const auto t = static_cast<std::size_t>(d.step.txn), k = static_cast<std::size_t>(d.step.index);
+    // In the prepared run the wait may be an added step's around the statement (waited(): the steps after the
+    // previous statement up to this one): one of them was sent while the victim waited.
+    bool prepared_closed = false;
+    for (std::size_t m = k == 0 ? 0 : (*map)[t][k - 1] + 1; m <= (*map)[t][k] && !prepared_closed; ++m)
+      prepared_closed = sent_while_a_victim_waited(prepared, t, prepared.submitted_at[t][m]);
+    if (!prepared_closed || !sent_while_a_victim_waited(plain, t, plain.submitted_at[t][k])) return {};
+    steps += fmt::format("{}{}", steps.empty() ? "" : ", ", step_name(t, k));
+  }
+  if (steps.empty()) return {};
+  return fmt::format("{} closed a deadlock in both runs; only whether it was seen waiting differs", steps);
 }
 
 Result run(Target& target, const Oracle& oracle, const TestCase& c) {

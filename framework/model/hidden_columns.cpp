@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace txprop {
 
 bool HiddenColumns::is_hidden(std::string_view column) const {
@@ -74,6 +77,54 @@ Outcome HiddenColumns::visible(Outcome o) const {
   }
   o.columns = std::move(columns);
   return o;
+}
+
+namespace {
+
+// A secondary index of `t` that holds, with the primary key, every column of `t`; null if none.
+const Index* covering_index(const Table& t) {
+  for (const Index& i : t.indexes) {
+    const auto held = [&](const Column& c) {
+      const auto in = [&](const std::vector<std::string>& cols) {
+        return std::find(cols.begin(), cols.end(), c.name) != cols.end();
+      };
+      return in(i.columns) || in(t.primary_key);
+    };
+    if (std::all_of(t.columns.begin(), t.columns.end(), held)) return &i;
+  }
+  return nullptr;
+}
+
+// Whether `s`, in a transaction at `level`, reads `table` with a current read.
+bool current_read_of(const Statement& s, IsolationLevel level, const std::string& table, const EngineCapabilities& e) {
+  const auto& locking = e.locking_plain_reads;
+  const bool current = s.kind == StatementKind::Update || s.kind == StatementKind::Delete || s.lock != LockMode::None ||
+                       (s.is_read() && std::find(locking.begin(), locking.end(), level) != locking.end());
+  const std::vector<std::string> tables = s.tables();
+  return current && std::find(tables.begin(), tables.end(), table) != tables.end();
+}
+
+}  // namespace
+
+std::string hidden_columns_uncover_an_index(const TestCase& c, const EngineCapabilities& engine) {
+  if (engine.writes_read_snapshot) return {};
+  for (const Table& table : c.schema.tables) {
+    const Index* index = covering_index(table);
+    if (index == nullptr) continue;
+    for (std::size_t t = 0; t < c.transactions.size(); ++t)
+      for (std::size_t i = 0; i < c.transactions[t].statements.size(); ++i) {
+        if (!current_read_of(c.transactions[t].statements[i], c.transactions[t].isolation, table.name, engine))
+          continue;
+        for (std::size_t w = 0; w < c.transactions.size(); ++w)
+          for (const Statement& s : c.transactions[w].statements) {
+            const std::vector<std::string> written = s.written_tables();
+            if (w != t && std::find(written.begin(), written.end(), table.name) != written.end())
+              return fmt::format("index {} ({}) covers {} and T{}.{} reads it with a current read while T{} writes it",
+                                 index->name, fmt::join(index->columns, ","), table.name, t, i + 1, w);
+          }
+      }
+  }
+  return {};
 }
 
 }  // namespace txprop

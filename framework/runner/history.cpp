@@ -98,7 +98,8 @@ std::vector<int> History::committed() const {
   return out;
 }
 
-std::string History::concurrent_resumption() const {
+std::vector<History::Resumption> History::resumptions_together() const {
+  std::vector<Resumption> out;
   std::set<StepRef> waiting;
   for (const Event& e : events) {
     if (e.kind == Event::Kind::Blocked) waiting.insert(e.step);
@@ -109,10 +110,18 @@ std::string History::concurrent_resumption() const {
     if (!ends) continue;
     std::set<int> txns;
     for (const StepRef& w : waiting) txns.insert(w.txn);
-    if (txns.size() >= 2)
-      return fmt::format("when T{} ended, {} transactions were waiting and resumed together", e.step.txn, txns.size());
+    if (txns.size() >= 2) out.push_back(Resumption{e.step.txn, {waiting.begin(), waiting.end()}});
   }
-  return {};
+  return out;
+}
+
+std::string History::concurrent_resumption() const {
+  const std::vector<Resumption> all = resumptions_together();
+  if (all.empty()) return {};
+  std::set<int> txns;
+  for (const StepRef& w : all.front().waiting) txns.insert(w.txn);
+  return fmt::format("when T{} ended, {} transactions were waiting and resumed together", all.front().releaser,
+                     txns.size());
 }
 
 bool History::any_blocked() const {

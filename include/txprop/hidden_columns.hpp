@@ -10,9 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "txprop/capabilities.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/schema.hpp"
 #include "txprop/statement.hpp"
+#include "txprop/test_case.hpp"
 
 namespace txprop {
 
@@ -44,5 +46,19 @@ class HiddenColumns {
  private:
   std::vector<Column> columns_;
 };
+
+// Empty unless adding hidden columns to `c`'s tables may change which index the engine scans, and with it what the
+// plain statements show: where writes and locking reads are current reads of the latest committed rows
+// (`writes_read_snapshot` false: InnoDB), which rows such a read sees after it waited and which index records it locks
+// depend on the index it scans. A table whose secondary index holds, with the primary key, every column is read through
+// that index alone (a covering index: InnoDB's secondary records carry the primary key); with the hidden columns no
+// index covers it and the optimizer may scan the primary key instead. Seen on MariaDB 10.11.19 at READ COMMITTED
+// (t2 (c0 PRIMARY KEY, c1 UNIQUE)): `SELECT * FROM t2 WHERE c0 IN (1, 100) FOR UPDATE` waits on row 1, which another
+// transaction deletes before inserting (100, NULL) and committing; through the covering index on c1 the resumed scan
+// is past the NULL, sorted first, and returns nothing; with one more column in t2 it scans the primary key and returns
+// (100, NULL) (tests/scenarios/mariadb_covering_index_locking_read_after_wait.txn). Otherwise "index t2_u (c1) covers
+// t2 and T1.1 reads it with a current read while T0 writes it": a current read (UPDATE, DELETE, a locking read, a plain
+// read at a level in `locking_plain_reads`) of such a table while another transaction writes it.
+std::string hidden_columns_uncover_an_index(const TestCase& c, const EngineCapabilities& engine);
 
 }  // namespace txprop

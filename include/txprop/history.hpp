@@ -85,6 +85,12 @@ struct History {
   // resume together and the engine (and the machine's timing) decides which runs first, so another run of the same
   // case may order them differently. Otherwise "when T1 ended, 2 transactions were waiting and resumed together".
   std::string concurrent_resumption() const;
+  // Every such release: the transaction whose end it was and the steps then waiting (two or more transactions').
+  struct Resumption {
+    int releaser = 0;
+    std::vector<StepRef> waiting;
+  };
+  std::vector<Resumption> resumptions_together() const;
   // Index in `events` of the step's Completed event, or -1.
   int completed_at(StepRef ref) const;
 

@@ -7,6 +7,7 @@
 #include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/behaviours.hpp"
+#include "txprop/hidden_columns.hpp"
 #include "txprop/oracle.hpp"
 
 namespace txprop {
@@ -35,7 +36,7 @@ class AdyaOracle final : public Oracle {
   // IsoRel's instrumentation gives an INSERT's row a fresh row id and writer list; an upsert that updates the existing
   // row (or leaves it alone, or replaces it) would need that row's id and list, which the instrumented INSERT does not
   // carry: the history would show a write that did not happen, or miss one that did.
-  std::string cannot_judge(const TestCase& c, const EngineProfile&) const override {
+  std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const override {
     // A foreign key writes rows no statement names (ON DELETE CASCADE / SET NULL) and reads and locks the referenced
     // row (PostgreSQL FOR KEY SHARE, InnoDB a shared record lock): the instrumented statements record none of that.
     if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
@@ -63,6 +64,9 @@ class AdyaOracle final : public Oracle {
     // later commit changed returns the snapshot's version, where FOR SHARE fails) is not in the documented behaviour.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and Adya's history and documented behaviour do not model that locking clause";
+    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).
+    if (std::string index = hidden_columns_uncover_an_index(c, engine.capabilities()); !index.empty())
+      return index + ", and Adya's hidden columns would make the optimizer scan another index";
     return {};
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {

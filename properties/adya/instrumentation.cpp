@@ -97,6 +97,18 @@ bool keyed(const Table& t, const std::string& column) {
                      [&](const Index& i) { return !i.columns.empty() && i.columns.front() == column; });
 }
 
+// Whether `s` sets a column of `t`'s primary key or of one of its unique indexes.
+bool sets_a_unique_column(const Table& t, const Statement& s) {
+  const auto in = [](const std::vector<std::string>& cols, const std::string& c) {
+    return std::find(cols.begin(), cols.end(), c) != cols.end();
+  };
+  return std::any_of(s.assignments.begin(), s.assignments.end(), [&](const Assignment& a) {
+    return in(t.primary_key, a.column) || std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& i) {
+             return i.unique && in(i.columns, a.column);
+           });
+  });
+}
+
 // Whether InnoDB's UPDATE or DELETE `s` at REPEATABLE READ locks exactly what SELECT ... FOR UPDATE of its whole table
 // locks: it reads no other table (no join, no subquery: their shared locks would come after all of the table's
 // exclusive ones instead of row by row), its WHERE names no column an index leads with (so no range or lookup can
@@ -104,10 +116,13 @@ bool keyed(const Table& t, const std::string& column) {
 // on every record and on the supremum, MySQL 8.0 manual 15.7.3, "Locks Set by Different SQL Statements in InnoDB":
 // "If you have no indexes suitable for your statement and MySQL must scan the entire table to process the statement,
 // every row of the table becomes locked"), it has no LIMIT, and no foreign key of or to its table makes it read or
-// write another table row by row.
+// write another table row by row. Nor does an UPDATE that sets a column of the primary key or of a unique index: a
+// duplicate key ends it at the row that has it, before it locks the records after it, where the read locked them all
+// (the instrumentation differential, 500 contended cases at MariaDB REPEATABLE READ: the added read waited for a row
+// another transaction had inserted, which the plain UPDATE, failing with 1062 on an earlier row, never reached).
 bool scans_whole_table(const Schema& schema, const Table& t, const Statement& s) {
   if ((s.kind != StatementKind::Update && s.kind != StatementKind::Delete) || !s.joins.empty() || s.limit ||
-      s.tables().size() != 1 || !t.foreign_keys.empty())
+      s.tables().size() != 1 || !t.foreign_keys.empty() || sets_a_unique_column(t, s))
     return false;
   for (const Table& other : schema.tables)
     for (const ForeignKey& fk : other.foreign_keys)

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "txprop/hidden_columns.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/sql.hpp"
 #include "troc.hpp"
@@ -66,6 +67,9 @@ class TrocOracle final : public Oracle {
                          "and Troc's lock rules for that level assume they lock",
                          t, sql_name(tx.isolation), engine.name());
     }
+    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).
+    if (std::string index = hidden_columns_uncover_an_index(c, engine.capabilities()); !index.empty())
+      return index + ", and Troc's hidden columns would make the optimizer scan another index";
     return {};
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {

@@ -27,9 +27,39 @@ namespace txprop::differential {
 using StepMap = std::vector<std::vector<std::size_t>>;
 std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared);
 
+// One difference between the runs and where it lies: a step of the plain case (its blocking or its outcome), a
+// transaction's fate, a table of the final state, or the run itself (a finding in one run only).
+struct Difference {
+  enum class Kind { Run, Blocking, Outcome, Fate, FinalState };
+  Kind kind = Kind::Run;
+  StepRef step;       // Blocking, Outcome: the plain step; Fate: its transaction (index 0)
+  std::string table;  // FinalState
+  std::string text;   // one line, as compare_runs prints it
+};
+// Every difference, in plain step order (empty when the prepared case's steps cannot be mapped: compare_runs says so).
+std::vector<Difference> differences(const History& plain, const History& prepared);
+
 // Empty when `prepared` (the run of the prepared case) shows what `plain` shows; otherwise one line per kind of
 // difference, naming the first step that differs.
 std::string compare_runs(const History& plain, const History& prepared);
+
+// Whether every difference lies in what the order of waiters released together can change, and not in the
+// preparation: when one transaction's end releases statements of two or more others at once
+// (History::resumptions_together, in either run), which of them the engine runs first, and whether a released
+// statement completes before the next step is sent, is the engine's and the machine's timing (a prepared statement
+// is slower). That order can change the released transactions' steps from the one that waited on (blocking, rows,
+// errors), their fates, and the final state of the tables they write; it cannot change a step that completed before
+// the release, nor another transaction's step. A line naming the released transactions when every difference lies
+// there; empty when one lies elsewhere (an effect of the preparation, or none was released together).
+std::string waiter_order(const History& plain, const History& prepared);
+
+// Whether every difference is whether a step waited, at a step submitted while another transaction's statement was
+// waiting that then failed with a deadlock, in both runs: the step closed the cycle. InnoDB looks for a cycle when a
+// lock request starts to wait and rolls the victim back then (lock0lock.cc, Deadlock::check_and_resolve), so the
+// closing statement waits only while the victim's rollback releases its locks, and whether the probe sees that wait
+// is the machine's timing (seen at load 9: a prepared UPDATE's wait seen in 3 pairs of runs, in none of 13 more).
+// A line naming the steps when so; empty otherwise.
+std::string deadlock_closing_wait(const History& plain, const History& prepared);
 
 struct Result {
   std::string refused;     // the oracle's cannot_judge line: nothing ran
