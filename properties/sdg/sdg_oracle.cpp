@@ -51,7 +51,9 @@ class SdgOracle final : public Oracle {
     // differential, issue 21 item 1), the case is not judged.
     return sdg::reads_change_engine(c, engine);
   }
-  TestCase prepare(const TestCase& c, const EngineProfile&) const override { return sdg::instrument(c); }
+  TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
+    return sdg::instrument(c, engine.capabilities().first_write_snapshot_after_wait);
+  }
   TestCase strip(const TestCase& prepared) const override { return sdg::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {
     return sdg::check_sdg(target, h);

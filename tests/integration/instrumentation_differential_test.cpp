@@ -11,11 +11,13 @@
 // (ssi_aborts_differ): counted apart with the reason. Every other reproduced difference is unexplained and fails.
 //
 // TXPROP_DIFF_CASES (default 12 per engine and level: the CI budget) sets the number of cases (README, "Instrumentation
-// differential", gives the figures and the command).
+// differential", gives the figures and the command); TXPROP_DIFF_RICH=1 generates the richer forms (options_for);
+// TXPROP_DIFF_SHOW=1 prints every reproduced difference with both histories.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -42,6 +44,9 @@ struct Tally {
   // key that waited in both runs another got it first (several waiters released at once: which runs first is
   // InnoDB's choice, not the case's).
   int victim = 0;
+  // Of the reproduced, counted first: the oracle gives no verdict on the prepared run (it saw the difference itself,
+  // e.g. SDG's unchanged row its version key wrote), so no verdict rests on it.
+  int no_verdict = 0;
   // Of the reproduced, at a level whose reads take SIREAD locks (predicate_lock_levels, PostgreSQL SERIALIZABLE): the
   // transactions SSI ended with a serialization failure differ between the runs (below).
   int ssi = 0;
@@ -50,9 +55,15 @@ struct Tally {
   std::map<std::string, int> reasons;
 };
 
+// TXPROP_DIFF_RICH=1: the statement forms the property suites generate (the engine's whole capabilities, joins,
+// derived tables, subqueries), as tests/bench/no_verdict_bench.cpp counts the cases without a verdict on.
 gen::Options options_for(const EngineCapabilities& c, IsolationLevel level, bool contention) {
   gen::Options o;
   o.engine.locking_reads = c.locking_reads;
+  if (env_integer("TXPROP_DIFF_RICH", 0, 1).value_or(0) == 1) {
+    o.engine = c;
+    o.rich_statements = o.derived_inner_forms = true;
+  }
   o.isolation = level;
   o.contention = contention;  // half the cases: concurrent transactions on the same rows
   o.rollback_probability = 0.15;
@@ -107,7 +118,7 @@ bool ssi_aborts_differ(const differential::Result& r, bool predicate_locks) {
          plain.count({std::stoul(m[1].str()), std::stoul(m[2].str())}) != 0;
 }
 
-void tally(Tally& t, differential::Result r, bool predicate_locks) {
+void tally(Tally& t, differential::Result r, bool predicate_locks, const std::function<bool(const History&)>& judged) {
   if (!r.refused.empty()) {
     ++t.refused;
     ++t.reasons[reason_of(r.refused)];
@@ -128,10 +139,12 @@ void tally(Tally& t, differential::Result r, bool predicate_locks) {
   const std::string shown =
       fmt::format("{}\nplain:\n{}\nprepared:\n{}", r.difference, describe(r.plain), describe(r.prepared));
   if (t.first.empty()) t.first = shown;
+  if (env_integer("TXPROP_DIFF_SHOW", 0, 1).value_or(0) == 1) std::cout << "reproduced difference: " << shown << "\n";
   // Waiters released together by one transaction's end: which of them the engine runs first, and whether a released
   // statement completes before the next step is sent, is timing (a prepared statement is slower), not the preparation.
   const bool resumed_together = !r.plain.concurrent_resumption().empty() || !r.prepared.concurrent_resumption().empty();
-  if (has("deadlock") || lost_to_another_waiter || resumed_together) ++t.victim;
+  if (!judged(r.prepared)) ++t.no_verdict;
+  else if (has("deadlock") || lost_to_another_waiter || resumed_together) ++t.victim;
   else if (ssi_aborts_differ(r, predicate_locks)) ++t.ssi;
   else if (t.first_unexplained.empty()) t.first_unexplained = shown;
 }
@@ -161,15 +174,17 @@ void differential_at(Target& target, IsolationLevel level, int cases) {
     const TestCase c = gen::test_case(options_for(target.engine().capabilities(), level, i % 2 == 0))(
                            random.split(), i % 60).value();
     for (const Oracle* o : registered_oracles())
-      tally(by_oracle[o->name()], differential::run(target, *o, c), predicate_locks);
+      tally(by_oracle[o->name()], differential::run(target, *o, c), predicate_locks,
+            [&](const History& prepared) { return !o->judge(target, prepared).inconclusive; });
   }
   for (const auto& [name, t] : by_oracle) {
     if (t.run == 0 && t.refused == 0) continue;  // runs every case as it is: nothing to compare
-    const int unexplained = t.reproduced - t.victim - t.ssi;
+    const int unexplained = t.reproduced - t.victim - t.ssi - t.no_verdict;
     std::cout << fmt::format("differential {} {} {}: {} cases compared, {} differ, {} reproduced ({} another deadlock "
-                             "victim or waiter order, {} other transactions ended by SSI, {} unexplained); {} refused\n",
+                             "victim or waiter order, {} other transactions ended by SSI, {} without a verdict, {} "
+                             "unexplained); {} refused\n",
                              target.name(), sql_name(level), name, t.run, t.differ, t.reproduced, t.victim, t.ssi,
-                             unexplained, t.refused);
+                             t.no_verdict, unexplained, t.refused);
     for (const auto& [why, n] : t.reasons) std::cout << fmt::format("    refused {}: {}\n", n, why);
     if (std::string open = known_open(target.engine().name(), level, name); !open.empty())
       std::cout << "    other transactions ended by SSI: " << open << "\n";

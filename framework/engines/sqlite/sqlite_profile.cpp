@@ -45,6 +45,12 @@ class SqliteProfile final : public EngineProfile {
     // https://www.sqlite.org/wal.html#concurrency: a read transaction keeps its snapshot, and its write fails with
     // SQLITE_BUSY_SNAPSHOT when the database changed since).
     c.first_write_snapshot_after_wait = true;
+    // An UPDATE that sets a row to the values it has leaves its page unwritten (btree.c: an overwrite whose content is
+    // equal writes nothing), so a transaction that changed no byte commits nothing: a WAL reader's snapshot stays
+    // current (its later write succeeds where it would get SQLITE_BUSY_SNAPSHOT), and a rollback-journal COMMIT needs
+    // no EXCLUSIVE lock. Checked by hand on 3.40.1 (a reader's write after another's `UPDATE t SET x = 1` of x = 1
+    // committed succeeds; after `SET x = 2`, 517); tests/targets/sdg_first_write_lock_test.cpp.
+    c.update_skips_unchanged_rows = true;
     c.wait_detection = "SQLITE_BUSY with busy timeout 0: the statement would wait; the runner retries it when "
                        "another transaction ends";
     c.aborting_errors = "SQLITE_BUSY_SNAPSHOT (a WAL reader's stale snapshot cannot write) ends the transaction; "
