@@ -335,6 +335,17 @@ bool snapshot_read_after(const TestCase& c, const Layout& layout, std::size_t t,
   return false;
 }
 
+// Whether a transaction other than `t` has a write of `table` (first-updater-wins fails only a write of that row).
+bool another_writes(const TestCase& c, std::size_t t, const std::string& table) {
+  for (std::size_t u = 0; u < c.transactions.size(); ++u)
+    for (const ::txprop::Statement& other : c.transactions[u].statements) {
+      if (u == t || !other.is_write()) continue;
+      const std::vector<std::string> w = other.written_tables();
+      if (std::find(w.begin(), w.end(), table) != w.end()) return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 std::string unchanged_rows_written(const History& h, const Layout& layout, const EngineProfile& engine,
@@ -343,9 +354,16 @@ std::string unchanged_rows_written(const History& h, const Layout& layout, const
   for (std::size_t t = 0; t < c.transactions.size(); ++t) {
     if (h.transactions[t].fate != TxnFate::Committed) continue;
     const VisibilityRules rules = engine.visibility(c.transactions[t].isolation, config);
-    // InnoDB REPEATABLE READ: a write reads the latest committed version and a plain read the snapshot, so a row the
-    // UPDATE left unwritten reads later in its snapshot version, a written one as the transaction's own (MDEV-26642).
-    const bool own_rows_read = !engine.capabilities().writes_read_snapshot && rules.select.view == ViewRule::Snapshot;
+    // Where the plain SQL tells a row left unwritten from one written with its own values (visibility_rules.hpp):
+    // first-updater-wins (InnoDB REPEATABLE READ with innodb_snapshot_isolation) fails another transaction's write of
+    // a written row only; where writes read the latest committed version and plain reads a snapshot (InnoDB
+    // REPEATABLE READ), the transaction's own later plain read sees an unwritten row in its snapshot version and a
+    // written one as its own (MDEV-26642); where any commit that changed rows fails the next write of every older
+    // snapshot (SQLite WAL) or takes a database lock (SQLite), a transaction that changed no row commits nothing. Below
+    // REPEATABLE READ InnoDB reads the same values either way and locks the row either way.
+    const bool row_conflict = rules.snapshot_write_conflict && !rules.conflict_on_any_commit;
+    const bool own_view = rules.select.view == ViewRule::Snapshot && !engine.capabilities().writes_read_snapshot;
+    const bool commits_nothing = rules.conflict_on_any_commit || rules.database_locks;
     bool changed = false;
     std::string unchanged;
     for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
@@ -353,12 +371,13 @@ std::string unchanged_rows_written(const History& h, const Layout& layout, const
       const WriteEffect e = write_effect(h, layout, t, s);
       changed = changed || e.changed;
       if (e.unchanged.empty()) continue;
-      if (own_rows_read && snapshot_read_after(c, layout, t, s)) return e.unchanged + ", and a plain read after it";
+      if (row_conflict && another_writes(c, t, c.transactions[t].statements[s - 1].table))
+        return e.unchanged + ", where another transaction's write of it would fail had it changed";
+      if (own_view && snapshot_read_after(c, layout, t, s)) return e.unchanged + ", and a plain read after it";
       if (unchanged.empty()) unchanged = e.unchanged;
     }
-    // A transaction that changed no row commits nothing (SQLite: no page written, so a WAL reader's snapshot stays
-    // current and a rollback-journal COMMIT takes no EXCLUSIVE lock); its version keys would be its only change.
-    if (!changed && !unchanged.empty()) return unchanged + ", and its transaction changed no other row";
+    if (commits_nothing && !changed && !unchanged.empty())
+      return unchanged + ", and its transaction changed no other row";
   }
   return {};
 }

@@ -44,9 +44,9 @@ std::string reason_key(std::string why) {
 std::string reason_of(const Judgement& j) {
   for (const std::string& tag : j.verdict.tags) {
     if (tag.rfind("sdg-no-verdict: A3", 0) == 0) return tag;
-    if (tag == "sdg-no-verdict: unchanged row written")  // which of the two reasons of unchanged_rows_written
-      return tag + (j.verdict.note.find("changed no other row") != std::string::npos ? ", its transaction's only change"
-                                                                                      : ", read in its snapshot after");
+    if (tag == "sdg-no-verdict: unchanged row written")  // which reason of unchanged_rows_written
+      for (const char* why : {"changed no other row", "would fail", "a plain read after it"})
+        if (j.verdict.note.find(why) != std::string::npos) return tag + ": " + why;
   }
   return reason_key(j.refused.empty() ? j.verdict.note : j.refused);
 }
