@@ -43,9 +43,10 @@ struct EngineCapabilities {
   // locks a SELECT ... FOR UPDATE of the whole table takes, and holds them to the transaction's end (InnoDB REPEATABLE
   // READ: exclusive next-key locks on every record), so that read, sent right before, reads what the write reads.
   std::vector<IsolationLevel> whole_table_locking_read;
-  // A matched row that an UPDATE sets to the values it already has is not written: no new version, not counted as
-  // changed, and the transaction's later consistent reads do not see it as its own (InnoDB: MDEV-26642). An
-  // instrumentation column that every UPDATE changes would turn it into a write (issue 21, the differential check).
+  // A matched row that an UPDATE sets to the values it already has is not written: no new version (InnoDB: not
+  // counted as changed, and the transaction's later consistent reads do not see it as its own, MDEV-26642; SQLite: no
+  // page written, so a transaction that changed nothing commits nothing). An instrumentation column that every UPDATE
+  // changes would turn it into a write (issue 21, the differential check).
   bool update_skips_unchanged_rows = false;
   // A transaction's first statement that waits takes the snapshot when it finally runs (SQLite: a write that got
   // SQLITE_BUSY holds no read transaction and is retried); a read added before it would take the snapshot earlier and

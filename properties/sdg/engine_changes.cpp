@@ -130,34 +130,6 @@ std::string early_read_view(const TestCase& c, const EngineProfile& engine) {
   return {};
 }
 
-// SQLite: a transaction's first statement that is a write and waits for another's write lock takes its snapshot when
-// it finally runs (capabilities.hpp, first_write_snapshot_after_wait); TxCheck's reads before it would take it before
-// the wait, and the retried write would fail with SQLITE_BUSY_SNAPSHOT. It waits when, at its place in the order,
-// another transaction has written and not ended (one writer at a time).
-std::string first_write_waits(const TestCase& c, const EngineProfile& engine) {
-  if (!engine.capabilities().first_write_snapshot_after_wait) return {};
-  std::vector<std::size_t> at(c.transactions.size(), 0);
-  std::vector<bool> holds(c.transactions.size(), false);  // has written and not ended, in the planned order
-  for (int ti : c.order) {
-    const std::size_t t = static_cast<std::size_t>(ti);
-    const Transaction& tx = c.transactions[t];
-    const std::size_t step = at[t]++;
-    if (tx.is_end_step(step)) {
-      holds[t] = false;
-      continue;
-    }
-    if (step == 0 || !tx.statements[step - 1].is_write()) continue;
-    if (step == 1)
-      for (std::size_t u = 0; u < holds.size(); ++u)
-        if (u != t && holds[u])
-          return fmt::format("T{} begins with a write that waits for T{}'s write lock, and {} takes a first "
-                             "write's snapshot after its wait: TxCheck's reads before it would take the snapshot before",
-                             t, u, engine.name());
-    holds[t] = true;
-  }
-  return {};
-}
-
 // PostgreSQL SERIALIZABLE: every read takes SIREAD locks (a whole-table scan a relation lock), which never block but
 // make SSI abort a transaction in a cycle of read-write conflicts (capabilities.hpp, predicate_lock_levels). An
 // INSERT reads nothing of its table; its version-set and after-write reads do, so a transaction that reads a table
@@ -186,7 +158,7 @@ std::string added_predicate_locks(const TestCase& c, const EngineProfile& engine
 
 std::string reads_change_engine(const TestCase& c, const EngineProfile& engine) {
   if (c.transactions.size() < 2) return {};
-  for (auto rule : {locking_reads, early_read_view, first_write_waits, added_predicate_locks})
+  for (auto rule : {locking_reads, early_read_view, added_predicate_locks})
     if (std::string why = rule(c, engine); !why.empty()) return why;
   return {};
 }

@@ -6,6 +6,11 @@
 //   before-write read   SELECT ... FROM t WHERE <the write's predicate>         (UPDATE, DELETE)
 //   the statement       (INSERT gets txp_pk/txp_vk values, UPDATE sets txp_vk = K, SELECT returns both keys)
 //   after-write read    SELECT ... FROM t WHERE txp_vk = K                        (UPDATE, INSERT)
+// Where the engine takes a first write's snapshot only when that write runs (SQLite, capabilities.hpp,
+// first_write_snapshot_after_wait), a transaction whose first statement is a write begins that statement's group with
+//   write lock          UPDATE t SET txp_pk = txp_pk WHERE 1 = 0
+// which takes the database's write lock (and, with it, the snapshot) as the write itself would have, waiting where it
+// would have waited, so the reads after it see what the write sees (the group's own steps hold the lock).
 // A multi-table write (UPDATE t JOIN u / UPDATE ... FROM, DELETE t FROM t JOIN u / DELETE ... USING) gets a
 // before-write read per written table with the join turned into a correlated EXISTS, sets txp_vk = K in every table
 // it writes, and gets an after-write read per written table.
@@ -25,7 +30,9 @@ inline constexpr const char* kVersionKey = "txp_vk";
 // Inserted rows get row keys from here on; initial rows count from 1 (unique across all tables).
 inline constexpr std::int64_t kInsertedRowKeys = 1'000'000;
 
-enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead };
+// WriteLock: the write-lock step above; like BEGIN it belongs to no group (group -1), is left out of the graph and of
+// the replay, and strip() removes it.
+enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead, WriteLock };
 
 struct StepRole {
   Role role = Role::Control;
@@ -35,7 +42,8 @@ struct StepRole {
 // [transaction][step] of a prepared case.
 using Layout = std::vector<std::vector<StepRole>>;
 
-TestCase instrument(const TestCase& c);
+// `first_write_lock`: the engine's first write takes the snapshot when it runs (first_write_snapshot_after_wait).
+TestCase instrument(const TestCase& c, bool first_write_lock = false);
 // The WHERE of the before-write read of `written` for write `s`: its own WHERE, or for a multi-table write the
 // equivalent single-table predicate (a correlated EXISTS over the joined table).
 std::optional<Expr> write_predicate(const ::txprop::Statement& s, const std::string& written);

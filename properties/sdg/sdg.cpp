@@ -277,6 +277,113 @@ std::map<std::pair<int, int>, std::string> a3_mismatches(const History& h, const
   return out;
 }
 
+namespace {
+
+// A row of a query result without its version key, by row key; empty when the result has no keys.
+std::map<std::int64_t, Row> rows_by_key(const Outcome& o) {
+  std::map<std::int64_t, Row> out;
+  const auto pk = std::find(o.columns.begin(), o.columns.end(), kRowKey);
+  const auto vk = std::find(o.columns.begin(), o.columns.end(), kVersionKey);
+  if (!o.ok() || pk == o.columns.end() || vk == o.columns.end()) return out;
+  for (Row r : o.rows) {
+    const auto key = as_key(r[static_cast<std::size_t>(pk - o.columns.begin())]);
+    if (!key) continue;
+    r.erase(r.begin() + (vk - o.columns.begin()));
+    out[*key] = std::move(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+// What one committed write of an instrumented group did to rows: whether it changed some row (an INSERT or DELETE
+// that affected rows, an UPDATE whose after-write read shows a row its before-write read did not show with those
+// values), and the first row an UPDATE set to the values it had ("" if none).
+struct WriteEffect {
+  bool changed = false;
+  std::string unchanged;
+};
+
+WriteEffect write_effect(const History& h, const Layout& layout, std::size_t t, std::size_t s) {
+  const ::txprop::Statement& st = h.test_case.transactions[t].statements[s - 1];
+  const Outcome& o = h.outcomes[t][s];
+  if (st.kind != StatementKind::Update) return {o.ok() && st.is_write() && o.affected > 0, ""};
+  std::map<std::int64_t, Row> before, after;
+  for (int k : steps_of(layout, static_cast<int>(t), layout[t][s].group)) {
+    const Role role = layout[t][static_cast<std::size_t>(k)].role;
+    if (role == Role::BeforeWriteRead) before.merge(rows_by_key(h.outcomes[t][static_cast<std::size_t>(k)]));
+    if (role == Role::AfterWriteRead) after.merge(rows_by_key(h.outcomes[t][static_cast<std::size_t>(k)]));
+  }
+  WriteEffect out;
+  for (const auto& [key, row] : after) {
+    const auto it = before.find(key);
+    if (it == before.end() || it->second != row) out.changed = true;
+    else if (out.unchanged.empty())
+      out.unchanged = fmt::format("T{}.{} {} set row {} to the values it had", t, layout[t][s].group + 1,
+                                  statement_text(st), key);
+  }
+  return out;
+}
+
+// Whether a statement of transaction `t` after step `s` reads the transaction's snapshot (a plain SELECT).
+bool snapshot_read_after(const TestCase& c, const Layout& layout, std::size_t t, std::size_t s) {
+  for (std::size_t k = s + 1; k <= c.transactions[t].statements.size(); ++k) {
+    const ::txprop::Statement& later = c.transactions[t].statements[k - 1];
+    if (layout[t][k].role == Role::Statement && later.kind == StatementKind::Select && later.lock == LockMode::None)
+      return true;
+  }
+  return false;
+}
+
+// Whether a transaction other than `t` has a write of `table` (first-updater-wins fails only a write of that row).
+bool another_writes(const TestCase& c, std::size_t t, const std::string& table) {
+  for (std::size_t u = 0; u < c.transactions.size(); ++u)
+    for (const ::txprop::Statement& other : c.transactions[u].statements) {
+      if (u == t || !other.is_write()) continue;
+      const std::vector<std::string> w = other.written_tables();
+      if (std::find(w.begin(), w.end(), table) != w.end()) return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+std::string unchanged_rows_written(const History& h, const Layout& layout, const EngineProfile& engine,
+                                   const TargetConfig& config) {
+  const TestCase& c = h.test_case;
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    if (h.transactions[t].fate != TxnFate::Committed) continue;
+    const VisibilityRules rules = engine.visibility(c.transactions[t].isolation, config);
+    // Where the plain SQL tells a row left unwritten from one written with its own values (visibility_rules.hpp):
+    // first-updater-wins (InnoDB REPEATABLE READ with innodb_snapshot_isolation) fails another transaction's write of
+    // a written row only; where writes read the latest committed version and plain reads a snapshot (InnoDB
+    // REPEATABLE READ), the transaction's own later plain read sees an unwritten row in its snapshot version and a
+    // written one as its own (MDEV-26642); where any commit that changed rows fails the next write of every older
+    // snapshot (SQLite WAL) or takes a database lock (SQLite), a transaction that changed no row commits nothing. Below
+    // REPEATABLE READ InnoDB reads the same values either way and locks the row either way.
+    const bool row_conflict = rules.snapshot_write_conflict && !rules.conflict_on_any_commit;
+    const bool own_view = rules.select.view == ViewRule::Snapshot && !engine.capabilities().writes_read_snapshot;
+    const bool commits_nothing = rules.conflict_on_any_commit || rules.database_locks;
+    bool changed = false;
+    std::string unchanged;
+    for (std::size_t s = 1; s <= c.transactions[t].statements.size(); ++s) {
+      if (layout[t][s].role != Role::Statement) continue;
+      const WriteEffect e = write_effect(h, layout, t, s);
+      changed = changed || e.changed;
+      if (e.unchanged.empty()) continue;
+      if (row_conflict && another_writes(c, t, c.transactions[t].statements[s - 1].table))
+        return e.unchanged + ", where another transaction's write of it would fail had it changed";
+      if (own_view && snapshot_read_after(c, layout, t, s)) return e.unchanged + ", and a plain read after it";
+      if (unchanged.empty()) unchanged = e.unchanged;
+    }
+    if (commits_nothing && !changed && !unchanged.empty())
+      return unchanged + ", and its transaction changed no other row";
+  }
+  return {};
+}
+
+namespace {
+
 // The mismatched writes of a3_mismatches, each with what the profile documents at its transaction's level.
 std::vector<std::pair<::txprop::Statement, DocumentedBehaviour>> mismatched_writes(
     Target& target, const History& h, const Layout& layout, const std::map<std::pair<int, int>, std::string>& mismatched) {
@@ -515,6 +622,7 @@ class SdgJudgement {
     if (!converge())
       return no_verdict(h_.finding ? "a re-planned run did not finish: " + h_.finding->detail
                                    : fmt::format("blocking scheduling did not converge in {} rounds", replans_));
+    if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
     if (std::optional<Verdict> broken = item_dependencies()) return *broken;
     // Decycling: remove a statement on a cycle and run again (the graph may change completely).
     for (;;) {
@@ -525,6 +633,7 @@ class SdgJudgement {
         if (!converge())
           return no_verdict("after decycling, " + (h_.finding ? "a run did not finish: " + h_.finding->detail
                                                               : std::string("blocking scheduling did not converge")));
+        if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
         continue;
       }
       if (std::optional<Verdict> unfinished = replay_and_compare(layout, graph)) return *unfinished;
@@ -554,6 +663,20 @@ class SdgJudgement {
     }
   }
 
+  // Where the engine leaves a row an UPDATE sets to its own values unwritten (update_skips_unchanged_rows: InnoDB, and
+  // SQLite, which then has no page to commit), TxCheck's version key, which every UPDATE sets, writes it; where the
+  // plain SQL can show that (unchanged_rows_written: SQLite's SQLITE_BUSY_SNAPSHOT or COMMIT lock, InnoDB's view of
+  // its own row) the run is not the plain case's, and it is not judged.
+  std::optional<Verdict> written_unchanged() {
+    if (!target_.engine().capabilities().update_skips_unchanged_rows) return std::nullopt;
+    const std::string same = unchanged_rows_written(h_, sdg::layout(h_.test_case), target_.engine(), target_.config());
+    if (same.empty()) return std::nullopt;
+    Verdict v = no_verdict(fmt::format("{}, which {} leaves unwritten, and TxCheck's version key wrote it: the run is "
+                                       "not the plain case's", same, target_.engine().name()));
+    v.tags.push_back("sdg-no-verdict: unchanged row written");
+    return v;
+  }
+
   Verdict no_verdict(const std::string& why) {
     if (std::getenv("TXPROP_SDG_DEBUG")) fmt::print(stderr, "[sdg] no verdict: {}\n{}\n", why, describe(h_));
     v_.inconclusive = true;
@@ -580,7 +703,8 @@ class SdgJudgement {
     const Node& victim = graph.nodes()[static_cast<std::size_t>(graph.pick_for_removal(cycle))];
     removed_text_.push_back(graph.label(graph.pick_for_removal(cycle)));
     ++removed_;
-    h_ = target_.run(instrument(remove_statement(strip(h_.test_case), victim.txn, victim.stmt)));
+    h_ = target_.run(instrument(remove_statement(strip(h_.test_case), victim.txn, victim.stmt),
+                                  target_.engine().capabilities().first_write_snapshot_after_wait));
   }
 
   // Replays the acyclic graph in topological order and compares every step's result and the final state.
@@ -612,7 +736,8 @@ class SdgJudgement {
       std::string why;
       if (same_result(before, after, why)) continue;
       const StepRole role = layout[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
-      static const char* const kRoleNames[] = {"", "version-set read of", "before-write read of", "", "after-write read of"};
+      static const char* const kRoleNames[] = {"",   "version-set read of", "before-write read of",
+                                               "", "after-write read of", "write lock of"};
       const Statement& stmt = h_.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
       Finding f;
       f.kind = "result-mismatch";

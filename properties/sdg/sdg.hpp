@@ -25,6 +25,12 @@ bool groups_contiguous(const History& h, const Layout& layout);
 // The prepared case's order re-planned to the actual order of the run, each group glued to where its statement
 // completed (TxCheck's blocking scheduling).
 std::vector<int> replan(const History& h, const Layout& layout);
+// Where the engine leaves a row an UPDATE sets to its own values unwritten (EngineCapabilities::
+// update_skips_unchanged_rows) and TxCheck's version key wrote it, whether the plain SQL could show the difference
+// (by the level's visibility rules: another's write conflicts with a new version, the transaction's own later plain
+// read, or a transaction that changed no other row commits nothing plainly). The row and why, or "".
+std::string unchanged_rows_written(const History& h, const Layout& layout, const EngineProfile& engine,
+                                   const TargetConfig& config);
 // The replay case: the groups of `order` (node indexes of `graph`) in one autocommit session.
 TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order);
 

@@ -54,7 +54,9 @@ class SdgOracle final : public Oracle {
       return index + ", and TxCheck's row and version keys would make the optimizer scan another index";
     return sdg::reads_change_engine(c, engine);
   }
-  TestCase prepare(const TestCase& c, const EngineProfile&) const override { return sdg::instrument(c); }
+  TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
+    return sdg::instrument(c, engine.capabilities().first_write_snapshot_after_wait);
+  }
   TestCase strip(const TestCase& prepared) const override { return sdg::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {
     return sdg::check_sdg(target, h);

@@ -40,6 +40,17 @@ std::string reason_key(std::string why) {
   return why.size() > 220 ? why.substr(0, 220) + "..." : why;
 }
 
+// A broken Assumption A3, or an unchanged row SDG's version key wrote, counts by its tag: the note names rows.
+std::string reason_of(const Judgement& j) {
+  for (const std::string& tag : j.verdict.tags) {
+    if (tag.rfind("sdg-no-verdict: A3", 0) == 0) return tag;
+    if (tag == "sdg-no-verdict: unchanged row written")  // which reason of unchanged_rows_written
+      for (const char* why : {"changed no other row", "would fail", "a plain read after it"})
+        if (j.verdict.note.find(why) != std::string::npos) return tag + ": " + why;
+  }
+  return reason_key(j.refused.empty() ? j.verdict.note : j.refused);
+}
+
 void run_cell(const TargetConfig& config, IsolationLevel level, const std::string& oracle_name, int cases) {
   std::unique_ptr<Target> target = Target::open(config);
   const Oracle& oracle = txprop::oracle(oracle_name);
@@ -52,7 +63,7 @@ void run_cell(const TargetConfig& config, IsolationLevel level, const std::strin
     const Judgement j = judge_case(oracle, *target, c, [&](const TestCase& p) { return target->run(p); });
     if (!j.verdict.inconclusive) continue;
     ++none;
-    ++reasons[reason_key(j.refused.empty() ? j.verdict.note : j.refused)];
+    ++reasons[reason_of(j)];
   }
   fmt::print("no-verdict {} {} {}: {} of {} cases ({:.1f}%)\n", oracle_name, config.name, sql_name(level), none, cases,
              100.0 * none / cases);

@@ -16,11 +16,13 @@
 //
 // TXPROP_DIFF_CASES (default 12 per engine and level: the CI budget) sets the number of cases (README, "Instrumentation
 // differential", gives the figures and the command); TXPROP_DIFF_CASE=i runs case i alone and prints it;
-// TXPROP_CONTENTION=1 makes every case contended (default: every other case), 0 none.
+// TXPROP_CONTENTION=1 makes every case contended (default: every other case), 0 none; TXPROP_DIFF_RICH=1 generates the
+// richer forms (options_for); TXPROP_DIFF_SHOW=1 prints every reproduced difference with both histories.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -43,7 +45,10 @@ namespace {
 
 struct Tally {
   int run = 0, refused = 0, differ = 0, reproduced = 0;
-  // Of the reproduced, explained, by reason (the keys of kExplanations): InnoDB ended another transaction of a
+  // Of the reproduced, counted first: the oracle gives no verdict on the prepared run (it saw the difference itself,
+  // e.g. SDG's unchanged row its version key wrote), so no verdict rests on it.
+  int no_verdict = 0;
+  // Of the other reproduced, explained, by reason (the keys of kExplanations): InnoDB ended another transaction of a
   // deadlock (it weighs them itself); of two writers of one key that waited in both runs another got it first; every
   // difference lies in waiters one transaction's end released together (differential::waiter_order); at a level
   // whose reads take SIREAD locks (predicate_lock_levels, PostgreSQL SERIALIZABLE) SSI ended other transactions.
@@ -53,9 +58,15 @@ struct Tally {
   std::map<std::string, int> reasons;
 };
 
+// TXPROP_DIFF_RICH=1: the statement forms the property suites generate (the engine's whole capabilities, joins,
+// derived tables, subqueries), as tests/bench/no_verdict_bench.cpp counts the cases without a verdict on.
 gen::Options options_for(const EngineCapabilities& c, IsolationLevel level, bool contention) {
   gen::Options o;
   o.engine.locking_reads = c.locking_reads;
+  if (env_integer("TXPROP_DIFF_RICH", 0, 1).value_or(0) == 1) {
+    o.engine = c;
+    o.rich_statements = o.derived_inner_forms = true;
+  }
   o.isolation = level;
   o.contention = contention;
   o.rollback_probability = 0.15;
@@ -130,7 +141,8 @@ std::string explanation(const differential::Result& r, bool predicate_locks) {
   return {};
 }
 
-void tally(Tally& t, const std::string& oracle, int index, differential::Result r, bool predicate_locks) {
+void tally(Tally& t, const std::string& oracle, int index, differential::Result r, bool predicate_locks,
+           const std::function<bool(const History&)>& judged) {
   if (!r.refused.empty()) {
     ++t.refused;
     ++t.reasons[reason_of(r.refused)];
@@ -142,6 +154,13 @@ void tally(Tally& t, const std::string& oracle, int index, differential::Result 
   ++t.differ;
   if (!r.reproduced) return;
   ++t.reproduced;
+  if (env_integer("TXPROP_DIFF_SHOW", 0, 1).value_or(0) == 1)
+    std::cout << fmt::format("reproduced difference: {}\nplain:\n{}\nprepared:\n{}\n", r.difference, describe(r.plain),
+                             describe(r.prepared));
+  if (!judged(r.prepared)) {
+    ++t.no_verdict;
+    return;
+  }
   if (const std::string why = explanation(r, predicate_locks); !why.empty()) {
     ++t.explained[why];
     return;
@@ -190,16 +209,17 @@ void differential_at(Target& target, IsolationLevel level, int cases) {
     if (only && *only != i) continue;
     if (only) std::cout << write_scenario(scenario_from_test_case(c, fmt::format("differential case {}", i)));
     for (const Oracle* o : registered_oracles())
-      tally(by_oracle[o->name()], o->name(), i, differential::run(target, *o, c), predicate_locks);
+      tally(by_oracle[o->name()], o->name(), i, differential::run(target, *o, c), predicate_locks,
+            [&](const History& prepared) { return !o->judge(target, prepared).inconclusive; });
   }
   for (const auto& [name, t] : by_oracle) {
     if (t.run == 0 && t.refused == 0) continue;  // runs every case as it is: nothing to compare
     std::string explained;
     for (const auto& [why, n] : t.explained) explained += fmt::format(", {} {}", n, why);
-    std::cout << fmt::format("differential {} {} {}: {} cases compared, {} differ, {} reproduced ({} unexplained{}); "
-                             "{} refused\n",
-                             target.name(), sql_name(level), name, t.run, t.differ, t.reproduced, t.unexplained,
-                             explained, t.refused);
+    std::cout << fmt::format("differential {} {} {}: {} cases compared, {} differ, {} reproduced ({} without a verdict, "
+                             "{} unexplained{}); {} refused\n",
+                             target.name(), sql_name(level), name, t.run, t.differ, t.reproduced, t.no_verdict,
+                             t.unexplained, explained, t.refused);
     for (const auto& [why, n] : t.reasons) std::cout << fmt::format("    refused {}: {}\n", n, why);
     if (std::string open = known_open(target.engine().name(), level, name); !open.empty())
       std::cout << "    other transactions ended by SSI: " << open << "\n";
