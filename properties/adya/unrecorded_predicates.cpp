@@ -39,6 +39,15 @@ std::optional<Writers> writers_of(const History& h, const std::string& table) {
   const auto rid = t->column_index(kRowIdColumn), wl = t->column_index(kWriterListColumn);
   if (!rid || !wl) return std::nullopt;
   if (auto it = h.final_state.find(table); it != h.final_state.end()) add_writers(out, it->second, *rid, *wl);
+  // Rows a foreign key's CASCADE deleted: their writers, and the deleter (instrumentation.cpp, add_cascade_log).
+  if (auto it = h.final_state.find(kCascadeLogTable); it != h.final_state.end())
+    for (const Row& r : it->second)
+      if (const auto d = parse_cascade_log_row(r); d && d->table == table) {
+        std::set<std::size_t>& writers = out[d->row];
+        for (std::uint32_t id : d->list)
+          if (id > 0) writers.insert(id - 1);
+        writers.insert(d->writer - 1);
+      }
   for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx) {
     const auto& statements = h.test_case.transactions[tx].statements;
     for (std::size_t i = 0; i < statements.size(); ++i) {
@@ -193,7 +202,65 @@ std::string written_by_another(const History& h, std::size_t t, const ::txprop::
   return {};
 }
 
+bool assigns_any(const ::txprop::Statement& s, const std::vector<std::string>& columns) {
+  return std::any_of(s.assignments.begin(), s.assignments.end(), [&](const Assignment& a) {
+    return std::find(columns.begin(), columns.end(), a.column) != columns.end();
+  });
+}
+
+// The tables a statement reads through foreign keys (see the header): a new or changed referencing row's referenced
+// table; a deleted or re-keyed referenced row's referencing tables, and those of every table its actions write.
+std::set<std::string> foreign_key_reads(const Schema& schema, const ::txprop::Statement& s) {
+  std::set<std::string> out;
+  const Table* t = schema.find_table(s.table);
+  if (t == nullptr) return out;
+  if (s.kind == StatementKind::Insert || s.kind == StatementKind::Update)
+    for (const ForeignKey& fk : t->foreign_keys)
+      if (s.kind == StatementKind::Insert || assigns_any(s, fk.columns)) out.insert(fk.table);
+  if (s.kind != StatementKind::Delete && s.kind != StatementKind::Update) return out;
+  std::vector<std::string> referenced = cascaded_tables(schema, s.table, s.kind);
+  referenced.push_back(s.table);
+  for (const Table& other : schema.tables)
+    for (const ForeignKey& fk : other.foreign_keys)
+      if (std::find(referenced.begin(), referenced.end(), fk.table) != referenced.end() &&
+          (s.kind == StatementKind::Delete || fk.table != s.table || assigns_any(s, fk.referenced)))
+        out.insert(other.name);
+  return out;
+}
+
+// A row of `writers` a committed transaction other than `t` wrote and `t` did not, as "T<w> (row <id>)"; empty if none.
+std::string any_written_by_another(const History& h, std::size_t t, const Writers& writers) {
+  for (const auto& [row, by] : writers) {
+    if (by.count(t) != 0) continue;
+    for (std::size_t w : by)
+      if (w != t && w < h.transactions.size() && committed(h, w)) return fmt::format("T{} (row {})", w, row);
+  }
+  return {};
+}
+
 }  // namespace
+
+std::string unrecorded_foreign_key_read(const History& h) {
+  const Schema& schema = h.test_case.schema;
+  if (!schema.has_foreign_keys()) return {};
+  const std::size_t n = std::min(h.test_case.transactions.size(), h.transactions.size());
+  for (std::size_t t = 0; t < n; ++t) {
+    if (!committed(h, t)) continue;
+    const auto& statements = h.test_case.transactions[t].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      if (!h.outcomes[t][i + 1].ok()) continue;
+      for (const std::string& read : foreign_key_reads(schema, statements[i])) {
+        const std::optional<Writers> writers = writers_of(h, read);
+        const std::string other = writers ? any_written_by_another(h, t, *writers) : "a joined DELETE";
+        if (!other.empty())
+          return fmt::format("T{}'s {} reads {} through a foreign key, which no instrumented statement records; {} "
+                             "wrote a row of {} it did not, so a dependency between them would not be recorded",
+                             t, render(strip_instrumentation_of(statements[i]), Dialect::Portable), read, other, read);
+      }
+    }
+  }
+  return {};
+}
 
 std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
                                  const std::function<bool(IsolationLevel)>& rechecks_after_wait) {
