@@ -905,8 +905,13 @@ void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
     if (parents.empty() || columns.empty()) continue;
     const Table& parent = *d.pick(parents);
     const Column& column = *d.pick(columns);
-    const ReferentialAction on_delete = draw_action(d, column, {40, 20, 15, 25});
-    const ReferentialAction on_update = draw_action(d, column, {25, 15, 45, 15});
+    ReferentialAction on_delete = draw_action(d, column, {40, 20, 15, 25});
+    ReferentialAction on_update = draw_action(d, column, {25, 15, 45, 15});
+    if (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty())
+      for (ReferentialAction* a : {&on_delete, &on_update})
+        *a = *a == ReferentialAction::Cascade ? ReferentialAction::Restrict
+             : *a == ReferentialAction::SetNull ? ReferentialAction::NoAction
+                                                : *a;
     ForeignKey fk{{column.name}, parent.name, parent.primary_key, on_delete, on_update};
     fit_rows_to_foreign_key(d, t, parent, fk);
     t.foreign_keys.push_back(std::move(fk));

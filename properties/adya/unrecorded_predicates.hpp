@@ -45,8 +45,9 @@ std::string unrecorded_predicate(const History& h, const EngineCapabilities& cap
 // key), and a DELETE, or an UPDATE of the referenced columns, reads the referencing rows (the RESTRICT / NO ACTION
 // check, and the WHERE of CASCADE / SET NULL's write; the versions a CASCADE deletes are recorded, its predicate is
 // not). A missing read can hide a dependency, never invent one; as for unrecorded_predicate, one line naming the first
-// such statement of a committed transaction T where another committed transaction wrote a row of the table it reads
-// through the key that T did not write (only then can a dependency through the read be missing), empty when none.
+// such statement of a committed transaction T where another committed transaction made a write that may change which
+// rows the read matches (an INSERT or DELETE of the read table's rows, an UPDATE of the key columns read, a key action
+// reaching the table; only then can a dependency through the read be missing), empty when none.
 std::string unrecorded_foreign_key_read(const History& h);
 
 }  // namespace txprop::adya

@@ -162,6 +162,27 @@ TEST(ForeignKeys, GeneratedWithAShareAndShrunkToNone) {
   EXPECT_EQ(to_no_action, acting);
 }
 
+// The Adya suites ask for keys whose writes can be recorded: on MariaDB (no trigger fires for a key's writes) the
+// actions are only RESTRICT and NO ACTION; on PostgreSQL the same draws keep CASCADE and SET NULL.
+TEST(ForeignKeys, OnlyRecordedWritesWhereAsked) {
+  for (const char* engine : {"mariadb", "postgresql"}) {
+    gen::Options o;
+    o.engine = find_engine(engine)->capabilities();
+    o.foreign_keys = o.foreign_key_writes_recorded_only = true;
+    rc::Random random(17);
+    int writing = 0, keys = 0;
+    for (int i = 0; i < 300; ++i)
+      for (const Table& t : gen::test_case(o)(random.split(), i % 100).value().schema.tables)
+        for (const ForeignKey& fk : t.foreign_keys) {
+          ++keys;
+          for (ReferentialAction a : {fk.on_delete, fk.on_update})
+            writing += a == ReferentialAction::Cascade || a == ReferentialAction::SetNull;
+        }
+    EXPECT_GT(keys, 0) << engine;
+    EXPECT_EQ(writing > 0, std::string(engine) == "postgresql") << engine << ": " << writing << " of " << keys;
+  }
+}
+
 // Troc and SDG do not see a cascaded write nor the read and lock of the referenced row: they refuse the case with that
 // reason. Adya records a cascaded write where the engine fires row triggers for it (PostgreSQL, SQLite; tests/targets/
 // foreign_key_adya_history_test.cpp) and refuses it on MariaDB with the profile's reason. WSS and atomicity replay it
