@@ -436,6 +436,15 @@ void schema_simplifications(const TestCase& c, std::vector<TestCase>& out) {
       auto& fks = copy.schema.tables[i].foreign_keys;
       fks.erase(fks.begin() + static_cast<std::ptrdiff_t>(k));
       out.push_back(std::move(copy));
+      // Its actions toward none (NO ACTION), the ON UPDATE action first: the key stays, and no longer writes.
+      for (const bool update : {true, false}) {
+        TestCase plain = c;
+        ForeignKey& fk = plain.schema.tables[i].foreign_keys[k];
+        ReferentialAction& action = update ? fk.on_update : fk.on_delete;
+        if (action == ReferentialAction::NoAction) continue;
+        action = ReferentialAction::NoAction;
+        out.push_back(std::move(plain));
+      }
     }
   for (std::size_t i = 0; i < c.schema.tables.size(); ++i) {
     const Table& t = c.schema.tables[i];

@@ -876,7 +876,17 @@ void fit_rows_to_foreign_key(Draw& d, Table& t, const Table& parent, const Forei
 
 // Foreign keys (issue 17): table i > 0 references, with foreign_key_probability, an earlier table's primary key from
 // one of its INTEGER columns outside its keys and unique indexes (changing a row's value there to fit the parent's
-// keys cannot make two rows clash), with an ON DELETE action drawn; SET NULL only on a nullable column.
+// keys cannot make two rows clash), with an ON DELETE and an ON UPDATE action drawn; SET NULL only on a nullable
+// column. Every engine here has each action on update as on delete (PostgreSQL 15 manual 5.4.5, SQLite
+// foreignkeys.html section 4.3, MariaDB KB "Foreign Keys"); they fire when an UPDATE changes the parent's key
+// (Options::primary_key_update_probability).
+ReferentialAction draw_action(Draw& d, const Column& column, const std::vector<int>& weights) {
+  static const std::vector<ReferentialAction> kActions = {ReferentialAction::Cascade, ReferentialAction::Restrict,
+                                                          ReferentialAction::NoAction, ReferentialAction::SetNull};
+  const ReferentialAction action = kActions[d.weighted(weights)];
+  return action == ReferentialAction::SetNull && column.not_null ? ReferentialAction::Cascade : action;
+}
+
 void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
   for (std::size_t i = 1; i < s.tables.size(); ++i) {
     if (!d.chance(o.foreign_key_probability)) continue;
@@ -895,11 +905,14 @@ void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
     if (parents.empty() || columns.empty()) continue;
     const Table& parent = *d.pick(parents);
     const Column& column = *d.pick(columns);
-    static const std::vector<ReferentialAction> kActions = {ReferentialAction::Cascade, ReferentialAction::Restrict,
-                                                            ReferentialAction::NoAction, ReferentialAction::SetNull};
-    ReferentialAction action = kActions[d.weighted({40, 20, 15, 25})];
-    if (action == ReferentialAction::SetNull && column.not_null) action = ReferentialAction::Cascade;
-    ForeignKey fk{{column.name}, parent.name, parent.primary_key, action, ReferentialAction::NoAction};
+    ReferentialAction on_delete = draw_action(d, column, {40, 20, 15, 25});
+    ReferentialAction on_update = draw_action(d, column, {25, 15, 45, 15});
+    if (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty())
+      for (ReferentialAction* a : {&on_delete, &on_update})
+        *a = *a == ReferentialAction::Cascade ? ReferentialAction::Restrict
+             : *a == ReferentialAction::SetNull ? ReferentialAction::NoAction
+                                                : *a;
+    ForeignKey fk{{column.name}, parent.name, parent.primary_key, on_delete, on_update};
     fit_rows_to_foreign_key(d, t, parent, fk);
     t.foreign_keys.push_back(std::move(fk));
   }

@@ -583,7 +583,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
       if (s.kind == StatementKind::RollbackToSavepoint) forms.insert("form: SAVEPOINT ... ROLLBACK TO");
       else if (s.kind == StatementKind::ReleaseSavepoint) forms.insert("form: SAVEPOINT ... RELEASE");
   for (const Table& t : c.schema.tables) {
-    for (const ForeignKey& fk : t.foreign_keys) forms.insert("form: FOREIGN KEY ON DELETE " + to_string(fk.on_delete));
+    for (const ForeignKey& fk : t.foreign_keys) {
+      forms.insert("form: FOREIGN KEY ON DELETE " + to_string(fk.on_delete));
+      if (fk.on_update != ReferentialAction::NoAction)
+        forms.insert("form: FOREIGN KEY ON UPDATE " + to_string(fk.on_update));
+    }
     for (const Column& col : t.columns)
       if (col.type == ColumnType::Boolean) forms.insert("form: BOOLEAN column");
   }

@@ -112,6 +112,23 @@ class Scheduler {
     h_.events.push_back(Event{Event::Kind::Skipped, ref});
   }
 
+  // The writer id an instrumentation gave the transaction, set on its connection before its BEGIN (a session variable:
+  // no lock, no snapshot). False when that failed (the run ends with the finding).
+  bool set_writer(int t) {
+    TxnState& s = state(t);
+    const int writer = txn(t).writer;
+    const std::string set = render_set_writer(writer, driver_.dialect());
+    if (set.empty()) return true;
+    Outcome o = s.worker->run(set);
+    if (!o.ok()) {
+      fail_run(RunFinding::Kind::Crash, StepRef{t, 0}, fmt::format("setting the writer failed: {}", summary(o)),
+               drivers::fault_of(o.error));
+      return false;
+    }
+    s.worker->writer = writer;
+    return true;
+  }
+
   void send(int t, int index) {
     TxnState& s = state(t);
     const Transaction& tx = txn(t);
@@ -128,6 +145,7 @@ class Scheduler {
       }
       s.worker->isolation = tx.isolation;
     }
+    if (index == 0 && tx.writer != 0 && s.worker->writer != tx.writer && !set_writer(t)) return;
     s.current = index;
     s.begun = true;
     s.running = true;

@@ -61,6 +61,7 @@ class SessionWorker {
   const drivers::Session& session() const { return *state_->session; }
   // The level this session was last set to (so SET is only sent when it changes).
   std::optional<IsolationLevel> isolation;
+  int writer = 0;  // the writer id last set (render_set_writer; Transaction::writer), 0: none
   bool broken = false;  // the connection was lost; the target replaces this worker
   std::chrono::milliseconds run_limit{30000};
 

@@ -471,9 +471,77 @@ std::vector<std::string> render_setup(const Schema& schema, Dialect d) {
     for (const Index& i : t.indexes)
       out.push_back(fmt::format("CREATE {}INDEX {} ON {} ({})", i.unique ? "UNIQUE " : "",
                                 quote_identifier(i.name, d), quote_identifier(t.name, d), column_list(i.columns, d)));
+    const std::vector<std::string> triggers = render_cascade_log(t, d);
+    out.insert(out.end(), triggers.begin(), triggers.end());
     if (!t.rows.empty()) out.push_back(render_insert_rows(t, d));
   }
   return out;
+}
+
+namespace {
+
+// PostgreSQL: a trigger function per trigger (PL/pgSQL, created again with each table: DROP TABLE drops the trigger,
+// not the function). Foreign-key actions are run by the RI triggers as ordinary UPDATE / DELETE statements on the
+// referencing table, which fire its row triggers (checked on 15.18: ON DELETE CASCADE and SET NULL, ON UPDATE CASCADE).
+std::vector<std::string> postgresql_cascade_log(const Table& t, const CascadeLog& log) {
+  const Dialect d = Dialect::PostgreSql;
+  const std::string table = quote_identifier(t.name, d), wl = quote_identifier(log.writer_list, d);
+  const std::string update = quote_identifier(log.log_table + "_" + t.name + "_update", d);
+  const std::string del = quote_identifier(log.log_table + "_" + t.name + "_delete", d);
+  const std::string writer = "current_setting('txprop.writer', true)";
+  return {
+      fmt::format("CREATE OR REPLACE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS $txp$BEGIN IF NEW.{} IS NOT "
+                  "DISTINCT FROM OLD.{} THEN NEW.{} := OLD.{} || ',' || coalesce({}, '?'); END IF; RETURN NEW; "
+                  "END$txp$",
+                  update, wl, wl, wl, wl, writer),
+      fmt::format("CREATE TRIGGER {0} BEFORE UPDATE ON {1} FOR EACH ROW EXECUTE FUNCTION {0}()", update, table),
+      fmt::format("CREATE OR REPLACE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS $txp$BEGIN INSERT INTO {} "
+                  "VALUES ({}, {}, OLD.{}, OLD.{}); RETURN OLD; END$txp$",
+                  del, quote_identifier(log.log_table, d), writer, render_literal(Value(t.name), d),
+                  quote_identifier(log.row_id, d), wl),
+      fmt::format("CREATE TRIGGER {0} AFTER DELETE ON {1} FOR EACH ROW EXECUTE FUNCTION {0}()", del, table)};
+}
+
+// SQLite runs foreign-key actions like triggers and fires the child's own triggers for them, also with
+// recursive_triggers off (checked on 3.40.1). An AFTER UPDATE trigger cannot change NEW: it appends with an UPDATE of
+// the row, which fires no trigger again (recursive_triggers is off). txp_writer() is the driver's function (the
+// session's writer, NULL on a connection that set none, as the control connection's resets).
+std::vector<std::string> sqlite_cascade_log(const Table& t, const CascadeLog& log) {
+  const Dialect d = Dialect::Sqlite;
+  const std::string table = quote_identifier(t.name, d), wl = quote_identifier(log.writer_list, d);
+  const std::string rid = quote_identifier(log.row_id, d);
+  return {fmt::format("CREATE TRIGGER {} AFTER UPDATE ON {} WHEN NEW.{} IS OLD.{} BEGIN UPDATE {} SET {} = {} || "
+                      "',' || coalesce(txp_writer(), '?') WHERE {} = NEW.{}; END",
+                      quote_identifier(log.log_table + "_" + t.name + "_update", d), table, wl, wl, table, wl, wl, rid,
+                      rid),
+          fmt::format("CREATE TRIGGER {} AFTER DELETE ON {} WHEN txp_writer() IS NOT NULL BEGIN INSERT INTO {} VALUES "
+                      "(txp_writer(), {}, OLD.{}, OLD.{}); END",
+                      quote_identifier(log.log_table + "_" + t.name + "_delete", d), table,
+                      quote_identifier(log.log_table, d), render_literal(Value(t.name), d), rid, wl)};
+}
+
+}  // namespace
+
+std::vector<std::string> render_cascade_log(const Table& t, Dialect d) {
+  if (!t.cascade_log) return {};
+  switch (d) {
+    case Dialect::PostgreSql: return postgresql_cascade_log(t, *t.cascade_log);
+    case Dialect::Sqlite: return sqlite_cascade_log(t, *t.cascade_log);
+    case Dialect::Portable: return {};  // instrumentation: a scenario file or report shows the case without it
+    case Dialect::MySql: break;
+  }
+  // MariaDB KB "Trigger Limitations": "Triggers are not activated by foreign key actions."
+  throw std::invalid_argument("table " + t.name + ": MariaDB and MySQL fire no trigger for a foreign key's writes");
+}
+
+std::string render_set_writer(int writer, Dialect d) {
+  switch (d) {
+    case Dialect::PostgreSql: return fmt::format("SET txprop.writer = '{}'", writer);
+    case Dialect::Sqlite: return fmt::format("SELECT txp_set_writer('{}')", writer);
+    case Dialect::MySql: return fmt::format("SET @txp_writer = '{}'", writer);
+    case Dialect::Portable: return {};
+  }
+  return {};
 }
 
 std::string render_insert_rows(const Table& t, Dialect d) {

@@ -101,6 +101,30 @@ TestCase strip_instrumentation(const TestCase& c);
 // One statement without its instrumentation (for explanations that quote the statement as generated).
 ::txprop::Statement strip_instrumentation_of(const ::txprop::Statement& s);
 
+// The writes a foreign key's action makes (issue 17 item 3). Where the engine's row triggers fire for them
+// (EngineCapabilities::cascaded_writes_unrecorded empty), instrument() gives every table that an ON DELETE or ON UPDATE
+// CASCADE / SET NULL writes a CascadeLog (schema.hpp), each transaction its writer id (Transaction::writer: the id its
+// writer lists carry), and adds the log table last (so the observer reads it and every reset empties it): a cascaded
+// UPDATE appends the writer to the row's writer list as any instrumented UPDATE does, and a deleted row's id and writer
+// list are logged with the writer as (writer, table, row id, writer list). A DELETE the case makes itself is logged
+// too; its RETURNING already records it.
+inline constexpr const char* kCascadeLogTable = "txp_cascades";
+// Whether `t` is the log table instrument() adds.
+bool is_cascade_log(const Table& t);
+// The tables whose rows a successful `kind` (UPDATE or DELETE) of `table`'s rows may write through foreign-key actions,
+// transitively: a DELETE's CASCADE deletes (which cascade on), a SET NULL or an ON UPDATE action's update (which may
+// cascade as an update of the referenced columns).
+std::vector<std::string> cascaded_tables(const Schema& schema, const std::string& table, StatementKind kind);
+// One logged delete: the writer (transaction index + 1), the table, the row id and the writer list of the deleted
+// version. nullopt for a log row that is not one txprop wrote (a writer that was not set shows as '?').
+struct CascadedDelete {
+  std::uint32_t writer;
+  std::string table;
+  std::int64_t row;
+  std::vector<std::uint32_t> list;
+};
+std::optional<CascadedDelete> parse_cascade_log_row(const Row& r);
+
 // "0,3,5" -> {0, 3, 5}; nullopt if it is not such a list.
 std::optional<std::vector<std::uint32_t>> parse_writer_list(const std::string& text);
 

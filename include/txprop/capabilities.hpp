@@ -80,6 +80,10 @@ struct EngineCapabilities {
   bool unique_nulls_not_distinct = false;
   // COMMIT AND CHAIN / ROLLBACK AND CHAIN (PostgreSQL 12+, MariaDB; not SQLite).
   bool chain = false;
+  // Why the Adya instrumentation cannot record the writes a foreign key's action makes (ON DELETE / ON UPDATE CASCADE
+  // or SET NULL) as writes of the transaction whose statement caused them; empty where it can (PostgreSQL, SQLite: the
+  // referencing table's row triggers fire for them, CascadeLog in schema.hpp). An engine that does not say refuses.
+  std::string cascaded_writes_unrecorded = "its profile does not say that row triggers fire for a foreign key's writes";
   std::string wait_detection;     // how the runner learns that a statement waits on a lock, in words
   std::string aborting_errors;    // which errors end the whole transaction, in words (the driver decides)
 };

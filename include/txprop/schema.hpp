@@ -46,6 +46,19 @@ struct ForeignKey {
   friend bool operator==(const ForeignKey&, const ForeignKey&) = default;
 };
 
+// The writes a foreign key's action makes to a table's rows (ON DELETE / ON UPDATE CASCADE or SET NULL), which no
+// statement names, recorded by triggers on that table (issue 17 item 3). Set only by the Adya instrumentation, on
+// engines whose row triggers fire for those writes (EngineCapabilities::cascaded_writes_unrecorded empty), and
+// rendered after the table by render_setup: an UPDATE that leaves `writer_list` as it was (a cascaded SET NULL or
+// CASCADE; every instrumented UPDATE appends to it) appends the session's writer (render_set_writer), and every
+// DELETE inserts (writer, table, row id, writer list) into `log_table`, a table of the schema.
+struct CascadeLog {
+  std::string log_table;
+  std::string row_id;
+  std::string writer_list;
+  friend bool operator==(const CascadeLog&, const CascadeLog&) = default;
+};
+
 struct Table {
   std::string name;
   std::vector<Column> columns;
@@ -53,6 +66,7 @@ struct Table {
   std::vector<Index> indexes;            // UNIQUE constraints and secondary indexes
   std::vector<Row> rows;                 // initial rows, one value per column
   std::vector<ForeignKey> foreign_keys;
+  std::optional<CascadeLog> cascade_log;
 
   const Column* find_column(const std::string& name) const;
   std::optional<std::size_t> column_index(const std::string& name) const;

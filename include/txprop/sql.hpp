@@ -27,6 +27,12 @@ std::vector<std::string> render_setup(const Schema& schema, Dialect d);
 std::string render_insert_rows(const Table& t, Dialect d);
 // What a session runs before BEGIN to give its next transaction this level (empty where the engine has none).
 std::string render_set_isolation(IsolationLevel level, Dialect d);
+// What a session runs before BEGIN to name its next transaction's writer id for the triggers of a CascadeLog
+// (Transaction::writer): a session variable, which takes no lock and no snapshot. Empty for the portable dialect.
+std::string render_set_writer(int writer, Dialect d);
+// The triggers render_setup creates after table `t` for its CascadeLog (none without one). Throws for MariaDB/MySQL,
+// which fire no trigger for a foreign key's writes.
+std::vector<std::string> render_cascade_log(const Table& t, Dialect d);
 
 // RapidCheck shows generated values with these; they print portable SQL.
 std::ostream& operator<<(std::ostream& os, const Statement& s);

@@ -42,6 +42,9 @@ struct Transaction {
   // aborts (the runner then sends a plain ROLLBACK) or has no next transaction, the end is sent without the chain and
   // the next one's BEGIN is sent.
   bool chain = false;
+  // Instrumentation: the writer id the runner gives its connection before its BEGIN (render_set_writer), for the
+  // triggers of a CascadeLog to name who made a foreign key's write; 0: none is set.
+  int writer = 0;
 
   // One statement run in autocommit mode: a transaction of its own that commits or aborts with the statement.
   bool is_autocommit_statement() const { return autocommit && statements.size() == 1; }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <ranges>
 #include <set>
 
 #include <fmt/format.h>
@@ -180,6 +181,56 @@ struct UpdateAttribution {
   }
 };
 
+// The writes foreign-key actions made (adya_instrumentation.hpp, kCascadeLogTable), each attributed to the statement
+// that caused it: its transaction's only successful UPDATE or DELETE whose actions reach the written table
+// (adya::cascaded_tables). Where a transaction ran several, which one made a write is unknown: its deletes stay
+// unrecorded and its updates unattributed (UpdateAttribution's rule), and writes count as incomplete (writes_complete).
+struct CascadedWrites {
+  std::map<std::pair<adya::TxnId, std::string>, std::vector<adya::CascadedDelete>> deletes;  // (writer, table) -> rows
+  std::vector<std::string> malformed;
+
+  explicit CascadedWrites(const History& h) {
+    const auto log = h.final_state.find(adya::kCascadeLogTable);
+    if (log == h.final_state.end()) return;
+    for (const Row& r : log->second) {
+      if (auto d = adya::parse_cascade_log_row(r)) deletes[{d->writer, d->table}].push_back(std::move(*d));
+      else
+        malformed.push_back(
+            fmt::format("{} holds a row ({}) txprop's triggers did not write", adya::kCascadeLogTable,
+                        fmt::join(r | std::views::transform([](const Value& v) { return v.to_string(); }), ", ")));
+    }
+  }
+
+  // Per written table, the statements (from 1) of transaction `t` that may have written it through a foreign key.
+  static std::map<std::string, std::vector<std::size_t>> causes(const History& h, std::size_t t) {
+    std::map<std::string, std::vector<std::size_t>> out;
+    const auto& statements = h.test_case.transactions[t].statements;
+    for (std::size_t i = 1; i <= statements.size(); ++i) {
+      const Outcome& o = h.outcomes[t][i];
+      if (!o.ok() || (o.affected <= 0 && o.rows.empty())) continue;
+      const Statement& s = statements[i - 1];
+      for (const std::string& w : adya::cascaded_tables(h.test_case.schema, s.table, s.kind)) out[w].push_back(i);
+    }
+    return out;
+  }
+
+  // The rows transaction `t`'s own DELETEs returned: logged too, and recorded already.
+  static std::set<std::pair<std::string, std::int64_t>> deleted_directly(const History& h, std::size_t t) {
+    std::set<std::pair<std::string, std::int64_t>> out;
+    const auto& statements = h.test_case.transactions[t].statements;
+    for (std::size_t i = 1; i <= statements.size(); ++i) {
+      const Outcome& o = h.outcomes[t][i];
+      const auto rid = std::find(o.columns.begin(), o.columns.end(), adya::kRowIdColumn);
+      if (statements[i - 1].kind != StatementKind::Delete || !o.ok() || rid == o.columns.end()) continue;
+      for (const Row& r : o.rows) {
+        const Value& v = r[static_cast<std::size_t>(rid - o.columns.begin())];
+        if (v.type() == ValueType::Integer) out.emplace(statements[i - 1].table, v.as_int());
+      }
+    }
+    return out;
+  }
+};
+
 // A row id and writer list as the engine returned them: the row id an integer (or, see extract, an integral REAL), the
 // writer list a text txprop wrote. nullopt otherwise.
 std::optional<std::pair<adya::RowId, std::vector<std::uint32_t>>> parse_row_version(const Value& rid, const Value& wl) {
@@ -266,9 +317,11 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
 // submission (a history judged without its engine, observe()).
 class Extractor {
  public:
-  Extractor(const History& h, const std::vector<TxnStart>& starts) : h_(h), c_(h.test_case), starts_(starts) {}
+  Extractor(const History& h, const std::vector<TxnStart>& starts)
+      : h_(h), c_(h.test_case), starts_(starts), cascaded_(h) {}
 
   Extracted run() {
+    x_.malformed = cascaded_.malformed;
     add_initial_rows();
     const std::vector<int> previous_end = previous_ends();
     for (std::size_t t = 0; t < c_.transactions.size(); ++t) add_transaction(t, previous_end[t]);
@@ -341,6 +394,8 @@ class Extractor {
                         start < 0 ? adya::kUnknownPosition : static_cast<adya::Position>(start));
     if (t < starts_.size()) o().set_start_rule(txn_id(t), starts_[t].rule);
     TxnSteps steps;
+    causes_ = CascadedWrites::causes(h_, t);
+    deleted_directly_ = CascadedWrites::deleted_directly(h_, t);
     for (std::size_t i = 1; i <= tx.statements.size(); ++i) {
       const Statement& s = tx.statements[i - 1];
       const bool blocked = i < h_.was_blocked[t].size() && h_.was_blocked[t][i];
@@ -411,6 +466,7 @@ class Extractor {
     if (predicate) pread.vset = std::move(*my_vset);
     st.cols = find_columns(st.out);
     record_rows(st, pread);
+    record_cascaded(st);
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
     if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));
@@ -508,6 +564,28 @@ class Extractor {
         break;
       case StatementKind::Insert: record_inserts(st); break;
       default: break;
+    }
+  }
+
+  // The writes the statement's foreign-key actions made, where it is its transaction's only statement that may have
+  // made them (CascadedWrites): a deleted row's version is read and deleted, as by a DELETE ... RETURNING; an updated
+  // row's write is attributed from the writer lists, as an UPDATE's without RETURNING.
+  void record_cascaded(const Step& st) {
+    const adya::TxnId txn = txn_id(st.t);
+    for (const auto& [table, statements] : causes_) {
+      if (std::find(statements.begin(), statements.end(), st.i) == statements.end()) continue;
+      attribution_.updates[{txn, table}].push_back(st.stmt);
+      const auto logged = cascaded_.deletes.find({txn, table});
+      if (statements.size() != 1 || logged == cascaded_.deletes.end()) continue;
+      for (const adya::CascadedDelete& d : logged->second) {
+        if (deleted_directly_.count({table, d.row}) != 0) continue;
+        const auto row = static_cast<adya::RowId>(d.row);
+        o().add_delete_read(st.stmt, row, d.list);
+        o().add_write(st.stmt, row, adya::WriteKind::Delete);
+        attribution_.row_table.emplace(row, table);
+        attribution_.lists.emplace_back(row, d.list);
+        pd_.deleters[row].push_back(txn);
+      }
     }
   }
 
@@ -611,6 +689,9 @@ class Extractor {
   Extracted x_;
   UpdateAttribution attribution_;
   PredicateData pd_;
+  CascadedWrites cascaded_;
+  std::map<std::string, std::vector<std::size_t>> causes_;             // of the transaction being added
+  std::set<std::pair<std::string, std::int64_t>> deleted_directly_;  // of the transaction being added
 };
 
 Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) { return Extractor(h, starts).run(); }
@@ -739,6 +820,9 @@ Levels levels_of(const Target& target, const TestCase& c) {
 // Every write is known only if every UPDATE and DELETE returned the rows it wrote (not on MariaDB/MySQL), of every
 // table it wrote (a joined UPDATE returns only its own table's).
 bool writes_complete(const TestCase& c) {
+  // A foreign key's writes are attributed only where one statement can have made them (CascadedWrites).
+  for (const Table& t : c.schema.tables)
+    if (t.cascade_log) return false;
   for (const Transaction& t : c.transactions)
     for (const Statement& s : t.statements)
       if ((s.kind == StatementKind::Update || s.kind == StatementKind::Delete) &&
@@ -897,8 +981,9 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   const auto rechecks = [&](IsolationLevel level) {
     return target.engine().visibility(level, target.config()).update.view == ViewRule::StatementSnapshot;
   };
-  if (std::string why = adya::unrecorded_predicate(h, target.engine().capabilities(target.config()), rechecks);
-      !why.empty()) {
+  std::string why = adya::unrecorded_predicate(h, target.engine().capabilities(target.config()), rechecks);
+  if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
+  if (!why.empty()) {
     if (v.findings.empty()) return v.without_verdict("adya cannot judge this history: " + why);
     v.note += "; other cycles may be unseen: " + why;
     v.tags.push_back("unrecorded predicate read");

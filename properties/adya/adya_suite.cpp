@@ -23,6 +23,11 @@ TXPROP_SETTINGS(AdyaDocumented) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
+  // Foreign keys: their actions' writes recorded by triggers (PostgreSQL, SQLite; MariaDB fires none for them, so its
+  // keys only refuse: RESTRICT, NO ACTION), their reads unrecorded (a history one may hide a dependency in gets no
+  // verdict: unrecorded_foreign_key_read).
+  s.generator.foreign_keys = true;
+  s.generator.foreign_key_writes_recorded_only = true;
 }
 TXPROP_SETTINGS(AdyaClaimed) {
   s.generator.rollback_probability = 0.15;
@@ -32,4 +37,9 @@ TXPROP_SETTINGS(AdyaClaimed) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: evaluated like the engines (predicate_eval).
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
+  // Foreign keys: their actions' writes recorded by triggers (PostgreSQL, SQLite; MariaDB fires none for them, so its
+  // keys only refuse: RESTRICT, NO ACTION), their reads unrecorded (a history one may hide a dependency in gets no
+  // verdict: unrecorded_foreign_key_read).
+  s.generator.foreign_keys = true;
+  s.generator.foreign_key_writes_recorded_only = true;
 }

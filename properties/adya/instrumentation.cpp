@@ -233,7 +233,58 @@ void record_statement(Statement& s, const std::string& id, WriteRecording& r) {
   }
 }
 
+bool writes_through(ReferentialAction a) { return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull; }
+
+void add_cascaded(const Schema& schema, const std::string& table, StatementKind kind, std::vector<std::string>& out) {
+  for (const Table& t : schema.tables)
+    for (const ForeignKey& fk : t.foreign_keys) {
+      if (fk.table != table) continue;
+      const ReferentialAction a = kind == StatementKind::Delete ? fk.on_delete : fk.on_update;
+      if (!writes_through(a) || std::find(out.begin(), out.end(), t.name) != out.end()) continue;
+      out.push_back(t.name);
+      const bool deletes = kind == StatementKind::Delete && a == ReferentialAction::Cascade;
+      add_cascaded(schema, t.name, deletes ? StatementKind::Delete : StatementKind::Update, out);
+      if (deletes) add_cascaded(schema, t.name, StatementKind::Update, out);  // (a cycle of keys cannot be declared)
+    }
+}
+
+// Tables a foreign-key action may write, each given a CascadeLog, the log table added, every transaction its writer.
+void add_cascade_log(TestCase& out) {
+  std::vector<std::string> written;
+  for (const Table& t : out.schema.tables)
+    for (const StatementKind kind : {StatementKind::Delete, StatementKind::Update})
+      for (const std::string& w : cascaded_tables(out.schema, t.name, kind))
+        if (std::find(written.begin(), written.end(), w) == written.end()) written.push_back(w);
+  if (written.empty()) return;
+  for (const std::string& w : written)
+    out.schema.find_table(w)->cascade_log = CascadeLog{kCascadeLogTable, kRowIdColumn, kWriterListColumn};
+  Table log;
+  log.name = kCascadeLogTable;
+  log.columns = {Column{"txp_writer", ColumnType::Text, false}, Column{"txp_table", ColumnType::Text, false},
+                 Column{"txp_row", ColumnType::Integer, false}, Column{"txp_list", ColumnType::Text, false}};
+  out.schema.tables.push_back(std::move(log));
+  for (std::size_t i = 0; i < out.transactions.size(); ++i) out.transactions[i].writer = static_cast<int>(i + 1);
+}
+
 }  // namespace
+
+bool is_cascade_log(const Table& t) { return t.name == kCascadeLogTable; }
+
+std::vector<std::string> cascaded_tables(const Schema& schema, const std::string& table, StatementKind kind) {
+  std::vector<std::string> out;
+  if (kind == StatementKind::Delete || kind == StatementKind::Update) add_cascaded(schema, table, kind, out);
+  return out;
+}
+
+std::optional<CascadedDelete> parse_cascade_log_row(const Row& r) {
+  if (r.size() != 4 || r[0].type() != ValueType::Text || r[1].type() != ValueType::Text ||
+      r[2].type() != ValueType::Integer || r[3].type() != ValueType::Text)
+    return std::nullopt;
+  const auto writer = parse_writer_list(r[0].as_text());
+  auto list = parse_writer_list(r[3].as_text());
+  if (!writer || writer->size() != 1 || writer->front() == 0 || !list) return std::nullopt;
+  return CascadedDelete{writer->front(), r[1].as_text(), r[2].as_int(), std::move(*list)};
+}
 
 TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
   TestCase out = c;
@@ -305,6 +356,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     for (Statement& s : out.transactions[i].statements)
       if (!is_added_read(s)) record_statement(s, id, recording);
   }
+  if (engine.cascaded_writes_unrecorded.empty()) add_cascade_log(out);
   if (options.observer && !out.transactions.empty()) append_observer(out);
   return out;
 }
@@ -336,6 +388,9 @@ TestCase strip_instrumentation(const TestCase& c) {
   if (!is_instrumented(c)) return c;
   TestCase out = c;
   hidden_columns().strip_from(out.schema);
+  std::erase_if(out.schema.tables, [](const Table& t) { return is_cascade_log(t); });
+  for (Table& t : out.schema.tables) t.cascade_log.reset();
+  for (Transaction& t : out.transactions) t.writer = 0;
   // The observer is the last transaction and reads every table; it was appended last to the order.
   const int last = static_cast<int>(out.transactions.size()) - 1;
   if (last >= 1 && out.order.size() >= out.transactions[static_cast<std::size_t>(last)].step_count() &&

@@ -39,6 +39,15 @@ std::optional<Writers> writers_of(const History& h, const std::string& table) {
   const auto rid = t->column_index(kRowIdColumn), wl = t->column_index(kWriterListColumn);
   if (!rid || !wl) return std::nullopt;
   if (auto it = h.final_state.find(table); it != h.final_state.end()) add_writers(out, it->second, *rid, *wl);
+  // Rows a foreign key's CASCADE deleted: their writers, and the deleter (instrumentation.cpp, add_cascade_log).
+  if (auto it = h.final_state.find(kCascadeLogTable); it != h.final_state.end())
+    for (const Row& r : it->second)
+      if (const auto d = parse_cascade_log_row(r); d && d->table == table) {
+        std::set<std::size_t>& writers = out[d->row];
+        for (std::uint32_t id : d->list)
+          if (id > 0) writers.insert(id - 1);
+        writers.insert(d->writer - 1);
+      }
   for (std::size_t tx = 0; tx < h.test_case.transactions.size(); ++tx) {
     const auto& statements = h.test_case.transactions[tx].statements;
     for (std::size_t i = 0; i < statements.size(); ++i) {
@@ -193,7 +202,84 @@ std::string written_by_another(const History& h, std::size_t t, const ::txprop::
   return {};
 }
 
+bool assigns_any(const ::txprop::Statement& s, const std::vector<std::string>& columns) {
+  return std::any_of(s.assignments.begin(), s.assignments.end(), [&](const Assignment& a) {
+    return std::find(columns.begin(), columns.end(), a.column) != columns.end();
+  });
+}
+
+// The key columns of each table a statement reads through foreign keys (see the header): a new or changed referencing
+// row's referenced key; a deleted or re-keyed referenced row's referencing columns, and those referencing every table
+// its actions write.
+std::map<std::string, std::set<std::string>> foreign_key_reads(const Schema& schema, const ::txprop::Statement& s) {
+  std::map<std::string, std::set<std::string>> out;
+  const Table* t = schema.find_table(s.table);
+  if (t == nullptr) return out;
+  if (s.kind == StatementKind::Insert || s.kind == StatementKind::Update)
+    for (const ForeignKey& fk : t->foreign_keys)
+      if (s.kind == StatementKind::Insert || assigns_any(s, fk.columns))
+        out[fk.table].insert(fk.referenced.begin(), fk.referenced.end());
+  if (s.kind != StatementKind::Delete && s.kind != StatementKind::Update) return out;
+  std::vector<std::string> referenced = cascaded_tables(schema, s.table, s.kind);
+  referenced.push_back(s.table);
+  for (const Table& other : schema.tables)
+    for (const ForeignKey& fk : other.foreign_keys)
+      if (std::find(referenced.begin(), referenced.end(), fk.table) != referenced.end() &&
+          (s.kind == StatementKind::Delete || fk.table != s.table || assigns_any(s, fk.referenced)))
+        out[other.name].insert(fk.columns.begin(), fk.columns.end());
+  return out;
+}
+
+// Whether a statement succeeded and wrote rows: one that wrote none neither checked a key nor changed one.
+bool changed_rows(const Outcome& o) { return o.ok() && (o.affected > 0 || !o.rows.empty()); }
+
+// A statement of committed transaction `u` other than `t` that may change which rows of `table` a key read matches
+// (an equality on `columns`; Adya's thesis 3.1.3: a predicate dependency exists only through a version that changes the
+// matches): an INSERT or DELETE of its rows, an UPDATE of those columns, or a write whose key actions reach the table.
+// As "T<u>'s <statement>"; empty if none.
+std::string key_changed_by_another(const History& h, std::size_t t, const std::string& table,
+                                   const std::set<std::string>& columns) {
+  const std::vector<std::string> keyed(columns.begin(), columns.end());
+  for (std::size_t u = 0; u < std::min(h.test_case.transactions.size(), h.transactions.size()); ++u) {
+    if (u == t || !committed(h, u)) continue;
+    const auto& statements = h.test_case.transactions[u].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      const ::txprop::Statement& s = statements[i];
+      if (!changed_rows(h.outcomes[u][i + 1]) || is_version_set_read(s)) continue;
+      const std::vector<std::string> written = s.written_tables();
+      const bool writes = std::find(written.begin(), written.end(), table) != written.end() &&
+                          (s.kind != StatementKind::Update || assigns_any(s, keyed));
+      const std::vector<std::string> cascaded = cascaded_tables(h.test_case.schema, s.table, s.kind);
+      if (writes || std::find(cascaded.begin(), cascaded.end(), table) != cascaded.end())
+        return fmt::format("T{}'s {}", u, render(strip_instrumentation_of(s), Dialect::Portable));
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+std::string unrecorded_foreign_key_read(const History& h) {
+  const Schema& schema = h.test_case.schema;
+  if (!schema.has_foreign_keys()) return {};
+  const std::size_t n = std::min(h.test_case.transactions.size(), h.transactions.size());
+  for (std::size_t t = 0; t < n; ++t) {
+    if (!committed(h, t)) continue;
+    const auto& statements = h.test_case.transactions[t].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      if (!changed_rows(h.outcomes[t][i + 1])) continue;
+      for (const auto& [read, columns] : foreign_key_reads(schema, statements[i])) {
+        const std::string other = key_changed_by_another(h, t, read, columns);
+        if (!other.empty())
+          return fmt::format("T{}'s {} reads {} through a foreign key, which no instrumented statement records; {} "
+                             "may change which rows that read matches, so a dependency between them would not be "
+                             "recorded",
+                             t, render(strip_instrumentation_of(statements[i]), Dialect::Portable), read, other);
+      }
+    }
+  }
+  return {};
+}
 
 std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
                                  const std::function<bool(IsolationLevel)>& rechecks_after_wait) {

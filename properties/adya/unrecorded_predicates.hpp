@@ -39,4 +39,15 @@ namespace txprop::adya {
 std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
                                  const std::function<bool(IsolationLevel)>& rechecks_after_wait);
 
+// The reads a foreign key makes, which no instrumentation records without changing what the engine does (issue 17
+// item 3): an INSERT, or an UPDATE of the referencing columns, reads the referenced row (PostgreSQL: SELECT 1 ... FOR
+// KEY SHARE of it, ri_triggers.c RI_FKey_check; InnoDB: a shared record lock on it; SQLite: a lookup of the parent
+// key), and a DELETE, or an UPDATE of the referenced columns, reads the referencing rows (the RESTRICT / NO ACTION
+// check, and the WHERE of CASCADE / SET NULL's write; the versions a CASCADE deletes are recorded, its predicate is
+// not). A missing read can hide a dependency, never invent one; as for unrecorded_predicate, one line naming the first
+// such statement of a committed transaction T where another committed transaction made a write that may change which
+// rows the read matches (an INSERT or DELETE of the read table's rows, an UPDATE of the key columns read, a key action
+// reaching the table; only then can a dependency through the read be missing), empty when none.
+std::string unrecorded_foreign_key_read(const History& h);
+
 }  // namespace txprop::adya

@@ -80,6 +80,9 @@ class PostgresqlProfile final : public EngineProfile {
     // INSERT IGNORE and no REPLACE.
     c.upserts = {Upsert::DoNothing, Upsert::DoUpdate};
     c.upsert_update_where = true;
+    // Foreign-key actions run as UPDATE / DELETE statements of the RI triggers (ri_triggers.c, through SPI), which
+    // fire the referencing table's row triggers (checked on 15.18: ON DELETE CASCADE, SET NULL, ON UPDATE CASCADE).
+    c.cascaded_writes_unrecorded.clear();
     c.wait_detection = "pg_blocking_pids() on a control connection";
     c.aborting_errors = "every error aborts the whole transaction; its COMMIT then rolls back";
     return c;

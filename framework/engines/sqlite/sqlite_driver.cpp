@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -96,6 +97,7 @@ class SqliteSession final : public Session {
       Outcome o = execute(pragma);
       if (!o.ok()) throw DriverError(fmt::format("txprop: SQLite {} failed: {}", pragma, o.error.message), Fault::Rejected);
     }
+    register_writer_functions();
   }
   ~SqliteSession() override { sqlite3_close_v2(db_); }
 
@@ -139,7 +141,32 @@ class SqliteSession final : public Session {
   sqlite3* handle() const { return db_; }
 
  private:
+  // SQLite has no session variables: txp_set_writer(w) (render_set_writer) keeps the connection's writer id and
+  // txp_writer() returns it, NULL until set, for the triggers of a CascadeLog (render_cascade_log). Neither touches the
+  // database: a SELECT of them takes no lock and starts no read transaction. txp_writer is innocuous (no side effect),
+  // so that a trigger may call it whatever trusted_schema says (https://www.sqlite.org/c3ref/c_deterministic.html).
+  void register_writer_functions() {
+    const auto set = [](sqlite3_context* ctx, int, sqlite3_value** argv) {
+      auto* self = static_cast<SqliteSession*>(sqlite3_user_data(ctx));
+      const unsigned char* text = sqlite3_value_text(argv[0]);
+      self->writer_ = text ? std::optional<std::string>(reinterpret_cast<const char*>(text)) : std::nullopt;
+      sqlite3_result_null(ctx);
+    };
+    const auto get = [](sqlite3_context* ctx, int, sqlite3_value**) {
+      const auto& writer = static_cast<SqliteSession*>(sqlite3_user_data(ctx))->writer_;
+      if (writer) sqlite3_result_text(ctx, writer->c_str(), static_cast<int>(writer->size()), SQLITE_TRANSIENT);
+      else sqlite3_result_null(ctx);
+    };
+    if (sqlite3_create_function_v2(db_, "txp_set_writer", 1, SQLITE_UTF8, this, set, nullptr, nullptr, nullptr) !=
+            SQLITE_OK ||
+        sqlite3_create_function_v2(db_, "txp_writer", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, this, get, nullptr, nullptr,
+                                   nullptr) != SQLITE_OK)
+      throw DriverError(fmt::format("txprop: SQLite cannot register txp_writer: {}", sqlite3_errmsg(db_)),
+                        Fault::Rejected);
+  }
+
   sqlite3* db_ = nullptr;
+  std::optional<std::string> writer_;
 };
 
 class SqliteDriver final : public Driver {
