@@ -984,7 +984,10 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   std::string why = adya::unrecorded_predicate(h, target.engine().capabilities(target.config()), rechecks);
   if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
   if (!why.empty()) {
-    if (v.findings.empty()) return v.without_verdict("adya cannot judge this history: " + why);
+    if (v.findings.empty()) {
+      v.tags.push_back("no verdict: adya cannot judge this history: " + adya::unrecorded_class(why));
+      return v.without_verdict("adya cannot judge this history: " + why);
+    }
     v.note += "; other cycles may be unseen: " + why;
     v.tags.push_back("unrecorded predicate read");
   }

@@ -155,6 +155,20 @@ bool waited(const History& h, std::size_t t, std::size_t i) {
   return i >= 1 && is_version_set_read(statements[i - 1]) && blocked[i];
 }
 
+// Why a statement's WHERE is not recorded, one text per rule (unrecorded_because); unrecorded_class names them.
+const char* const kWaitedAfterLockedRead =
+    "waited for a lock, and the Adya property draws no predicate edges from a read that waited";
+const char* const kLatestCommitted =
+    "reads its WHERE on the latest committed rows, which no plain read before it sees (a locking read before a write "
+    "would take other locks)";
+const char* const kRecheckedAfterWait =
+    "waited for a lock and then read its WHERE again on rows changed meanwhile (PostgreSQL READ COMMITTED's re-check "
+    "of the latest version), which the version-set read before it did not see";
+const char* const kCurrentReadAfterWait =
+    "waited for a lock and then read the latest versions of rows changed meanwhile (InnoDB's current read below "
+    "REPEATABLE READ), which the version-set read before it did not see";
+const char* const kForeignKeyRead = "reads a referenced table through a foreign key, which no instrumented statement records";
+
 // Why the predicate read of statement `i` of committed transaction `t` is not recorded; empty if it is, or if the
 // statement is no predicate read over one table that succeeded.
 std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
@@ -170,16 +184,13 @@ std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, c
   const auto& statements = h.test_case.transactions[t].statements;
   const bool locked_read = i >= 1 && is_version_set_read(statements[i - 1]) && statements[i - 1].lock != LockMode::None;
   if (locked_read && waited(h, t, i))
-    return "waited for a lock, and the Adya property draws no predicate edges from a read that waited";
+    return kWaitedAfterLockedRead;
   if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)
-    return "reads its WHERE on the latest committed rows, which no plain read before it sees (a locking read before a "
-           "write would take other locks)";
+    return kLatestCommitted;
   if ((write || locking_read) && rechecks_after_wait && waited(h, t, i))
-    return "waited for a lock and then read its WHERE again on rows changed meanwhile (PostgreSQL READ COMMITTED's "
-           "re-check of the latest version), which the version-set read before it did not see";
+    return kRecheckedAfterWait;
   if ((write || locking_read) && reads_as_plain && waited(h, t, i))
-    return "waited for a lock and then read the latest versions of rows changed meanwhile (InnoDB's current read below "
-           "REPEATABLE READ), which the version-set read before it did not see";
+    return kCurrentReadAfterWait;
   return {};
 }
 
@@ -258,6 +269,14 @@ std::string key_changed_by_another(const History& h, std::size_t t, const std::s
 }
 
 }  // namespace
+
+std::string unrecorded_class(const std::string& why) {
+  for (const char* because : {kWaitedAfterLockedRead, kLatestCommitted, kRecheckedAfterWait, kCurrentReadAfterWait})
+    if (why.find(because) != std::string::npos) return std::string(because).substr(0, std::string(because).find(','));
+  if (why.find("through a foreign key") != std::string::npos)
+    return std::string(kForeignKeyRead).substr(0, std::string(kForeignKeyRead).find(','));
+  return why.substr(0, why.find(';'));
+}
 
 std::string unrecorded_foreign_key_read(const History& h) {
   const Schema& schema = h.test_case.schema;

@@ -50,4 +50,8 @@ std::string unrecorded_predicate(const History& h, const EngineCapabilities& cap
 // reaching the table; only then can a dependency through the read be missing), empty when none.
 std::string unrecorded_foreign_key_read(const History& h);
 
+// The rule behind a reason either of the above gave, without the statement and transactions it names (its first
+// clause): the run summary counts the cases without a verdict per rule.
+std::string unrecorded_class(const std::string& why);
+
 }  // namespace txprop::adya
