@@ -96,8 +96,12 @@ class Scheduler {
   const Transaction& txn(int t) const { return c_.transactions[static_cast<std::size_t>(t)]; }
   TxnState& state(int t) { return txns_[static_cast<std::size_t>(t)]; }
 
-  // Whether the transaction before `t` on its connection (if any) has ended, so `t` may send its steps.
+  // Whether the transaction before `t` on its connection (if any) has ended, so `t` may send its steps; for an
+  // observer (Transaction::after_all), whether every other transaction has.
   bool connection_free(int t) const {
+    if (txn(t).after_all)
+      for (std::size_t u = 0; u < txns_.size(); ++u)
+        if (static_cast<int>(u) != t && !txns_[u].ended) return false;
     const int previous = previous_on_connection_[static_cast<std::size_t>(t)];
     return previous < 0 || txns_[static_cast<std::size_t>(previous)].ended;
   }

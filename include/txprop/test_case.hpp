@@ -45,6 +45,10 @@ struct Transaction {
   // Instrumentation: the writer id the runner gives its connection before its BEGIN (render_set_writer), for the
   // triggers of a CascadeLog to name who made a foreign key's write; 0: none is set.
   int writer = 0;
+  // Instrumentation (an oracle's observer, which reads the final state): its steps are sent only once every other
+  // transaction ended, so that it never waits beside them or takes part in their deadlocks (SQLite's busy rule rolls
+  // back one of the transactions that wait, and a waiting observer would be one more to choose from).
+  bool after_all = false;
 
   // One statement run in autocommit mode: a transaction of its own that commits or aborts with the statement.
   bool is_autocommit_statement() const { return autocommit && statements.size() == 1; }

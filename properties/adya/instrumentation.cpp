@@ -147,6 +147,7 @@ void append_observer(TestCase& out) {
   observer.isolation = out.transactions.front().isolation;
   for (const Transaction& t : out.transactions) observer.isolation = std::max(observer.isolation, t.isolation);
   for (const Table& t : out.schema.tables) observer.statements.push_back(Statement::select(t.name));
+  observer.after_all = true;
   const int index = static_cast<int>(out.transactions.size());
   out.transactions.push_back(observer);
   out.order.insert(out.order.end(), observer.step_count(), index);
