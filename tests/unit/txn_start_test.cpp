@@ -9,6 +9,7 @@
 
 #include "txprop/adya.hpp"
 #include "txprop/adya_instrumentation.hpp"
+#include "txprop/sql_parser.hpp"
 #include "txprop/target.hpp"
 #include "txprop/target_config.hpp"
 #include "txprop/txn_start.hpp"
@@ -114,6 +115,22 @@ TEST(TxnStart, WhereEachEngineTakesItsSnapshot) {
   EXPECT_NE(transaction_start(read, 1, innodb_rr).rule.find("first consistent read"), std::string::npos);
   // InnoDB SERIALIZABLE: the SELECT is a locking read, no read view; the first statement, which did not wait.
   EXPECT_EQ(transaction_start(read, 1, innodb_ser).position, read.submitted_at[1][1]);
+}
+
+// A first statement that takes PostgreSQL's REPEATABLE READ snapshot takes it when it starts, whatever it then waits
+// for: an INSERT whose unique check waited for a DELETE of its key to commit still sees the deleted row afterwards
+// (tests/scenarios/pg_rr_insert_waits_for_a_delete_of_its_key.txn). Taking its completion as the start made the
+// AdyaDocumented suite report G-SIb on that history at PostgreSQL 15.18 REPEATABLE READ.
+TEST(TxnStart, AnInsertThatWaitedTookPostgresqlsSnapshotWhenItStarted) {
+  History h = waited_write(RR, false);
+  h.test_case.transactions[1].statements[0] = parse_statement("INSERT INTO t (k, v) VALUES (1, 2)");
+  const VisibilityRules pg_rr = find_engine("postgresql")->visibility(RR, parse_target_uri(kPostgresql));
+  const VisibilityRules sqlite = find_engine("sqlite")->visibility(SER, parse_target_uri(kSqlite));
+  const TxnStart start = transaction_start(h, 1, pg_rr);
+  EXPECT_EQ(start.position, h.submitted_at[1][1]) << start.rule;
+  EXPECT_EQ(start.rule.find("once its wait ended"), std::string::npos) << start.rule;
+  // SQLite retries a first write after SQLITE_BUSY: its snapshot is taken when it finally runs.
+  EXPECT_EQ(transaction_start(h, 1, sqlite).position, h.completed_at(StepRef{1, 1}));
 }
 
 // The waited write on every engine and level where it commits: no G-SIa (before issue 21: "G-SIa (allowed)" at READ
