@@ -262,10 +262,12 @@ std::optional<Verdict> judge_ambiguous(Target& target, const History& h, const K
     return v;
   }
   const std::string why = order.ambiguity.empty() ? h.concurrent_resumption() : order.ambiguity;
-  // Waiters that resumed together name no point before which the replay is faithful: nothing is evidence.
-  evidence = order.ambiguity.empty() ? Differences{} : differences(h, r, kept, order.faithful_before);
+  // Waiters that resumed together may have raced anywhere, also before the first ambiguous step: nothing is evidence.
+  const bool raced = !h.concurrent_resumption().empty();
+  evidence = order.ambiguity.empty() || raced ? Differences{} : differences(h, r, kept, order.faithful_before);
   if (!evidence.diff.empty()) {
-    evidence.diff += "  (compared only the steps that completed before " + why + ")\n";
+    evidence.diff += "  (compared only the steps that completed before the first step without a faithful place was "
+                     "submitted: " + why + ")\n";
     return std::nullopt;
   }
   v.tags.push_back("no verdict: the replay differs, and no replay order is faithful: " +
