@@ -98,6 +98,21 @@ bool Schema::has_foreign_keys() const {
   return std::any_of(tables.begin(), tables.end(), [](const Table& t) { return !t.foreign_keys.empty(); });
 }
 
+bool Schema::linked_by_keys(const std::string& a, const std::string& b) const {
+  std::set<std::string> reached{a};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Table& t : tables)
+      for (const ForeignKey& fk : t.foreign_keys)
+        if (reached.count(t.name) != reached.count(fk.table)) {
+          reached.insert(t.name);
+          reached.insert(fk.table);
+          grew = true;
+        }
+  }
+  return reached.count(b) != 0;
+}
+
 std::string Schema::first_foreign_key() const {
   for (const auto& t : tables)
     for (const auto& fk : t.foreign_keys) return "table " + t.name + " has " + describe(fk);

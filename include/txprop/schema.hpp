@@ -80,6 +80,8 @@ struct Schema {
   const Table* find_table(const std::string& name) const;
   Table* find_table(const std::string& name);
   bool has_foreign_keys() const;
+  // Whether a chain of foreign keys, each followed either way, leads from table `a` to table `b`.
+  bool linked_by_keys(const std::string& a, const std::string& b) const;
   // "t1 has FOREIGN KEY (c1) REFERENCES t0 (c0) ON DELETE CASCADE" for the first foreign key, "" if none (refusals of
   // the oracles that do not see the reads and writes a foreign key makes, as TestCase::first_upsert).
   std::string first_foreign_key() const;

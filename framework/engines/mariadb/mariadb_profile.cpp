@@ -69,7 +69,9 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // `DELETE a FROM a JOIN b ON ... RETURNING a.k`), and UPDATE has none in 10.11.
   c.joined_write_returning = c.joined_write_returning_joined_table = false;
   // DELETE of two joined tables (MariaDB Knowledge Base, DELETE, multiple-table syntax: "DELETE tbl_name[.*] [,
-  // tbl_name[.*]] ... FROM table_references [WHERE where_condition]"; each matching row is deleted once).
+  // tbl_name[.*]] ... FROM table_references [WHERE where_condition]"; each matching row is deleted once). Not of two
+  // tables foreign keys link: InnoDB deletes from them in the optimizer's join order, so the affected-row count or an
+  // error depends on the plan (MySQL 8.0 manual, DELETE; the generator leaves them out, test_case_gen.cpp).
   c.delete_joined_table = true;
   // MariaDB Knowledge Base: "INSERT ON DUPLICATE KEY UPDATE" (no WHERE; VALUES(col) is the proposed value), "INSERT
   // IGNORE", "REPLACE". No ON CONFLICT ... DO NOTHING.
