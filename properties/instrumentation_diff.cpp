@@ -161,7 +161,87 @@ bool sent_while_a_victim_waited(const History& h, std::size_t t, int submitted) 
   return false;
 }
 
+// Whether every difference lies in `members`' steps from the step each is mapped to on, their fates, or the final
+// state of the tables they write (in the plain case).
+bool confined_to(const std::vector<Difference>& all, const std::map<std::size_t, std::size_t>& members,
+                 const TestCase& plain) {
+  std::set<std::string> written;
+  for (const auto& [t, k] : members)
+    for (const Statement& s : plain.transactions[t].statements)
+      for (const std::string& w : s.written_tables()) written.insert(w);
+  const auto member = [&](const StepRef& step, bool from_step) {
+    const auto it = members.find(static_cast<std::size_t>(step.txn));
+    return it != members.end() && (!from_step || static_cast<std::size_t>(step.index) >= it->second);
+  };
+  for (const Difference& d : all) {
+    using K = Difference::Kind;
+    const bool inside = (d.kind == K::Blocking || d.kind == K::Outcome) ? member(d.step, true)
+                        : d.kind == K::Fate                              ? member(d.step, false)
+                        : d.kind == K::FinalState                        ? written.count(d.table) != 0
+                                                                         : false;
+    if (!inside) return false;
+  }
+  return true;
+}
+
+std::string names_of(const std::map<std::size_t, std::size_t>& members) {
+  std::string names;
+  for (const auto& [t, k] : members) names += fmt::format("{}T{}.{}", names.empty() ? "" : ", ", t, k);
+  return names;
+}
+
+// Adds to `members` ([transaction] -> its first plain step a deadlock of run `h` may change) the transactions of each
+// deadlock: the victim at the step that failed with a deadlock error, each transaction whose step was waiting when
+// that error arrived, at that step, and the transaction of the step sent last before it (the request whose wait
+// closed the cycle: InnoDB and the runner both look for a cycle when a request starts to wait); and every step sent
+// after the first such error (the victim's abort released its locks, and which locks the survivors hold from then on
+// depends on which one was ended). False when `h` had no deadlock.
+bool add_deadlocked(const History& h, const StepMap& map, std::map<std::size_t, std::size_t>& members) {
+  const auto note = [&](const StepRef& s) {
+    const auto t = static_cast<std::size_t>(s.txn);
+    if (t >= map.size()) return;  // an appended transaction (the observer) has no plain counterpart
+    const std::size_t k = plain_step(map[t], static_cast<std::size_t>(s.index));
+    auto [it, added] = members.emplace(t, k);
+    if (!added) it->second = std::min(it->second, k);
+  };
+  bool any = false, first = true;
+  for (std::size_t i = 0; i < h.events.size(); ++i) {
+    const Event& v = h.events[i];
+    if (v.kind != Event::Kind::Completed || !h.outcome(v.step).failed() ||
+        h.outcome(v.step).error.cls != ErrorClass::Deadlock)
+      continue;
+    any = true;
+    note(v.step);
+    std::optional<StepRef> closer;
+    int closer_submitted = -1;
+    for (std::size_t t = 0; t < h.submitted_at.size(); ++t)
+      for (std::size_t m = 0; m < h.submitted_at[t].size(); ++m) {
+        const StepRef s{static_cast<int>(t), static_cast<int>(m)};
+        const int sent = h.submitted_at[t][m], done = h.completed_at(s);
+        if (sent <= static_cast<int>(i) && (done < 0 || done > static_cast<int>(i)) && h.was_blocked[t][m]) note(s);
+        if (sent <= static_cast<int>(i) && sent > closer_submitted) closer = s, closer_submitted = sent;
+      }
+    if (closer) note(*closer);
+    if (first) {
+      first = false;
+      for (std::size_t t = 0; t < h.submitted_at.size(); ++t)
+        for (std::size_t m = 0; m < h.submitted_at[t].size(); ++m)
+          if (h.submitted_at[t][m] > static_cast<int>(i)) note(StepRef{static_cast<int>(t), static_cast<int>(m)});
+    }
+  }
+  return any;
+}
+
 }  // namespace
+
+StepMap identity_map(const TestCase& c) {
+  StepMap out;
+  for (const Transaction& t : c.transactions) {
+    out.emplace_back();
+    for (std::size_t k = 0; k < t.step_count(); ++k) out.back().push_back(k);
+  }
+  return out;
+}
 
 std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared) {
   if (prepared.transactions.size() < plain.transactions.size()) return std::nullopt;
@@ -220,28 +300,22 @@ std::string waiter_order(const History& plain, const History& prepared) {
   const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
   if (!map) return {};
   const std::map<std::size_t, std::size_t> released = released_together(plain, prepared, *map);
-  if (released.empty()) return {};
-  std::set<std::string> written;  // the tables the released transactions write
-  for (const auto& [t, k] : released)
-    for (const Statement& s : plain.test_case.transactions[t].statements)
-      for (const std::string& w : s.written_tables()) written.insert(w);
-  const auto in_released = [&](const StepRef& step, bool from_wait) {
-    const auto it = released.find(static_cast<std::size_t>(step.txn));
-    return it != released.end() && (!from_wait || static_cast<std::size_t>(step.index) >= it->second);
-  };
-  for (const Difference& d : differences(plain, prepared)) {
-    using K = Difference::Kind;
-    const bool explained = (d.kind == K::Blocking || d.kind == K::Outcome) ? in_released(d.step, true)
-                           : d.kind == K::Fate                              ? in_released(d.step, false)
-                           : d.kind == K::FinalState                        ? written.count(d.table) != 0
-                                                                            : false;
-    if (!explained) return {};
-  }
-  std::string names;
-  for (const auto& [t, k] : released) names += fmt::format("{}T{}.{}", names.empty() ? "" : ", ", t, k);
+  if (released.empty() || !confined_to(differences(plain, prepared), released, plain.test_case)) return {};
   return fmt::format("waiters released together ({}): every difference is in their steps from the wait on, their "
                      "fates or the tables they write",
-                     names);
+                     names_of(released));
+}
+
+std::string deadlock_victim(const History& plain, const History& prepared) {
+  const std::optional<StepMap> map = map_steps(plain.test_case, prepared.test_case);
+  if (!map) return {};
+  std::map<std::size_t, std::size_t> members;
+  if (!add_deadlocked(plain, identity_map(plain.test_case), members) || !add_deadlocked(prepared, *map, members) ||
+      !confined_to(differences(plain, prepared), members, plain.test_case))
+    return {};
+  return fmt::format("a deadlock in both runs among {}: every difference is in their steps from the deadlock on, "
+                     "their fates or the tables they write",
+                     names_of(members));
 }
 
 std::string deadlock_closing_wait(const History& plain, const History& prepared) {

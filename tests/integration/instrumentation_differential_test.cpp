@@ -94,15 +94,6 @@ std::set<std::pair<std::size_t, std::size_t>> serialization_failures(const Histo
   return out;
 }
 
-differential::StepMap identity(const TestCase& c) {
-  differential::StepMap out;
-  for (const Transaction& t : c.transactions) {
-    out.emplace_back();
-    for (std::size_t k = 0; k < t.step_count(); ++k) out.back().push_back(k);
-  }
-  return out;
-}
-
 // Whether SSI ended other transactions, or the same ones at other statements, in the two runs. At PostgreSQL SERIALIZABLE every read takes SIREAD locks (a
 // whole-table scan a relation lock, predicate.c), and an added read (a version-set read of the whole table, TxCheck's
 // before- and after-write reads) adds read-write conflicts that the plain statements, reading fewer rows or through an
@@ -116,7 +107,7 @@ bool ssi_aborts_differ(const differential::Result& r, bool predicate_locks) {
   if (!predicate_locks) return false;
   const std::optional<differential::StepMap> map = differential::map_steps(r.plain.test_case, r.prepared.test_case);
   if (!map) return false;
-  const auto plain = serialization_failures(r.plain, identity(r.plain.test_case));
+  const auto plain = serialization_failures(r.plain, differential::identity_map(r.plain.test_case));
   if (plain != serialization_failures(r.prepared, *map)) return true;
   // The same failures, and the one difference a wait before one of them (compare_runs names the first step).
   static const std::regex only_wait("^blocking: T(\\d+)\\.(\\d+) waited plainly, did not wait prepared$");
@@ -128,7 +119,6 @@ bool ssi_aborts_differ(const differential::Result& r, bool predicate_locks) {
 // Why a reproduced difference is not the preparation's, or empty (unexplained).
 std::string explanation(const differential::Result& r, bool predicate_locks) {
   const auto has = [&](const char* what) { return r.difference.find(what) != std::string::npos; };
-  if (has("deadlock")) return "deadlock victim";
   // A waiter that lost the row to another: InnoDB releases several waiters at once; PostgreSQL's first waiter on a
   // row that its holder updated releases its tuple lock to follow the update chain (READ COMMITTED's EvalPlanQual,
   // heapam.c heap_update / heap_lock_updated_tuple), and the next waiter, woken by that, may lock the new version
@@ -141,6 +131,7 @@ std::string explanation(const differential::Result& r, bool predicate_locks) {
     return "key lost to another waiter";
   if (!differential::waiter_order(r.plain, r.prepared).empty()) return "waiters released together";
   if (!differential::deadlock_closing_wait(r.plain, r.prepared).empty()) return "wait that closed a deadlock";
+  if (!differential::deadlock_victim(r.plain, r.prepared).empty()) return "deadlock victim";
   if (ssi_aborts_differ(r, predicate_locks)) return "other transactions ended by SSI";
   return {};
 }

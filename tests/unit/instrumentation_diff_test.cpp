@@ -159,3 +159,40 @@ TEST(DeadlockClosingWait, AWaitBesideNoDeadlockOrAnotherDifferenceIsNot) {
   prepared.outcomes[0][1] = affected(0);
   EXPECT_EQ(differential::deadlock_closing_wait(deadlock(false), prepared), "");
 }
+
+namespace {
+
+// The deadlock above, with InnoDB ending T0 instead of T1 (its weight lower in this run): T1's second UPDATE
+// completes once T0 is rolled back, and T1 commits.
+History other_victim() {
+  History h = deadlock(false);
+  h.outcomes[0][2] = Outcome::failure(ErrorClass::Deadlock, "1213", "Deadlock found when trying to get lock");
+  h.outcomes[0][3].status = Outcome::Status::Skipped;
+  h.outcomes[1][2] = affected(1);
+  h.outcomes[1][3] = Outcome{};
+  h.transactions[0] = TxnResult{TxnFate::Aborted, StepRef{0, 2}, h.outcomes[0][2].error, 6};
+  h.transactions[1] = TxnResult{TxnFate::Committed, StepRef{}, {}, 7};
+  h.final_state = {{"t", {{Value(1), Value(2)}, {Value(2), Value(2)}}}};
+  return h;
+}
+
+}  // namespace
+
+TEST(DeadlockVictim, AnotherVictimOfTheSameDeadlockIsTheEnginesWeighing) {
+  ASSERT_NE(differential::compare_runs(deadlock(false), other_victim()), "");
+  EXPECT_EQ(differential::deadlock_victim(deadlock(false), other_victim()),
+            "a deadlock in both runs among T0.2, T1.2: every difference is in their steps from the deadlock on, their "
+            "fates or the tables they write");
+}
+
+TEST(DeadlockVictim, ADifferenceBeforeTheDeadlockOrADeadlockInOneRunOnlyIsNot) {
+  // T0's first UPDATE, which completed before any wait, wrote nothing prepared: the preparation's.
+  History prepared = other_victim();
+  prepared.outcomes[0][1] = affected(0);
+  EXPECT_EQ(differential::deadlock_victim(deadlock(false), prepared), "");
+  // Plainly no deadlock (T1's wait ended in a lock timeout), prepared one: the preparation made the cycle.
+  EXPECT_EQ(differential::deadlock_victim(deadlock(false, ErrorClass::LockTimeout), other_victim()), "");
+  ASSERT_NE(differential::compare_runs(deadlock(false, ErrorClass::LockTimeout), deadlock(false)), "");
+  EXPECT_EQ(differential::deadlock_victim(deadlock(false, ErrorClass::LockTimeout), deadlock(false)), "");
+  // The rule before (any difference whose text names a deadlock) took both as explained.
+}

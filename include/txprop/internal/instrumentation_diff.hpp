@@ -26,6 +26,8 @@ namespace txprop::differential {
 // case's transactions and statements in place (a preparation this check does not know how to map).
 using StepMap = std::vector<std::vector<std::size_t>>;
 std::optional<StepMap> map_steps(const TestCase& plain, const TestCase& prepared);
+// The map of a case to itself (the plain run's steps).
+StepMap identity_map(const TestCase& c);
 
 // One difference between the runs and where it lies: a step of the plain case (its blocking or its outcome), a
 // transaction's fate, a table of the final state, or the run itself (a finding in one run only).
@@ -60,6 +62,16 @@ std::string waiter_order(const History& plain, const History& prepared);
 // is the machine's timing (seen at load 9: a prepared UPDATE's wait seen in 3 pairs of runs, in none of 13 more).
 // A line naming the steps when so; empty otherwise.
 std::string deadlock_closing_wait(const History& plain, const History& prepared);
+
+// Whether every difference lies in a deadlock both runs had: which transaction the engine ends depends on weights the
+// preparation changes (InnoDB ends the transaction of least weight, its locks plus its undo records, lock0lock.cc
+// Deadlock::report and trx_weight_ge; the added reads lock rows and the added columns are written), and the victim's
+// abort decides which locks the others hold from then on. A difference counts as that only where it lies in the steps
+// of the deadlocked transactions from the deadlock on (each run's victim, the transactions then waiting, and the one
+// whose request closed the cycle) or in a step sent after the first deadlock error, in the fates of those
+// transactions, or in the tables they write; a deadlock in one run only, or a difference in a step that was sent
+// before the deadlock and is not in it, is the preparation's. A line naming the transactions when so; empty otherwise.
+std::string deadlock_victim(const History& plain, const History& prepared);
 
 struct Result {
   std::string refused;     // the oracle's cannot_judge line: nothing ran
