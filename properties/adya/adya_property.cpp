@@ -4,6 +4,7 @@
 // expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <ranges>
 #include <set>
@@ -16,6 +17,7 @@
 #include "txprop/behaviours.hpp"
 #include "txprop/txn_start.hpp"
 #include "txprop/adya_instrumentation.hpp"
+#include "current_read_versions.hpp"
 #include "predicate_eval.hpp"
 #include "unrecorded_predicates.hpp"
 #include "txprop/internal/test_hooks.hpp"
@@ -49,6 +51,7 @@ struct Extracted {
   std::size_t joined_writes = 0;       // joined writes that ran, and those whose partner rows' versions were recorded
   std::size_t joined_writes_with_partners = 0;
   std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
+  adya::RecordedRows current_reads;         // current reads recorded from the commit order (add_current_read)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -68,9 +71,19 @@ struct PredicateData {
     // An UPDATE that returns no rows (MariaDB 10.11 has no UPDATE ... RETURNING): how many rows it matched (the
     // driver's affected-row count is the found rows, CLIENT_FOUND_ROWS), checked instead of the rows returned.
     std::optional<std::int64_t> matched = std::nullopt;
+    // A write or locking read whose version-set read (if any) does not show what it read (adya::UnrecordedRule):
+    // its versions follow from the writer lists and the commit order (add_current_read).
+    struct Current {
+      std::size_t t = 0, i = 0;  // transaction, statement index from 0 (adya::RecordedRows' key)
+      adya::Position submitted = 0, completed = 0;
+      bool snapshot_first = false;  // PostgreSQL READ COMMITTED's re-check (adya::CurrentRead)
+      bool version_set = false;     // a version-set read ran right before it (not at InnoDB REPEATABLE READ)
+    };
+    std::optional<Current> current = std::nullopt;
   };
   std::vector<Read> reads;
   std::size_t skipped = 0, added = 0;
+  adya::RecordedRows current_reads;
 
   void add_row(adya::RowId rid, const Table* t) {
     if (table_of.emplace(rid, t).second) rows_of[t->name].push_back(rid);
@@ -88,6 +101,108 @@ struct PredicateData {
   void values_of(adya::RowId rid, std::size_t versions, Row values) { this->values.emplace(std::pair{rid, versions}, std::move(values)); }
 };
 
+// The committed one of a row's deleters if any (a DELETE of an aborted transaction deleted nothing), else the first.
+adya::TxnId deleter_of(const adya::ObservedHistory& o, const std::vector<adya::TxnId>& deleters) {
+  adya::TxnId deleter = adya::kNone;
+  for (adya::TxnId t : deleters)
+    if (deleter == adya::kNone || o.committed(t)) deleter = t;
+  return deleter;
+}
+
+// The state (adya::RowStates) of a version given by its writer list, if the list is a prefix of the row's order.
+std::optional<std::uint32_t> state_of(const std::vector<std::uint32_t>& list, const std::vector<adya::TxnId>& order) {
+  if (list.size() > order.size() || !std::equal(list.begin(), list.end(), order.begin())) return std::nullopt;
+  return static_cast<std::uint32_t>(list.size());
+}
+
+// What a current read (PredicateData::Read::current) knows of one row: its states, the one its version-set read saw
+// (a row the read did not return: before its insert if it was inserted and never deleted, after its delete if it was
+// there from the start and deleted; the others cannot be placed), the one it returned. nullopt where a writer list
+// read is not a prefix of the row's order.
+std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const PredicateData::Read& read, adya::RowId rid,
+                                                 const adya::RowStates& states) {
+  const PredicateData::Read::Current& c = *read.current;
+  adya::CurrentRead r{read.txn, c.submitted, c.completed, c.snapshot_first, std::nullopt, std::nullopt,
+                      read.matched.has_value()};
+  const std::uint32_t n = static_cast<std::uint32_t>(states.order.size());
+  const bool initial = n > 0 && states.order[0] == adya::kInitialTxn;
+  if (const auto v = read.vset.find(rid); v != read.vset.end()) {
+    r.snapshot = state_of(v->second, states.order);
+    if (!r.snapshot) return std::nullopt;
+  } else if (!c.version_set) {
+    // No version-set read (InnoDB REPEATABLE READ): the states follow from the commit order alone.
+  } else if (!initial && d.deleters[rid].empty()) {
+    r.snapshot = 0;
+  } else if (initial && !d.deleters[rid].empty()) {
+    r.snapshot = n + 1;
+  }
+  if (const auto ret = read.returned.find(rid); ret != read.returned.end()) {
+    r.returned = state_of(ret->second, states.order);
+    if (!r.returned) return std::nullopt;
+  }
+  return r;
+}
+
+// A current read: each row whose version is determined (adya::current_read_version) goes into its version set; the
+// others are left out, and the rows recorded are reported (adya::RecordedRows) for unrecorded_predicate to judge the
+// rest. Where a row was returned in a version the statement cannot have read, or the UPDATE's count of matched rows
+// disagrees, nothing is recorded (unrecorded_predicate then judges every row): txprop's model of the engine or its
+// evaluation of the WHERE is wrong there, and no edge is drawn from it.
+void add_current_read(adya::ObservedHistory& o, PredicateData& d, const PredicateData::Read& read) {
+  using adya::Match;
+  struct Recorded {
+    adya::RowId row;
+    adya::RowStates states;
+    std::uint32_t seen;
+  };
+  std::vector<Recorded> rows;
+  std::set<std::int64_t> determined;
+  std::int64_t matching = 0, undetermined = 0;
+  const adya::CommittedAt committed_at = [&](adya::TxnId w) -> std::optional<adya::Position> {
+    if (!o.committed(w)) return std::nullopt;
+    return o.txn(w).end;
+  };
+  for (adya::RowId rid : d.rows_of[read.table->name]) {
+    const auto ri = o.find_row(rid);
+    std::optional<adya::CurrentRead> r;
+    adya::RowStates states;
+    if (ri && o.branch_count(*ri) == 1) {
+      const auto chain = o.branch(*ri, 0);
+      states.order.assign(chain.begin(), chain.end());
+      states.deleter = deleter_of(o, d.deleters[rid]);
+      states.matches.assign(states.order.size() + 2, Match::No);
+      for (std::uint32_t k = 1; k <= states.order.size(); ++k) {
+        const auto val = d.values.find({rid, k});
+        states.matches[k] = val == d.values.end() ? Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
+      }
+      r = current_read_of(d, read, rid, states);
+    }
+    const adya::ReadVersion v = r ? adya::current_read_version(states, *r, committed_at) : adya::ReadVersion{};
+    if (v.kind == adya::ReadVersion::Kind::Contradicts) {
+      ++d.skipped;
+      return;
+    }
+    if (v.kind == adya::ReadVersion::Kind::Undetermined) {
+      ++undetermined;
+      continue;
+    }
+    matching += v.match == Match::Yes;
+    determined.insert(static_cast<std::int64_t>(rid));
+    rows.push_back(Recorded{rid, std::move(states), v.seen});
+  }
+  if (read.matched && (matching > *read.matched || *read.matched > matching + undetermined)) {
+    ++d.skipped;
+    return;
+  }
+  ++d.added;
+  const Statement& s = *read.statement;
+  const adya::PredIndex p =
+      o.add_predicate_read(read.stmt, s.where ? render(*s.where, Dialect::Portable) : std::string("TRUE"));
+  for (const Recorded& r : rows)
+    o.add_predicate_row(p, r.row, r.states.order, r.seen, r.states.matches, r.states.deleter);
+  d.current_reads[{read.current->t, read.current->i}] = std::move(determined);
+}
+
 // Adds each predicate read with its version set (adya::ObservedHistory::add_predicate_row). A predicate read is left
 // without predicate edges (counted as skipped) when its version set cannot be trusted to be the one the statement was
 // evaluated against: it or its version-set read waited on a lock or failed, a row's writer lists diverged, or the
@@ -97,6 +212,10 @@ struct PredicateData {
 void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
   using adya::Match;
   for (const PredicateData::Read& read : d.reads) {
+    if (read.current) {
+      add_current_read(o, d, read);
+      continue;
+    }
     const Statement& s = *read.statement;
     struct Pending {
       adya::RowId row;
@@ -315,10 +434,18 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
 // each statement's item reads, writes, joined partners and predicate read.
 // `starts`: each transaction's start as its engine documents it (transaction_starts); empty: its first statement's
 // submission (a history judged without its engine, observe()).
+// The engine's rules for what a write's WHERE reads (adya::unrecorded_rule): with them, the reads they name are
+// recorded from the commit order (add_current_read); without them (observe(), a history judged without its engine)
+// those reads get no predicate edges.
+struct ReadRules {
+  EngineCapabilities capabilities;
+  std::function<bool(IsolationLevel)> rechecks_after_wait;
+};
+
 class Extractor {
  public:
-  Extractor(const History& h, const std::vector<TxnStart>& starts)
-      : h_(h), c_(h.test_case), starts_(starts), cascaded_(h) {}
+  Extractor(const History& h, const std::vector<TxnStart>& starts, const ReadRules* rules)
+      : h_(h), c_(h.test_case), starts_(starts), rules_(rules), cascaded_(h) {}
 
   Extracted run() {
     x_.malformed = cascaded_.malformed;
@@ -329,6 +456,7 @@ class Extractor {
     add_predicates(x_.observed, pd_);
     x_.predicate_reads = pd_.added;
     x_.predicate_skipped = pd_.skipped;
+    x_.current_reads = std::move(pd_.current_reads);
     return std::move(x_);
   }
 
@@ -463,15 +591,37 @@ class Extractor {
     // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
     const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
     const bool predicate = my_vset && !st.blocked && !steps.vset_blocked && st.table != nullptr && shaped_predicate;
-    if (predicate) pread.vset = std::move(*my_vset);
+    pread.current = current_read(st, shaped_predicate, had_vset && !steps.vset_blocked);
+    if ((predicate || pread.current) && my_vset) pread.vset = std::move(*my_vset);
     st.cols = find_columns(st.out);
     record_rows(st, pread);
     record_cascaded(st);
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
-    if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
+    if ((predicate || pread.current) && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));
     else if (had_vset)
       ++pd_.skipped;
+  }
+
+  // Where a rule of the engine leaves the statement's predicate read unrecorded by its version-set read
+  // (adya::unrecorded_rule), what add_current_read needs to record it from the commit order: InnoDB REPEATABLE
+  // READ's writes and locking reads, which have no version-set read, and a write or locking read that waited after
+  // one (PostgreSQL READ COMMITTED, InnoDB below REPEATABLE READ).
+  std::optional<PredicateData::Read::Current> current_read(const Step& st, bool shaped, bool version_set) const {
+    if (rules_ == nullptr || !shaped || st.table == nullptr || st.s.kind == StatementKind::Insert) return std::nullopt;
+    const IsolationLevel level = c_.transactions[st.t].isolation;
+    const adya::UnrecordedRule rule =
+        adya::unrecorded_rule(h_, st.t, st.i - 1, rules_->capabilities, rules_->rechecks_after_wait(level));
+    const bool after_wait =
+        rule == adya::UnrecordedRule::RecheckedAfterWait || rule == adya::UnrecordedRule::CurrentReadAfterWait;
+    if (!(rule == adya::UnrecordedRule::LatestCommitted && !version_set) && !(after_wait && version_set))
+      return std::nullopt;
+    const int completed = h_.completed_at(StepRef{static_cast<int>(st.t), static_cast<int>(st.i)});
+    const int submitted = h_.submitted_at[st.t][st.i];
+    if (completed < 0 || submitted < 0) return std::nullopt;
+    return PredicateData::Read::Current{st.t, st.i - 1, static_cast<adya::Position>(submitted),
+                                        static_cast<adya::Position>(completed),
+                                        rule == adya::UnrecordedRule::RecheckedAfterWait, version_set};
   }
 
   // Each returned row's id and writer list; a row whose instrumentation columns cannot be read is reported.
@@ -686,6 +836,7 @@ class Extractor {
   const History& h_;
   const TestCase& c_;
   const std::vector<TxnStart>& starts_;
+  const ReadRules* rules_;
   Extracted x_;
   UpdateAttribution attribution_;
   PredicateData pd_;
@@ -694,7 +845,9 @@ class Extractor {
   std::set<std::pair<std::string, std::int64_t>> deleted_directly_;  // of the transaction being added
 };
 
-Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) { return Extractor(h, starts).run(); }
+Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}, const ReadRules* rules = nullptr) {
+  return Extractor(h, starts, rules).run();
+}
 
 // Whether transactions that ran concurrently (neither ended before the other started) touched the same row, or a row
 // of one's predicate read's version set, with at least one of them writing it: the cases in which an isolation
@@ -942,11 +1095,18 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // itself (counted: e.g. "lost-update allowed at PL-2").
   const Levels levels = levels_of(target, h.test_case);
   if (h.test_case.transactions.empty()) return v;
-  Extracted x = extract(h, transaction_starts(h, target.engine(), target.config(), [&](int t, int step) {
-                           const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
-                                                    .statements[static_cast<std::size_t>(step - 1)];
-                           return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
-                         }));
+  const ReadRules rules{target.engine().capabilities(target.config()), [&](IsolationLevel level) {
+                          return target.engine().visibility(level, target.config()).update.view ==
+                                 ViewRule::StatementSnapshot;
+                        }};
+  Extracted x = extract(h,
+                        transaction_starts(h, target.engine(), target.config(),
+                                           [&](int t, int step) {
+                                             const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
+                                                                      .statements[static_cast<std::size_t>(step - 1)];
+                                             return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
+                                           }),
+                        &rules);
   adya::CheckOptions options;
   options.writes_complete = writes_complete(h.test_case);
   Verdict found = adya::check(x.observed, adya::adya_kinds(), options);
@@ -978,10 +1138,8 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // A cycle through a predicate read the instrumentation cannot record would go unseen (issue 21 item 2;
   // unrecorded_predicates.hpp): a history without findings gets no verdict instead of "ok"; the findings of one that
   // has some stand (each is a cycle the history has), with the reason others may be missing in the note.
-  const auto rechecks = [&](IsolationLevel level) {
-    return target.engine().visibility(level, target.config()).update.view == ViewRule::StatementSnapshot;
-  };
-  std::string why = adya::unrecorded_predicate(h, target.engine().capabilities(target.config()), rechecks);
+  std::string why =
+      adya::unrecorded_predicate(h, rules.capabilities, rules.rechecks_after_wait, x.current_reads);
   if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
   if (!why.empty()) {
     if (v.findings.empty()) {
