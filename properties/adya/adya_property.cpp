@@ -78,6 +78,9 @@ struct PredicateData {
       adya::Position submitted = 0, completed = 0;
       bool snapshot_first = false;  // PostgreSQL READ COMMITTED's re-check (adya::CurrentRead)
       bool version_set = false;     // a version-set read ran right before it (not at InnoDB REPEATABLE READ)
+      // An UPDATE that returns nothing and is its transaction's only statement that may change the table's rows:
+      // the reader's one entry in a row's writer list after its first is this UPDATE's write (own_write_state).
+      bool only_writer = false;
     };
     std::optional<Current> current = std::nullopt;
   };
@@ -115,6 +118,20 @@ std::optional<std::uint32_t> state_of(const std::vector<std::uint32_t>& list, co
   return static_cast<std::uint32_t>(list.size());
 }
 
+// Where an UPDATE that returns nothing (MariaDB 10.11) is its transaction's only statement that may change the
+// table's rows (PredicateData::Read::Current::only_writer), the reader's one entry in the row's writer list after the
+// first (the first may be its INSERT of the row) is that UPDATE's write, which read the state before it: the state
+// that UPDATE read, as if it had returned the row. nullopt if there is no such entry, or more than one.
+std::optional<std::uint32_t> own_write_state(const std::vector<adya::TxnId>& order, adya::TxnId reader) {
+  std::optional<std::uint32_t> state;
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (order[k] != reader) continue;
+    if (state) return std::nullopt;
+    state = static_cast<std::uint32_t>(k);
+  }
+  return state;
+}
+
 // What a current read (PredicateData::Read::current) knows of one row: its states, the one its version-set read saw
 // (a row the read did not return: before its insert if it was inserted and never deleted, after its delete if it was
 // there from the start and deleted; the others cannot be placed), the one it returned. nullopt where a writer list
@@ -139,6 +156,8 @@ std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const Predica
   if (const auto ret = read.returned.find(rid); ret != read.returned.end()) {
     r.returned = state_of(ret->second, states.order);
     if (!r.returned) return std::nullopt;
+  } else if (c.only_writer) {
+    r.returned = own_write_state(states.order, read.txn);
   }
   return r;
 }
@@ -162,33 +181,55 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
     if (!o.committed(w)) return std::nullopt;
     return o.txn(w).end;
   };
+  struct Pending {
+    adya::RowId row;
+    adya::RowStates states;
+    std::optional<adya::CurrentRead> read;
+    adya::ReadVersion version;
+  };
+  std::vector<Pending> pending;
   for (adya::RowId rid : d.rows_of[read.table->name]) {
     const auto ri = o.find_row(rid);
-    std::optional<adya::CurrentRead> r;
-    adya::RowStates states;
+    Pending p{rid, {}, std::nullopt, {}};
     if (ri && o.branch_count(*ri) == 1) {
       const auto chain = o.branch(*ri, 0);
-      states.order.assign(chain.begin(), chain.end());
-      states.deleter = deleter_of(o, d.deleters[rid]);
-      states.matches.assign(states.order.size() + 2, Match::No);
-      for (std::uint32_t k = 1; k <= states.order.size(); ++k) {
+      p.states.order.assign(chain.begin(), chain.end());
+      p.states.deleter = deleter_of(o, d.deleters[rid]);
+      p.states.matches.assign(p.states.order.size() + 2, Match::No);
+      for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
         const auto val = d.values.find({rid, k});
-        states.matches[k] = val == d.values.end() ? Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
+        p.states.matches[k] =
+            val == d.values.end() ? Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
       }
-      r = current_read_of(d, read, rid, states);
+      p.read = current_read_of(d, read, rid, p.states);
     }
-    const adya::ReadVersion v = r ? adya::current_read_version(states, *r, committed_at) : adya::ReadVersion{};
-    if (v.kind == adya::ReadVersion::Kind::Contradicts) {
+    if (p.read) p.version = adya::current_read_version(p.states, *p.read, committed_at);
+    if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
       ++d.skipped;
       return;
     }
-    if (v.kind == adya::ReadVersion::Kind::Undetermined) {
+    matching += p.version.kind == adya::ReadVersion::Kind::Determined && p.version.match == Match::Yes;
+    pending.push_back(std::move(p));
+  }
+  // An UPDATE that returns nothing and matched exactly the rows found matching: every other row it read in a state
+  // that does not match, as if it had returned what it matched.
+  if (read.matched && matching == *read.matched)
+    for (Pending& p : pending)
+      if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
+        p.read->returns_nothing = false;
+        p.version = adya::current_read_version(p.states, *p.read, committed_at);
+        if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
+          ++d.skipped;
+          return;
+        }
+      }
+  for (Pending& p : pending) {
+    if (p.version.kind != adya::ReadVersion::Kind::Determined) {
       ++undetermined;
       continue;
     }
-    matching += v.match == Match::Yes;
-    determined.insert(static_cast<std::int64_t>(rid));
-    rows.push_back(Recorded{rid, std::move(states), v.seen});
+    determined.insert(static_cast<std::int64_t>(p.row));
+    rows.push_back(Recorded{p.row, std::move(p.states), p.version.seen});
   }
   if (read.matched && (matching > *read.matched || *read.matched > matching + undetermined)) {
     ++d.skipped;
@@ -468,6 +509,11 @@ class Extractor {
   struct TxnSteps {
     std::size_t number = 0;         // the statement's number in the transaction as generated (instrumentation not counted)
     std::optional<Versions> vset;   // the version-set read just before
+    // The version-set read waited for a lock. A plain one then read versions other than the statement's; a locking
+    // read of the whole table (InnoDB REPEATABLE READ, instrumentation.cpp scans_whole_table) read the latest
+    // versions once its waits were over and holds a next-key lock on every record and the supremum since (MySQL 8.0
+    // manual 17.7.3, "Locks Set by Different SQL Statements in InnoDB"): nobody changes, deletes or inserts a row of
+    // the table until its transaction ends, so the write after it reads exactly the versions it returned.
     bool vset_blocked = false;
     std::optional<JoinRead> join_read;  // the join read just before a joined write
   };
@@ -542,7 +588,7 @@ class Extractor {
 
   void add_version_set_read(const Step& st, TxnSteps& steps) {
     steps.vset.reset();
-    steps.vset_blocked = st.blocked;
+    steps.vset_blocked = st.blocked && st.s.lock == LockMode::None;
     if (!st.out.ok() || st.table == nullptr) return;
     const Columns cols = find_columns(st.out);
     if (!cols.rid || !cols.wl) return;
@@ -619,9 +665,31 @@ class Extractor {
     const int completed = h_.completed_at(StepRef{static_cast<int>(st.t), static_cast<int>(st.i)});
     const int submitted = h_.submitted_at[st.t][st.i];
     if (completed < 0 || submitted < 0) return std::nullopt;
-    return PredicateData::Read::Current{st.t, st.i - 1, static_cast<adya::Position>(submitted),
+    return PredicateData::Read::Current{st.t,
+                                        st.i - 1,
+                                        static_cast<adya::Position>(submitted),
                                         static_cast<adya::Position>(completed),
-                                        rule == adya::UnrecordedRule::RecheckedAfterWait, version_set};
+                                        rule == adya::UnrecordedRule::RecheckedAfterWait,
+                                        version_set,
+                                        only_writer(st)};
+  }
+
+  // Whether `st` is an UPDATE without RETURNING and no other statement of its transaction may change its table's rows
+  // (no other UPDATE or DELETE of it, joined or not, and no foreign-key action reaching it).
+  bool only_writer(const Step& st) const {
+    if (st.s.kind != StatementKind::Update || !st.s.returning.empty() || !st.s.joins.empty()) return false;
+    const auto& statements = c_.transactions[st.t].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      const Statement& s = statements[i];
+      if (i + 1 == st.i || (s.kind != StatementKind::Update && s.kind != StatementKind::Delete)) continue;
+      const std::vector<std::string> written = s.written_tables();
+      const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, s.table, s.kind);
+      if (std::find(written.begin(), written.end(), st.s.table) != written.end() ||
+          std::find(cascaded.begin(), cascaded.end(), st.s.table) != cascaded.end())
+        return false;
+    }
+    const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, st.s.table, st.s.kind);
+    return std::find(cascaded.begin(), cascaded.end(), st.s.table) == cascaded.end();
   }
 
   // Each returned row's id and writer list; a row whose instrumentation columns cannot be read is reported.

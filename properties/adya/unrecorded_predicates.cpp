@@ -270,9 +270,13 @@ UnrecordedRule unrecorded_rule(const History& h, std::size_t t, std::size_t i, c
   const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
   const auto& as_plain = capabilities.current_reads_as_plain_read;
   const bool reads_as_plain = std::find(as_plain.begin(), as_plain.end(), tx.isolation) != as_plain.end();
-  // A locking read of the whole table right before it (instrumentation.cpp, scans_whole_table) read what it reads.
+  // A locking read of the whole table right before it (instrumentation.cpp, scans_whole_table) read what it reads,
+  // also where that read waited: it read the latest versions once its waits were over, and its locks on every record
+  // and gap kept them (adya_property.cpp, TxnSteps::vset_blocked). Only where the statement itself waited after it,
+  // which those locks should make impossible, is that not known.
   const bool locked_read = i >= 1 && is_version_set_read(tx.statements[i - 1]) && tx.statements[i - 1].lock != LockMode::None;
-  if (locked_read && waited(h, t, i)) return UnrecordedRule::WaitedAfterLockedRead;
+  if (locked_read && i + 1 < h.was_blocked[t].size() && h.was_blocked[t][i + 1])
+    return UnrecordedRule::WaitedAfterLockedRead;
   if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)
     return UnrecordedRule::LatestCommitted;
   if ((write || locking_read) && rechecks_after_wait && waited(h, t, i)) return UnrecordedRule::RecheckedAfterWait;

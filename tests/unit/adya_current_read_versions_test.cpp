@@ -169,3 +169,65 @@ TEST(AdyaCurrentReadVersions, AReCheckedDeleteWhoseWhereTxpropCannotEvaluateStay
   EXPECT_TRUE(v.inconclusive) << v.explain();
   EXPECT_NE(v.note.find("waited for a lock and then read its WHERE again"), std::string::npos) << v.note;
 }
+
+namespace {
+
+// The same at MariaDB READ COMMITTED, whose UPDATE returns no rows (10.11): t holds (1, 0) and (2, 0); T1 sets row 1 to
+// (1, 5) while T0's UPDATE t SET v = 9 WHERE <where> waits for its lock; InnoDB then reads row 1's latest committed
+// version, which no longer matches, and writes row 2 only (matched-row count 1). T0's write of row 2 shows in the
+// writer lists; the count says it matched nothing else, so it read row 1 in T1's version: T1 -wr-> T0 through the
+// predicate, T0 -rw-> T1 through u.
+History current_read_g_single(const Expr& where) {
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 0});
+  c.schema.tables = {t, one_row_table("u")};
+  c.transactions = {
+      Transaction{IsolationLevel::ReadCommitted,
+                  {Statement::select("u", eq("k", 1)), Statement::update("t", {{"v", Expr::lit(9), {}}}, where)},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::ReadCommitted,
+                  {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)),
+                   Statement::update("t", {{"v", Expr::lit(5), {}}}, eq("k", 1))},
+                  TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 1, 0, 0};
+  TestCase inst = adya::instrument(c, adya::InstrumentationOptions{.engine = find_engine("mariadb")->capabilities()});
+  inst.order = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 2, 2, 2, 2};  // as in recheck_g_single
+  History h = completed_in_order(inst);
+  for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
+  h.submitted_at[0][4] = 4;
+  h.was_blocked[0][4] = true;
+  const std::vector<Row> u_read = {{3, "0", 1, 0}}, t_read = {{1, "0", 1, 0}, {2, "0", 2, 0}};
+  for (std::size_t tx : {0u, 1u}) {
+    h.outcomes[tx][1].columns = h.outcomes[tx][3].columns = kReturning;
+    h.outcomes[tx][1].rows = u_read;
+    h.outcomes[tx][3].rows = t_read;
+  }
+  h.outcomes[0][2].columns = kTableColumns;
+  h.outcomes[0][2].rows = {{1, 0, 3, "0"}};
+  h.outcomes[0][4].affected = 1;
+  h.outcomes[1][2].affected = h.outcomes[1][4].affected = 1;
+  const std::vector<Row> t_rows = {{1, 5, 1, "0,2"}, {2, 9, 2, "0,1"}};
+  h.outcomes[2][1].columns = h.outcomes[2][2].columns = kTableColumns;
+  h.outcomes[2][1].rows = t_rows;
+  h.outcomes[2][2].rows = {{1, 1, 3, "0,2"}};
+  h.final_state["t"] = t_rows;
+  h.final_state["u"] = h.outcomes[2][2].rows;
+  return h;
+}
+
+}  // namespace
+
+TEST(AdyaCurrentReadVersions, AnInnodbUpdateThatWaitedIsJudgedFromItsWriteAndItsMatchedRows) {
+  auto target = judged_as("mariadb://u@127.0.0.1:1/x");
+  const Verdict v = check_adya(*target, current_read_g_single(eq("v", 0)), AdyaMode::Documented);
+  // Before: no verdict ("waited for a lock and then read the latest versions of rows changed meanwhile").
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  EXPECT_TRUE(has_kind(v, "read-skew")) << v.explain();
+  EXPECT_NE(v.explain().find("T1 -wr-> T0 (predicate)"), std::string::npos) << v.explain();
+  // Whether row 1 matched in T1's version is unknown to txprop (a subquery): no verdict.
+  const Expr where = Expr::binary(BinaryOp::And, eq("v", 0), Expr::exists("u", eq("k", 1)));
+  const Verdict unknown = check_adya(*target, current_read_g_single(where), AdyaMode::Documented);
+  EXPECT_TRUE(unknown.inconclusive) << unknown.explain();
+  EXPECT_NE(unknown.note.find("waited for a lock and then read the latest versions"), std::string::npos) << unknown.note;
+}
