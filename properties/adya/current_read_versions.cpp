@@ -28,15 +28,29 @@ class States {
     return at && *at < pos;
   }
 
+  // Whether state k was installed by a transaction other than the reader that did not commit: rolled back, it was
+  // never the latest committed version, nor does the graph draw an edge from it (dependency_graph.cpp); such versions
+  // end a row's order (a later write would have overwritten the committed one, another branch), so they are passed
+  // over.
+  bool aborted(std::uint32_t k) const {
+    if (k == 0) return false;
+    const TxnId w = installer(k);
+    return w != kInitialTxn && w != read_.reader && !committed_at_(w);
+  }
+
   // The latest state at `pos`, starting from state k.
   std::uint32_t advance(std::uint32_t k, Position pos) const {
-    while (exists(k + 1) && visible(k + 1, pos)) ++k;
+    for (std::uint32_t j = k + 1; exists(j); ++j) {
+      if (aborted(j)) continue;
+      if (!visible(j, pos)) break;
+      k = j;
+    }
     return k;
   }
   // The latest state at or before k committed at `pos` (a READ UNCOMMITTED version-set read may have seen a version
   // not yet committed; the reader's own are its own).
   std::uint32_t committed_part(std::uint32_t k, Position pos) const {
-    while (k >= 1 && installer(k) != read_.reader && !visible(k, pos)) --k;
+    while (k >= 1 && installer(k) != read_.reader && !visible(k, pos)) --k;  // (the initial state is visible)
     return k;
   }
 
@@ -45,10 +59,11 @@ class States {
     return row_.deleter == read_.reader ||
            std::find(row_.order.begin(), row_.order.end(), read_.reader) != row_.order.end();
   }
-  bool uncommitted_writer() const {
-    return std::any_of(row_.order.begin(), row_.order.end(), [&](TxnId w) {
-      return w != kInitialTxn && w != read_.reader && !committed_at_(w);
-    });
+  // Whether a version the graph may draw an edge from has a match txprop cannot evaluate.
+  bool unknown_match() const {
+    for (std::uint32_t k = 1; k < row_.matches.size(); ++k)
+      if (exists(k) && !aborted(k) && match(k) == Match::Unknown) return true;
+    return false;
   }
 
   Match match(std::uint32_t k) const { return k < row_.matches.size() ? row_.matches[k] : Match::Unknown; }
@@ -56,7 +71,7 @@ class States {
   // Determined if every state from `from` to `to` has the same known match.
   ReadVersion settle(std::uint32_t from, std::uint32_t to) const {
     for (std::uint32_t k = from; k <= to; ++k)
-      if (match(k) == Match::Unknown || match(k) != match(from)) return {};
+      if (!aborted(k) && (match(k) == Match::Unknown || match(k) != match(from))) return {};
     return ReadVersion{Kind::Determined, from, match(from)};
   }
 
@@ -64,6 +79,7 @@ class States {
   ReadVersion not_matching(std::uint32_t from, std::uint32_t to) const {
     std::optional<std::uint32_t> first, last;
     for (std::uint32_t k = from; k <= to; ++k) {
+      if (aborted(k)) continue;
       if (match(k) == Match::Unknown) return {};
       if (match(k) != Match::No) continue;
       if (!first) first = k;
@@ -92,8 +108,7 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
   const States s(row, read, committed_at);
   // The graph draws no edge from a change of the matches it cannot evaluate (dependency_graph.cpp): a version whose
   // match is unknown may hide a dependency whichever version was read, so such a row stays unrecorded.
-  if (s.uncommitted_writer() || std::find(row.matches.begin(), row.matches.end(), Match::Unknown) != row.matches.end())
-    return {};
+  if (s.unknown_match()) return {};
   if (!read.snapshot) {
     // Without a version-set read, the reader's own writes of the row may come before or after the statement: only
     // what it returned tells which version it read.

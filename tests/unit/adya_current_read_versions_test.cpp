@@ -231,3 +231,15 @@ TEST(AdyaCurrentReadVersions, AnInnodbUpdateThatWaitedIsJudgedFromItsWriteAndIts
   EXPECT_TRUE(unknown.inconclusive) << unknown.explain();
   EXPECT_NE(unknown.note.find("waited for a lock and then read the latest versions"), std::string::npos) << unknown.note;
 }
+
+TEST(AdyaCurrentReadVersions, VersionsOfATransactionThatRolledBackArePassedOver) {
+  // Row 2: initial, then versions of T3 (transaction id 4), which rolled back, then deleted by T1 (committed at 6):
+  // the rolled-back versions were never the latest committed one.
+  const adya::RowStates row{{adya::kInitialTxn, 4, 4}, 2, {Match::No, Match::Yes, Match::Unknown, Match::Unknown, Match::No}};
+  adya::CurrentRead r = waited_through_t1();
+  r.snapshot_first = true;
+  r.snapshot = 1;
+  const adya::ReadVersion v = adya::current_read_version(row, r, t1_commits_at_6);
+  EXPECT_EQ(v.kind, Kind::Determined);
+  EXPECT_EQ(v.seen, 4u);  // deleted
+}
