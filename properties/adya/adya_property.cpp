@@ -162,6 +162,32 @@ std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const Predica
   return r;
 }
 
+// One row of a current read's table: its states (the version order the writer lists give, the deleter, whether each
+// version matches the WHERE) and what the read knows of it; no read where the row's writer lists diverged.
+struct CurrentRow {
+  adya::RowId row;
+  adya::RowStates states;
+  std::optional<adya::CurrentRead> read;
+  adya::ReadVersion version;
+};
+CurrentRow current_row(const adya::ObservedHistory& o, PredicateData& d, const PredicateData::Read& read,
+                       adya::RowId rid) {
+  CurrentRow p{rid, {}, std::nullopt, {}};
+  const auto ri = o.find_row(rid);
+  if (!ri || o.branch_count(*ri) != 1) return p;
+  const auto chain = o.branch(*ri, 0);
+  p.states.order.assign(chain.begin(), chain.end());
+  p.states.deleter = deleter_of(o, d.deleters[rid]);
+  p.states.matches.assign(p.states.order.size() + 2, adya::Match::No);
+  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
+    const auto val = d.values.find({rid, k});
+    p.states.matches[k] =
+        val == d.values.end() ? adya::Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
+  }
+  p.read = current_read_of(d, read, rid, p.states);
+  return p;
+}
+
 // A current read: each row whose version is determined (adya::current_read_version) goes into its version set; the
 // others are left out, and the rows recorded are reported (adya::RecordedRows) for unrecorded_predicate to judge the
 // rest. Where a row was returned in a version the statement cannot have read, or the UPDATE's count of matched rows
@@ -181,28 +207,9 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
     if (!o.committed(w)) return std::nullopt;
     return o.txn(w).end;
   };
-  struct Pending {
-    adya::RowId row;
-    adya::RowStates states;
-    std::optional<adya::CurrentRead> read;
-    adya::ReadVersion version;
-  };
-  std::vector<Pending> pending;
+  std::vector<CurrentRow> pending;
   for (adya::RowId rid : d.rows_of[read.table->name]) {
-    const auto ri = o.find_row(rid);
-    Pending p{rid, {}, std::nullopt, {}};
-    if (ri && o.branch_count(*ri) == 1) {
-      const auto chain = o.branch(*ri, 0);
-      p.states.order.assign(chain.begin(), chain.end());
-      p.states.deleter = deleter_of(o, d.deleters[rid]);
-      p.states.matches.assign(p.states.order.size() + 2, Match::No);
-      for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
-        const auto val = d.values.find({rid, k});
-        p.states.matches[k] =
-            val == d.values.end() ? Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
-      }
-      p.read = current_read_of(d, read, rid, p.states);
-    }
+    CurrentRow p = current_row(o, d, read, rid);
     if (p.read) p.version = adya::current_read_version(p.states, *p.read, committed_at);
     if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
       ++d.skipped;
@@ -214,7 +221,7 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
   // An UPDATE that returns nothing and matched exactly the rows found matching: every other row it read in a state
   // that does not match, as if it had returned what it matched.
   if (read.matched && matching == *read.matched)
-    for (Pending& p : pending)
+    for (CurrentRow& p : pending)
       if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
         p.read->returns_nothing = false;
         p.version = adya::current_read_version(p.states, *p.read, committed_at);
@@ -223,7 +230,7 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
           return;
         }
       }
-  for (Pending& p : pending) {
+  for (CurrentRow& p : pending) {
     if (p.version.kind != adya::ReadVersion::Kind::Determined) {
       ++undetermined;
       continue;
@@ -470,11 +477,6 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
       if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
-// Reads the observed history out of an instrumented run (IsoRel's row ids and writer lists), one phase per kind of
-// step: the initial rows, each transaction's start and end, version-set reads, join reads before a joined write, and
-// each statement's item reads, writes, joined partners and predicate read.
-// `starts`: each transaction's start as its engine documents it (transaction_starts); empty: its first statement's
-// submission (a history judged without its engine, observe()).
 // The engine's rules for what a write's WHERE reads (adya::unrecorded_rule): with them, the reads they name are
 // recorded from the commit order (add_current_read); without them (observe(), a history judged without its engine)
 // those reads get no predicate edges.
@@ -483,6 +485,11 @@ struct ReadRules {
   std::function<bool(IsolationLevel)> rechecks_after_wait;
 };
 
+// Reads the observed history out of an instrumented run (IsoRel's row ids and writer lists), one phase per kind of
+// step: the initial rows, each transaction's start and end, version-set reads, join reads before a joined write, and
+// each statement's item reads, writes, joined partners and predicate read.
+// `starts`: each transaction's start as its engine documents it (transaction_starts); empty: its first statement's
+// submission (a history judged without its engine, observe()).
 class Extractor {
  public:
   Extractor(const History& h, const std::vector<TxnStart>& starts, const ReadRules* rules)
