@@ -477,6 +477,87 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
       if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
+// The one statement of transaction `tx` that may have changed rows of `table`, if it is a single-table UPDATE that
+// returned nothing (MariaDB 10.11); nullptr if the transaction ran any other write of the table (a DELETE, a joined
+// write, a foreign-key action reaching it) or none.
+const Statement* sole_update_of(const History& h, std::size_t tx, const std::string& table) {
+  const Statement* found = nullptr;
+  const auto& statements = h.test_case.transactions[tx].statements;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (!h.outcomes[tx][i + 1].ok() || (s.kind != StatementKind::Update && s.kind != StatementKind::Delete)) continue;
+    const std::vector<std::string> written = s.written_tables();
+    const std::vector<std::string> cascaded = adya::cascaded_tables(h.test_case.schema, s.table, s.kind);
+    if (std::find(written.begin(), written.end(), table) == written.end() &&
+        std::find(cascaded.begin(), cascaded.end(), table) == cascaded.end())
+      continue;
+    if (found != nullptr || s.kind != StatementKind::Update || !s.joins.empty() || !s.returning.empty() ||
+        !cascaded.empty())
+      return nullptr;
+    found = &s;
+  }
+  return found;
+}
+
+// The value a column of type `type` holds once assigned `v`, where that is the value itself on every engine.
+std::optional<Value> stored_as(const Column& column, const Value& v) {
+  if (v.is_null()) return column.not_null ? std::nullopt : std::optional<Value>(v);
+  switch (column.type) {
+    case ColumnType::Integer: return v.type() == ValueType::Integer ? std::optional<Value>(v) : std::nullopt;
+    case ColumnType::Real:
+      if (v.type() == ValueType::Real) return v;
+      if (v.type() == ValueType::Integer && std::abs(v.as_int()) < (std::int64_t{1} << 53))
+        return Value(static_cast<double>(v.as_int()));
+      return std::nullopt;
+    case ColumnType::Text: return v.type() == ValueType::Text ? std::optional<Value>(v) : std::nullopt;
+    case ColumnType::Boolean:
+      return v.type() == ValueType::Integer && (v.as_int() == 0 || v.as_int() == 1) ? std::optional<Value>(v)
+                                                                                      : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// The version an UPDATE that returned nothing wrote over `before`: its assignments evaluated left to right, each on the
+// row as the ones before it left it (MariaDB KB, UPDATE: "single-table UPDATE assignments are generally evaluated from
+// left to right"; the hidden writer-list column is left as it was, no WHERE reads it); nullopt where txprop cannot
+// evaluate one exactly or the UPDATE's WHERE does not match `before`.
+std::optional<Row> updated_version(const Statement& update, const Table& table, Row row) {
+  if (adya::matches(update.where, table, row) != adya::Match::Yes) return std::nullopt;
+  for (const Assignment& a : update.assignments) {
+    if (a.column == adya::kWriterListColumn) continue;
+    const auto column = table.column_index(a.column);
+    if (!column || !a.table.empty()) return std::nullopt;
+    const std::optional<Value> v = adya::evaluate(a.value, table, row);
+    const std::optional<Value> stored = v ? stored_as(table.columns[*column], *v) : std::nullopt;
+    if (!stored) return std::nullopt;
+    row[*column] = *stored;
+  }
+  return row;
+}
+
+// Where an UPDATE returns nothing (MariaDB), the versions it wrote are seen only if a later read returned them; a
+// version nobody read has unknown values, so whether it matches a predicate is unknown and no predicate edge is drawn
+// through it. Where the writer's only write of the table is one such UPDATE, it appears once in the row's writer list
+// and the version before it is known, the version it wrote is that UPDATE applied to it (updated_version).
+void derive_update_versions(const adya::ObservedHistory& o, PredicateData& d, const History& h) {
+  for (const Table& table : h.test_case.schema.tables)
+    for (adya::RowId rid : d.rows_of[table.name]) {
+      const auto ri = o.find_row(rid);
+      if (!ri || o.branch_count(*ri) != 1) continue;
+      const auto chain = o.branch(*ri, 0);
+      for (std::size_t k = 2; k <= chain.size(); ++k) {
+        const adya::TxnId w = chain[k - 1];
+        const auto before = d.values.find({rid, k - 1});
+        if (d.values.count({rid, k}) != 0 || before == d.values.end() || w == adya::kInitialTxn ||
+            w > h.test_case.transactions.size() || std::count(chain.begin(), chain.end(), w) != 1)
+          continue;
+        const Statement* update = sole_update_of(h, w - 1, table.name);
+        if (update == nullptr) continue;
+        if (std::optional<Row> after = updated_version(*update, table, before->second)) d.values_of(rid, k, std::move(*after));
+      }
+    }
+}
+
 // The engine's rules for what a write's WHERE reads (adya::unrecorded_rule): with them, the reads they name are
 // recorded from the commit order (add_current_read); without them (observe(), a history judged without its engine)
 // those reads get no predicate edges.
@@ -501,6 +582,7 @@ class Extractor {
     const std::vector<int> previous_end = previous_ends();
     for (std::size_t t = 0; t < c_.transactions.size(); ++t) add_transaction(t, previous_end[t]);
     attribution_.apply(x_.observed);
+    derive_update_versions(x_.observed, pd_, h_);
     add_predicates(x_.observed, pd_);
     x_.predicate_reads = pd_.added;
     x_.predicate_skipped = pd_.skipped;

@@ -243,3 +243,45 @@ TEST(AdyaCurrentReadVersions, VersionsOfATransactionThatRolledBackArePassedOver)
   EXPECT_EQ(v.kind, Kind::Determined);
   EXPECT_EQ(v.seen, 4u);  // deleted
 }
+
+TEST(AdyaCurrentReadVersions, AVersionAnUpdateWroteUnseenIsThatUpdateAppliedToTheVersionBefore) {
+  // MariaDB REPEATABLE READ: T0 reads u's row in its snapshot; T1 updates it and sets t's row 2 from (2, 7) to (2, 8),
+  // and commits; T0's DELETE FROM t WHERE k = 2 AND v = 7 reads the latest committed row 2, T1's, and deletes nothing
+  // (T1 -wr-> T0 through the predicate; T0 -rw-> T1 through u); then T2 sets row 2 to (2, 9). Nobody read T1's version
+  // (UPDATE returns nothing on MariaDB 10.11): its values are T1's only write of t applied to the initial row.
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t, one_row_table("u")};
+  const Expr row2 = eq("k", 2);
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::select("u", eq("k", 1)),
+                   Statement::delete_("t", Expr::binary(BinaryOp::And, row2, eq("v", 7)))},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead,
+                  {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)),
+                   Statement::update("t", {{"v", Expr::lit(8), {}}}, row2)},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(9), {}}}, row2)},
+                  TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 1, 0, 0, 2, 2, 2};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = find_engine("mariadb")->capabilities()});
+  ASSERT_TRUE(adya::is_version_set_read(p.h.test_case.transactions[0].statements[0]));
+  p.at(0, 1).columns = kReturning;
+  p.at(0, 1).rows = {{3, "0", 1, 0}};
+  p.at(0, 2).columns = kTableColumns;
+  p.at(0, 2).rows = {{1, 0, 3, "0"}};
+  p.at(0, 3).columns = kReturning;
+  p.at(1, 1).affected = p.at(1, 2).affected = p.at(2, 1).affected = 1;
+  const std::vector<Row> t_rows = {{1, 0, 1, "0"}, {2, 9, 2, "0,2,3"}};
+  p.observed(0, t_rows);
+  p.observed(1, {{1, 1, 3, "0,2"}});
+  p.h.final_state["t"] = t_rows;
+  p.h.final_state["u"] = {{1, 1, 3, "0,2"}};
+  const Verdict v = check_adya(*judged_as("mariadb://u@127.0.0.1:1/x"), p.h, AdyaMode::Documented);
+  // Before: no verdict (whether T1's version matched was unknown).
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  EXPECT_TRUE(has_kind(v, "read-skew")) << v.explain();
+  EXPECT_NE(v.explain().find("T1 -wr-> T0 (predicate)"), std::string::npos) << v.explain();
+}
