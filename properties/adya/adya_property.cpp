@@ -553,7 +553,8 @@ void derive_update_versions(const adya::ObservedHistory& o, PredicateData& d, co
           continue;
         const Statement* update = sole_update_of(h, w - 1, table.name);
         if (update == nullptr) continue;
-        if (std::optional<Row> after = updated_version(*update, table, before->second)) d.values_of(rid, k, std::move(*after));
+        if (std::optional<Row> after = updated_version(*update, table, before->second))
+          d.values_of(rid, k, std::move(*after));
       }
     }
 }

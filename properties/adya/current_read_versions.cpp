@@ -114,8 +114,9 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
     // what it returned tells which version it read.
     if (s.written_by_reader()) {
       if (!read.returned) return {};
-      return s.match(*read.returned) == Match::No ? ReadVersion{Kind::Contradicts, 0, Match::Unknown}
-                                                  : ReadVersion{Kind::Determined, *read.returned, s.match(*read.returned)};
+      const Match m = s.match(*read.returned);
+      return m == Match::No ? ReadVersion{Kind::Contradicts, 0, Match::Unknown}
+                            : ReadVersion{Kind::Determined, *read.returned, m};
     }
     if (read.snapshot_first) return {};
   }

@@ -274,7 +274,8 @@ UnrecordedRule unrecorded_rule(const History& h, std::size_t t, std::size_t i, c
   // also where that read waited: it read the latest versions once its waits were over, and its locks on every record
   // and gap kept them (adya_property.cpp, TxnSteps::vset_blocked). Only where the statement itself waited after it,
   // which those locks should make impossible, is that not known.
-  const bool locked_read = i >= 1 && is_version_set_read(tx.statements[i - 1]) && tx.statements[i - 1].lock != LockMode::None;
+  const bool locked_read =
+      i >= 1 && is_version_set_read(tx.statements[i - 1]) && tx.statements[i - 1].lock != LockMode::None;
   if (locked_read && i + 1 < h.was_blocked[t].size() && h.was_blocked[t][i + 1])
     return UnrecordedRule::WaitedAfterLockedRead;
   if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)

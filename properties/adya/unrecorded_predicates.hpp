@@ -29,6 +29,10 @@ namespace txprop::adya {
 // its completion (PostgreSQL READ COMMITTED re-checks a locked row's latest version, EvalPlanQual): the version-set read before it saw other versions, and the Adya property leaves
 // such a read without predicate edges (add_predicates in adya_property.cpp) — issue 21 item 2 c.
 //
+// The version such a read read of a row follows from the row's writer lists and the commit order wherever every version
+// it may have read gives the same dependencies (current_read_versions.hpp): the Adya property records those rows
+// (RecordedRows below), and only the others can hide a dependency.
+//
 // One line naming the first such statement of a committed transaction T where another committed transaction wrote a row
 // of the statement's table that T did not write, in a version that may change what the statement's WHERE matches;
 // empty when there is none. Only then can a predicate dependency between two committed transactions be missing:
