@@ -4,6 +4,7 @@
 // expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <ranges>
 #include <set>
@@ -16,6 +17,7 @@
 #include "txprop/behaviours.hpp"
 #include "txprop/txn_start.hpp"
 #include "txprop/adya_instrumentation.hpp"
+#include "current_read_versions.hpp"
 #include "predicate_eval.hpp"
 #include "unrecorded_predicates.hpp"
 #include "txprop/internal/test_hooks.hpp"
@@ -49,6 +51,7 @@ struct Extracted {
   std::size_t joined_writes = 0;       // joined writes that ran, and those whose partner rows' versions were recorded
   std::size_t joined_writes_with_partners = 0;
   std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
+  adya::RecordedRows current_reads;         // current reads recorded from the commit order (add_current_read)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -68,9 +71,22 @@ struct PredicateData {
     // An UPDATE that returns no rows (MariaDB 10.11 has no UPDATE ... RETURNING): how many rows it matched (the
     // driver's affected-row count is the found rows, CLIENT_FOUND_ROWS), checked instead of the rows returned.
     std::optional<std::int64_t> matched = std::nullopt;
+    // A write or locking read whose version-set read (if any) does not show what it read (adya::UnrecordedRule):
+    // its versions follow from the writer lists and the commit order (add_current_read).
+    struct Current {
+      std::size_t t = 0, i = 0;  // transaction, statement index from 0 (adya::RecordedRows' key)
+      adya::Position submitted = 0, completed = 0;
+      bool snapshot_first = false;  // PostgreSQL READ COMMITTED's re-check (adya::CurrentRead)
+      bool version_set = false;     // a version-set read ran right before it (not at InnoDB REPEATABLE READ)
+      // An UPDATE that returns nothing and is its transaction's only statement that may change the table's rows:
+      // the reader's one entry in a row's writer list after its first is this UPDATE's write (own_write_state).
+      bool only_writer = false;
+    };
+    std::optional<Current> current = std::nullopt;
   };
   std::vector<Read> reads;
   std::size_t skipped = 0, added = 0;
+  adya::RecordedRows current_reads;
 
   void add_row(adya::RowId rid, const Table* t) {
     if (table_of.emplace(rid, t).second) rows_of[t->name].push_back(rid);
@@ -88,6 +104,153 @@ struct PredicateData {
   void values_of(adya::RowId rid, std::size_t versions, Row values) { this->values.emplace(std::pair{rid, versions}, std::move(values)); }
 };
 
+// The committed one of a row's deleters if any (a DELETE of an aborted transaction deleted nothing), else the first.
+adya::TxnId deleter_of(const adya::ObservedHistory& o, const std::vector<adya::TxnId>& deleters) {
+  adya::TxnId deleter = adya::kNone;
+  for (adya::TxnId t : deleters)
+    if (deleter == adya::kNone || o.committed(t)) deleter = t;
+  return deleter;
+}
+
+// The state (adya::RowStates) of a version given by its writer list, if the list is a prefix of the row's order.
+std::optional<std::uint32_t> state_of(const std::vector<std::uint32_t>& list, const std::vector<adya::TxnId>& order) {
+  if (list.size() > order.size() || !std::equal(list.begin(), list.end(), order.begin())) return std::nullopt;
+  return static_cast<std::uint32_t>(list.size());
+}
+
+// Where an UPDATE that returns nothing (MariaDB 10.11) is its transaction's only statement that may change the
+// table's rows (PredicateData::Read::Current::only_writer), the reader's one entry in the row's writer list after the
+// first (the first may be its INSERT of the row) is that UPDATE's write, which read the state before it: the state
+// that UPDATE read, as if it had returned the row. nullopt if there is no such entry, or more than one.
+std::optional<std::uint32_t> own_write_state(const std::vector<adya::TxnId>& order, adya::TxnId reader) {
+  std::optional<std::uint32_t> state;
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (order[k] != reader) continue;
+    if (state) return std::nullopt;
+    state = static_cast<std::uint32_t>(k);
+  }
+  return state;
+}
+
+// What a current read (PredicateData::Read::current) knows of one row: its states, the one its version-set read saw
+// (a row the read did not return: before its insert if it was inserted and never deleted, after its delete if it was
+// there from the start and deleted; the others cannot be placed), the one it returned. nullopt where a writer list
+// read is not a prefix of the row's order.
+std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const PredicateData::Read& read, adya::RowId rid,
+                                                 const adya::RowStates& states) {
+  const PredicateData::Read::Current& c = *read.current;
+  adya::CurrentRead r{read.txn, c.submitted, c.completed, c.snapshot_first, std::nullopt, std::nullopt,
+                      read.matched.has_value()};
+  const std::uint32_t n = static_cast<std::uint32_t>(states.order.size());
+  const bool initial = n > 0 && states.order[0] == adya::kInitialTxn;
+  if (const auto v = read.vset.find(rid); v != read.vset.end()) {
+    r.snapshot = state_of(v->second, states.order);
+    if (!r.snapshot) return std::nullopt;
+  } else if (!c.version_set) {
+    // No version-set read (InnoDB REPEATABLE READ): the states follow from the commit order alone.
+  } else if (!initial && d.deleters[rid].empty()) {
+    r.snapshot = 0;
+  } else if (initial && !d.deleters[rid].empty()) {
+    r.snapshot = n + 1;
+  }
+  if (const auto ret = read.returned.find(rid); ret != read.returned.end()) {
+    r.returned = state_of(ret->second, states.order);
+    if (!r.returned) return std::nullopt;
+  } else if (c.only_writer) {
+    r.returned = own_write_state(states.order, read.txn);
+  }
+  return r;
+}
+
+// One row of a current read's table: its states (the version order the writer lists give, the deleter, whether each
+// version matches the WHERE) and what the read knows of it; no read where the row's writer lists diverged.
+struct CurrentRow {
+  adya::RowId row;
+  adya::RowStates states;
+  std::optional<adya::CurrentRead> read;
+  adya::ReadVersion version;
+};
+CurrentRow current_row(const adya::ObservedHistory& o, PredicateData& d, const PredicateData::Read& read,
+                       adya::RowId rid) {
+  CurrentRow p{rid, {}, std::nullopt, {}};
+  const auto ri = o.find_row(rid);
+  if (!ri || o.branch_count(*ri) != 1) return p;
+  const auto chain = o.branch(*ri, 0);
+  p.states.order.assign(chain.begin(), chain.end());
+  p.states.deleter = deleter_of(o, d.deleters[rid]);
+  p.states.matches.assign(p.states.order.size() + 2, adya::Match::No);
+  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
+    const auto val = d.values.find({rid, k});
+    p.states.matches[k] =
+        val == d.values.end() ? adya::Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
+  }
+  p.read = current_read_of(d, read, rid, p.states);
+  return p;
+}
+
+// A current read: each row whose version is determined (adya::current_read_version) goes into its version set; the
+// others are left out, and the rows recorded are reported (adya::RecordedRows) for unrecorded_predicate to judge the
+// rest. Where a row was returned in a version the statement cannot have read, or the UPDATE's count of matched rows
+// disagrees, nothing is recorded (unrecorded_predicate then judges every row): txprop's model of the engine or its
+// evaluation of the WHERE is wrong there, and no edge is drawn from it.
+void add_current_read(adya::ObservedHistory& o, PredicateData& d, const PredicateData::Read& read) {
+  using adya::Match;
+  struct Recorded {
+    adya::RowId row;
+    adya::RowStates states;
+    std::uint32_t seen;
+  };
+  std::vector<Recorded> rows;
+  std::set<std::int64_t> determined;
+  std::int64_t matching = 0, undetermined = 0;
+  const adya::CommittedAt committed_at = [&](adya::TxnId w) -> std::optional<adya::Position> {
+    if (!o.committed(w)) return std::nullopt;
+    return o.txn(w).end;
+  };
+  std::vector<CurrentRow> pending;
+  for (adya::RowId rid : d.rows_of[read.table->name]) {
+    CurrentRow p = current_row(o, d, read, rid);
+    if (p.read) p.version = adya::current_read_version(p.states, *p.read, committed_at);
+    if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
+      ++d.skipped;
+      return;
+    }
+    matching += p.version.kind == adya::ReadVersion::Kind::Determined && p.version.match == Match::Yes;
+    pending.push_back(std::move(p));
+  }
+  // An UPDATE that returns nothing and matched exactly the rows found matching: every other row it read in a state
+  // that does not match, as if it had returned what it matched.
+  if (read.matched && matching == *read.matched)
+    for (CurrentRow& p : pending)
+      if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
+        p.read->returns_nothing = false;
+        p.version = adya::current_read_version(p.states, *p.read, committed_at);
+        if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
+          ++d.skipped;
+          return;
+        }
+      }
+  for (CurrentRow& p : pending) {
+    if (p.version.kind != adya::ReadVersion::Kind::Determined) {
+      ++undetermined;
+      continue;
+    }
+    determined.insert(static_cast<std::int64_t>(p.row));
+    rows.push_back(Recorded{p.row, std::move(p.states), p.version.seen});
+  }
+  if (read.matched && (matching > *read.matched || *read.matched > matching + undetermined)) {
+    ++d.skipped;
+    return;
+  }
+  ++d.added;
+  const Statement& s = *read.statement;
+  const adya::PredIndex p =
+      o.add_predicate_read(read.stmt, s.where ? render(*s.where, Dialect::Portable) : std::string("TRUE"));
+  for (const Recorded& r : rows)
+    o.add_predicate_row(p, r.row, r.states.order, r.seen, r.states.matches, r.states.deleter);
+  d.current_reads[{read.current->t, read.current->i}] = std::move(determined);
+}
+
 // Adds each predicate read with its version set (adya::ObservedHistory::add_predicate_row). A predicate read is left
 // without predicate edges (counted as skipped) when its version set cannot be trusted to be the one the statement was
 // evaluated against: it or its version-set read waited on a lock or failed, a row's writer lists diverged, or the
@@ -97,6 +260,10 @@ struct PredicateData {
 void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
   using adya::Match;
   for (const PredicateData::Read& read : d.reads) {
+    if (read.current) {
+      add_current_read(o, d, read);
+      continue;
+    }
     const Statement& s = *read.statement;
     struct Pending {
       adya::RowId row;
@@ -310,6 +477,96 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
       if (seen.insert({v.row, v.list}).second) add_item_read(o, pd, attribution, stmt, v.table, v.row, v.list);
 }
 
+// The one statement of transaction `tx` that may have changed rows of `table`, if it is a single-table UPDATE that
+// returned nothing (MariaDB 10.11); nullptr if the transaction ran any other write of the table (a DELETE, a joined
+// write, a foreign-key action reaching it) or none.
+const Statement* sole_update_of(const History& h, std::size_t tx, const std::string& table) {
+  const Statement* found = nullptr;
+  const auto& statements = h.test_case.transactions[tx].statements;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
+    if (!h.outcomes[tx][i + 1].ok() || (s.kind != StatementKind::Update && s.kind != StatementKind::Delete)) continue;
+    const std::vector<std::string> written = s.written_tables();
+    const std::vector<std::string> cascaded = adya::cascaded_tables(h.test_case.schema, s.table, s.kind);
+    if (std::find(written.begin(), written.end(), table) == written.end() &&
+        std::find(cascaded.begin(), cascaded.end(), table) == cascaded.end())
+      continue;
+    if (found != nullptr || s.kind != StatementKind::Update || !s.joins.empty() || !s.returning.empty() ||
+        !cascaded.empty())
+      return nullptr;
+    found = &s;
+  }
+  return found;
+}
+
+// The value a column of type `type` holds once assigned `v`, where that is the value itself on every engine.
+std::optional<Value> stored_as(const Column& column, const Value& v) {
+  if (v.is_null()) return column.not_null ? std::nullopt : std::optional<Value>(v);
+  switch (column.type) {
+    case ColumnType::Integer: return v.type() == ValueType::Integer ? std::optional<Value>(v) : std::nullopt;
+    case ColumnType::Real:
+      if (v.type() == ValueType::Real) return v;
+      if (v.type() == ValueType::Integer && std::abs(v.as_int()) < (std::int64_t{1} << 53))
+        return Value(static_cast<double>(v.as_int()));
+      return std::nullopt;
+    case ColumnType::Text: return v.type() == ValueType::Text ? std::optional<Value>(v) : std::nullopt;
+    case ColumnType::Boolean:
+      return v.type() == ValueType::Integer && (v.as_int() == 0 || v.as_int() == 1) ? std::optional<Value>(v)
+                                                                                      : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// The version an UPDATE that returned nothing wrote over `before`: its assignments evaluated left to right, each on the
+// row as the ones before it left it (MariaDB KB, UPDATE: "single-table UPDATE assignments are generally evaluated from
+// left to right"; the hidden writer-list column is left as it was, no WHERE reads it); nullopt where txprop cannot
+// evaluate one exactly or the UPDATE's WHERE does not match `before`.
+std::optional<Row> updated_version(const Statement& update, const Table& table, Row row) {
+  if (adya::matches(update.where, table, row) != adya::Match::Yes) return std::nullopt;
+  for (const Assignment& a : update.assignments) {
+    if (a.column == adya::kWriterListColumn) continue;
+    const auto column = table.column_index(a.column);
+    if (!column || !a.table.empty()) return std::nullopt;
+    const std::optional<Value> v = adya::evaluate(a.value, table, row);
+    const std::optional<Value> stored = v ? stored_as(table.columns[*column], *v) : std::nullopt;
+    if (!stored) return std::nullopt;
+    row[*column] = *stored;
+  }
+  return row;
+}
+
+// Where an UPDATE returns nothing (MariaDB), the versions it wrote are seen only if a later read returned them; a
+// version nobody read has unknown values, so whether it matches a predicate is unknown and no predicate edge is drawn
+// through it. Where the writer's only write of the table is one such UPDATE, it appears once in the row's writer list
+// and the version before it is known, the version it wrote is that UPDATE applied to it (updated_version).
+void derive_update_versions(const adya::ObservedHistory& o, PredicateData& d, const History& h) {
+  for (const Table& table : h.test_case.schema.tables)
+    for (adya::RowId rid : d.rows_of[table.name]) {
+      const auto ri = o.find_row(rid);
+      if (!ri || o.branch_count(*ri) != 1) continue;
+      const auto chain = o.branch(*ri, 0);
+      for (std::size_t k = 2; k <= chain.size(); ++k) {
+        const adya::TxnId w = chain[k - 1];
+        const auto before = d.values.find({rid, k - 1});
+        if (d.values.count({rid, k}) != 0 || before == d.values.end() || w == adya::kInitialTxn ||
+            w > h.test_case.transactions.size() || std::count(chain.begin(), chain.end(), w) != 1)
+          continue;
+        const Statement* update = sole_update_of(h, w - 1, table.name);
+        if (update == nullptr) continue;
+        if (std::optional<Row> after = updated_version(*update, table, before->second))
+          d.values_of(rid, k, std::move(*after));
+      }
+    }
+}
+
+// The engine's rules for what a write's WHERE reads (adya::unrecorded_rule): with them, the reads they name are
+// recorded from the commit order (add_current_read); without them (observe(), a history judged without its engine)
+// those reads get no predicate edges.
+struct ReadRules {
+  EngineCapabilities capabilities;
+  std::function<bool(IsolationLevel)> rechecks_after_wait;
+};
+
 // Reads the observed history out of an instrumented run (IsoRel's row ids and writer lists), one phase per kind of
 // step: the initial rows, each transaction's start and end, version-set reads, join reads before a joined write, and
 // each statement's item reads, writes, joined partners and predicate read.
@@ -317,8 +574,8 @@ void add_join_reads(adya::ObservedHistory& o, PredicateData& pd, UpdateAttributi
 // submission (a history judged without its engine, observe()).
 class Extractor {
  public:
-  Extractor(const History& h, const std::vector<TxnStart>& starts)
-      : h_(h), c_(h.test_case), starts_(starts), cascaded_(h) {}
+  Extractor(const History& h, const std::vector<TxnStart>& starts, const ReadRules* rules)
+      : h_(h), c_(h.test_case), starts_(starts), rules_(rules), cascaded_(h) {}
 
   Extracted run() {
     x_.malformed = cascaded_.malformed;
@@ -326,9 +583,11 @@ class Extractor {
     const std::vector<int> previous_end = previous_ends();
     for (std::size_t t = 0; t < c_.transactions.size(); ++t) add_transaction(t, previous_end[t]);
     attribution_.apply(x_.observed);
+    derive_update_versions(x_.observed, pd_, h_);
     add_predicates(x_.observed, pd_);
     x_.predicate_reads = pd_.added;
     x_.predicate_skipped = pd_.skipped;
+    x_.current_reads = std::move(pd_.current_reads);
     return std::move(x_);
   }
 
@@ -340,6 +599,11 @@ class Extractor {
   struct TxnSteps {
     std::size_t number = 0;         // the statement's number in the transaction as generated (instrumentation not counted)
     std::optional<Versions> vset;   // the version-set read just before
+    // The version-set read waited for a lock. A plain one then read versions other than the statement's; a locking
+    // read of the whole table (InnoDB REPEATABLE READ, instrumentation.cpp scans_whole_table) read the latest
+    // versions once its waits were over and holds a next-key lock on every record and the supremum since (MySQL 8.0
+    // manual 17.7.3, "Locks Set by Different SQL Statements in InnoDB"): nobody changes, deletes or inserts a row of
+    // the table until its transaction ends, so the write after it reads exactly the versions it returned.
     bool vset_blocked = false;
     std::optional<JoinRead> join_read;  // the join read just before a joined write
   };
@@ -414,7 +678,7 @@ class Extractor {
 
   void add_version_set_read(const Step& st, TxnSteps& steps) {
     steps.vset.reset();
-    steps.vset_blocked = st.blocked;
+    steps.vset_blocked = st.blocked && st.s.lock == LockMode::None;
     if (!st.out.ok() || st.table == nullptr) return;
     const Columns cols = find_columns(st.out);
     if (!cols.rid || !cols.wl) return;
@@ -463,15 +727,59 @@ class Extractor {
     // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
     const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
     const bool predicate = my_vset && !st.blocked && !steps.vset_blocked && st.table != nullptr && shaped_predicate;
-    if (predicate) pread.vset = std::move(*my_vset);
+    pread.current = current_read(st, shaped_predicate, had_vset && !steps.vset_blocked);
+    if ((predicate || pread.current) && my_vset) pread.vset = std::move(*my_vset);
     st.cols = find_columns(st.out);
     record_rows(st, pread);
     record_cascaded(st);
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
-    if (predicate && pread.table != nullptr && s.kind != StatementKind::Insert)
+    if ((predicate || pread.current) && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));
     else if (had_vset)
       ++pd_.skipped;
+  }
+
+  // Where a rule of the engine leaves the statement's predicate read unrecorded by its version-set read
+  // (adya::unrecorded_rule), what add_current_read needs to record it from the commit order: InnoDB REPEATABLE
+  // READ's writes and locking reads, which have no version-set read, and a write or locking read that waited after
+  // one (PostgreSQL READ COMMITTED, InnoDB below REPEATABLE READ).
+  std::optional<PredicateData::Read::Current> current_read(const Step& st, bool shaped, bool version_set) const {
+    if (rules_ == nullptr || !shaped || st.table == nullptr || st.s.kind == StatementKind::Insert) return std::nullopt;
+    const IsolationLevel level = c_.transactions[st.t].isolation;
+    const adya::UnrecordedRule rule =
+        adya::unrecorded_rule(h_, st.t, st.i - 1, rules_->capabilities, rules_->rechecks_after_wait(level));
+    const bool after_wait =
+        rule == adya::UnrecordedRule::RecheckedAfterWait || rule == adya::UnrecordedRule::CurrentReadAfterWait;
+    if (!(rule == adya::UnrecordedRule::LatestCommitted && !version_set) && !(after_wait && version_set))
+      return std::nullopt;
+    const int completed = h_.completed_at(StepRef{static_cast<int>(st.t), static_cast<int>(st.i)});
+    const int submitted = h_.submitted_at[st.t][st.i];
+    if (completed < 0 || submitted < 0) return std::nullopt;
+    return PredicateData::Read::Current{st.t,
+                                        st.i - 1,
+                                        static_cast<adya::Position>(submitted),
+                                        static_cast<adya::Position>(completed),
+                                        rule == adya::UnrecordedRule::RecheckedAfterWait,
+                                        version_set,
+                                        only_writer(st)};
+  }
+
+  // Whether `st` is an UPDATE without RETURNING and no other statement of its transaction may change its table's rows
+  // (no other UPDATE or DELETE of it, joined or not, and no foreign-key action reaching it).
+  bool only_writer(const Step& st) const {
+    if (st.s.kind != StatementKind::Update || !st.s.returning.empty() || !st.s.joins.empty()) return false;
+    const auto& statements = c_.transactions[st.t].statements;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+      const Statement& s = statements[i];
+      if (i + 1 == st.i || (s.kind != StatementKind::Update && s.kind != StatementKind::Delete)) continue;
+      const std::vector<std::string> written = s.written_tables();
+      const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, s.table, s.kind);
+      if (std::find(written.begin(), written.end(), st.s.table) != written.end() ||
+          std::find(cascaded.begin(), cascaded.end(), st.s.table) != cascaded.end())
+        return false;
+    }
+    const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, st.s.table, st.s.kind);
+    return std::find(cascaded.begin(), cascaded.end(), st.s.table) == cascaded.end();
   }
 
   // Each returned row's id and writer list; a row whose instrumentation columns cannot be read is reported.
@@ -686,6 +994,7 @@ class Extractor {
   const History& h_;
   const TestCase& c_;
   const std::vector<TxnStart>& starts_;
+  const ReadRules* rules_;
   Extracted x_;
   UpdateAttribution attribution_;
   PredicateData pd_;
@@ -694,7 +1003,9 @@ class Extractor {
   std::set<std::pair<std::string, std::int64_t>> deleted_directly_;  // of the transaction being added
 };
 
-Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}) { return Extractor(h, starts).run(); }
+Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}, const ReadRules* rules = nullptr) {
+  return Extractor(h, starts, rules).run();
+}
 
 // Whether transactions that ran concurrently (neither ended before the other started) touched the same row, or a row
 // of one's predicate read's version set, with at least one of them writing it: the cases in which an isolation
@@ -942,11 +1253,18 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // itself (counted: e.g. "lost-update allowed at PL-2").
   const Levels levels = levels_of(target, h.test_case);
   if (h.test_case.transactions.empty()) return v;
-  Extracted x = extract(h, transaction_starts(h, target.engine(), target.config(), [&](int t, int step) {
-                           const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
-                                                    .statements[static_cast<std::size_t>(step - 1)];
-                           return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
-                         }));
+  const ReadRules rules{target.engine().capabilities(target.config()), [&](IsolationLevel level) {
+                          return target.engine().visibility(level, target.config()).update.view ==
+                                 ViewRule::StatementSnapshot;
+                        }};
+  Extracted x = extract(h,
+                        transaction_starts(h, target.engine(), target.config(),
+                                           [&](int t, int step) {
+                                             const Statement& s = h.test_case.transactions[static_cast<std::size_t>(t)]
+                                                                      .statements[static_cast<std::size_t>(step - 1)];
+                                             return adya::is_version_set_read(s) || adya::is_join_read_before_write(s);
+                                           }),
+                        &rules);
   adya::CheckOptions options;
   options.writes_complete = writes_complete(h.test_case);
   Verdict found = adya::check(x.observed, adya::adya_kinds(), options);
@@ -978,10 +1296,8 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // A cycle through a predicate read the instrumentation cannot record would go unseen (issue 21 item 2;
   // unrecorded_predicates.hpp): a history without findings gets no verdict instead of "ok"; the findings of one that
   // has some stand (each is a cycle the history has), with the reason others may be missing in the note.
-  const auto rechecks = [&](IsolationLevel level) {
-    return target.engine().visibility(level, target.config()).update.view == ViewRule::StatementSnapshot;
-  };
-  std::string why = adya::unrecorded_predicate(h, target.engine().capabilities(target.config()), rechecks);
+  std::string why =
+      adya::unrecorded_predicate(h, rules.capabilities, rules.rechecks_after_wait, x.current_reads);
   if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
   if (!why.empty()) {
     if (v.findings.empty()) {

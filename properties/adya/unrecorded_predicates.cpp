@@ -155,7 +155,7 @@ bool waited(const History& h, std::size_t t, std::size_t i) {
   return i >= 1 && is_version_set_read(statements[i - 1]) && blocked[i];
 }
 
-// Why a statement's WHERE is not recorded, one text per rule (unrecorded_because); unrecorded_class names them.
+// Why a statement's WHERE is not recorded, one text per rule (text_of); unrecorded_class names them.
 const char* const kWaitedAfterLockedRead =
     "waited for a lock, and the Adya property draws no predicate edges from a read that waited";
 const char* const kLatestCommitted =
@@ -169,42 +169,30 @@ const char* const kCurrentReadAfterWait =
     "REPEATABLE READ), which the version-set read before it did not see";
 const char* const kForeignKeyRead = "reads a referenced table through a foreign key, which no instrumented statement records";
 
-// Why the predicate read of statement `i` of committed transaction `t` is not recorded; empty if it is, or if the
-// statement is no predicate read over one table that succeeded.
-std::string unrecorded_because(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
-                               bool rechecks_after_wait) {
-  const ::txprop::Statement& s = h.test_case.transactions[t].statements[i];
-  if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok() || is_version_set_read(s)) return {};
-  const bool write = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
-  const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
-  const auto& as_plain = capabilities.current_reads_as_plain_read;
-  const bool reads_as_plain = std::find(as_plain.begin(), as_plain.end(),
-                                        h.test_case.transactions[t].isolation) != as_plain.end();
-  // A locking read of the whole table right before it (instrumentation.cpp, scans_whole_table) read what it reads.
-  const auto& statements = h.test_case.transactions[t].statements;
-  const bool locked_read = i >= 1 && is_version_set_read(statements[i - 1]) && statements[i - 1].lock != LockMode::None;
-  if (locked_read && waited(h, t, i))
-    return kWaitedAfterLockedRead;
-  if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)
-    return kLatestCommitted;
-  if ((write || locking_read) && rechecks_after_wait && waited(h, t, i))
-    return kRecheckedAfterWait;
-  if ((write || locking_read) && reads_as_plain && waited(h, t, i))
-    return kCurrentReadAfterWait;
-  return {};
+const char* text_of(UnrecordedRule r) {
+  switch (r) {
+    case UnrecordedRule::WaitedAfterLockedRead: return kWaitedAfterLockedRead;
+    case UnrecordedRule::LatestCommitted: return kLatestCommitted;
+    case UnrecordedRule::RecheckedAfterWait: return kRecheckedAfterWait;
+    case UnrecordedRule::CurrentReadAfterWait: return kCurrentReadAfterWait;
+    case UnrecordedRule::None: break;
+  }
+  return "";
 }
 
 // A row of `writers` another committed transaction wrote and `t` did not, in a version that may change the matches of
 // `s`'s WHERE, as "T<w> (row <id>)"; empty if none. Where `t` wrote the row too, InnoDB's write locks held to the end
-// order the two writes, and the item dependency between them already points the way the predicate one would.
-std::string written_by_another(const History& h, std::size_t t, const ::txprop::Statement& s, const Writers& writers) {
+// order the two writes, and the item dependency between them already points the way the predicate one would. Rows in
+// `recorded` are left out: the Adya property recorded the version the statement read of each (RecordedRows).
+std::string written_by_another(const History& h, std::size_t t, const ::txprop::Statement& s, const Writers& writers,
+                               const std::set<std::int64_t>& recorded) {
   const Table* table = h.test_case.schema.find_table(s.table);
   const auto rid = table ? table->column_index(kRowIdColumn) : std::nullopt;
   const auto wl = table ? table->column_index(kWriterListColumn) : std::nullopt;
   if (!rid || !wl) return "an unknown writer";
   const std::map<std::int64_t, RowVersions> versions = versions_of(h, *table, *rid, *wl);
   for (const auto& [row, by] : writers) {
-    if (by.count(t) != 0) continue;
+    if (by.count(t) != 0 || recorded.count(row) != 0) continue;
     const auto v = versions.find(row);
     if (v != versions.end() && !may_change_matches(*table, s.where, v->second)) continue;
     for (std::size_t w : by)
@@ -270,6 +258,33 @@ std::string key_changed_by_another(const History& h, std::size_t t, const std::s
 
 }  // namespace
 
+UnrecordedRule unrecorded_rule(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
+                               bool rechecks_after_wait) {
+  const Transaction& tx = h.test_case.transactions[t];
+  const auto& locking = capabilities.locking_plain_reads;
+  if (std::find(locking.begin(), locking.end(), tx.isolation) != locking.end()) return UnrecordedRule::None;
+  const ::txprop::Statement& s = tx.statements[i];
+  if (!s.joins.empty() || !s.derived.empty() || !h.outcomes[t][i + 1].ok() || is_version_set_read(s))
+    return UnrecordedRule::None;
+  const bool write = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
+  const bool locking_read = s.kind == StatementKind::Select && s.lock != LockMode::None && !s.limit;
+  const auto& as_plain = capabilities.current_reads_as_plain_read;
+  const bool reads_as_plain = std::find(as_plain.begin(), as_plain.end(), tx.isolation) != as_plain.end();
+  // A locking read of the whole table right before it (instrumentation.cpp, scans_whole_table) read what it reads,
+  // also where that read waited: it read the latest versions once its waits were over, and its locks on every record
+  // and gap kept them (adya_property.cpp, TxnSteps::vset_blocked). Only where the statement itself waited after it,
+  // which those locks should make impossible, is that not known.
+  const bool locked_read =
+      i >= 1 && is_version_set_read(tx.statements[i - 1]) && tx.statements[i - 1].lock != LockMode::None;
+  if (locked_read && i + 1 < h.was_blocked[t].size() && h.was_blocked[t][i + 1])
+    return UnrecordedRule::WaitedAfterLockedRead;
+  if ((write || locking_read) && !capabilities.writes_read_snapshot && !reads_as_plain && !locked_read)
+    return UnrecordedRule::LatestCommitted;
+  if ((write || locking_read) && rechecks_after_wait && waited(h, t, i)) return UnrecordedRule::RecheckedAfterWait;
+  if ((write || locking_read) && reads_as_plain && waited(h, t, i)) return UnrecordedRule::CurrentReadAfterWait;
+  return UnrecordedRule::None;
+}
+
 std::string unrecorded_class(const std::string& why) {
   for (const char* because : {kWaitedAfterLockedRead, kLatestCommitted, kRecheckedAfterWait, kCurrentReadAfterWait})
     if (why.find(because) != std::string::npos) return std::string(because).substr(0, std::string(because).find(','));
@@ -301,24 +316,28 @@ std::string unrecorded_foreign_key_read(const History& h) {
 }
 
 std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
-                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait) {
-  const auto& locking = capabilities.locking_plain_reads;
+                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait,
+                                 const RecordedRows& recorded) {
   const std::size_t n = std::min(h.test_case.transactions.size(), h.transactions.size());
   std::map<std::string, std::optional<Writers>> by_table;
+  static const std::set<std::int64_t> kNone;
   for (std::size_t t = 0; t < n; ++t) {
     const Transaction& tx = h.test_case.transactions[t];
-    if (!committed(h, t) || std::find(locking.begin(), locking.end(), tx.isolation) != locking.end()) continue;
+    if (!committed(h, t)) continue;
     for (std::size_t i = 0; i < tx.statements.size(); ++i) {
-      const std::string because = unrecorded_because(h, t, i, capabilities, rechecks_after_wait(tx.isolation));
-      if (because.empty()) continue;
+      const UnrecordedRule rule = unrecorded_rule(h, t, i, capabilities, rechecks_after_wait(tx.isolation));
+      if (rule == UnrecordedRule::None) continue;
       const ::txprop::Statement& s = tx.statements[i];
       if (!by_table.count(s.table)) by_table[s.table] = writers_of(h, s.table);
       const std::optional<Writers>& writers = by_table[s.table];
-      const std::string other = writers ? written_by_another(h, t, s, *writers) : "a joined DELETE";
+      const auto rows = recorded.find({t, i});
+      const std::string other =
+          writers ? written_by_another(h, t, s, *writers, rows == recorded.end() ? kNone : rows->second)
+                  : "a joined DELETE";
       if (!other.empty())
         return fmt::format("T{}'s {} {}; {} wrote a row of {} it did not, in a version that may change what the WHERE "
                            "matches, so a predicate dependency between them would not be recorded",
-                           t, render(strip_instrumentation_of(s), Dialect::Portable), because, other, s.table);
+                           t, render(strip_instrumentation_of(s), Dialect::Portable), text_of(rule), other, s.table);
     }
   }
   return {};

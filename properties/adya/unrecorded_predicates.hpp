@@ -1,8 +1,12 @@
 // Predicate reads the Adya instrumentation cannot record without changing what the engine does (issue 21 item 2).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "txprop/engine.hpp"
 #include "txprop/history.hpp"
@@ -25,6 +29,10 @@ namespace txprop::adya {
 // its completion (PostgreSQL READ COMMITTED re-checks a locked row's latest version, EvalPlanQual): the version-set read before it saw other versions, and the Adya property leaves
 // such a read without predicate edges (add_predicates in adya_property.cpp) — issue 21 item 2 c.
 //
+// The version such a read read of a row follows from the row's writer lists and the commit order wherever every version
+// it may have read gives the same dependencies (current_read_versions.hpp): the Adya property records those rows
+// (RecordedRows below), and only the others can hide a dependency.
+//
 // One line naming the first such statement of a committed transaction T where another committed transaction wrote a row
 // of the statement's table that T did not write, in a version that may change what the statement's WHERE matches;
 // empty when there is none. Only then can a predicate dependency between two committed transactions be missing:
@@ -36,8 +44,28 @@ namespace txprop::adya {
 // `rechecks_after_wait(level)`: whether a write or locking read at that level that waited reads its WHERE again on
 // the rows as they are then (the profile's VisibilityRules: a statement snapshot, PostgreSQL READ COMMITTED; SQLite's
 // retry reads the snapshot the transaction holds, where nobody committed meanwhile or the write fails).
+//
+// `recorded`: the statements (transaction, statement index from 0, instrumented statements counted) to which a rule
+// applies and whose predicate read the Adya property recorded all the same, from the writer lists and the commit order
+// (current_read_versions in adya_property.cpp), each with the rows whose read version it determined; only the other
+// rows of such a statement's table can hide a dependency.
+using RecordedRows = std::map<std::pair<std::size_t, std::size_t>, std::set<std::int64_t>>;
 std::string unrecorded_predicate(const History& h, const EngineCapabilities& capabilities,
-                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait);
+                                 const std::function<bool(IsolationLevel)>& rechecks_after_wait,
+                                 const RecordedRows& recorded = {});
+
+// Which rule (above) leaves the predicate read of statement `i` (from 0, instrumented statements counted) of
+// transaction `t` unrecorded by its version-set read; None where the version-set read records it, or where the
+// statement is no predicate read over one table that succeeded, or at a level whose plain reads lock.
+enum class UnrecordedRule {
+  None,
+  WaitedAfterLockedRead,  // the whole-table locking read before it, or the statement, waited
+  LatestCommitted,        // InnoDB REPEATABLE READ: a write or locking read reads the latest committed rows
+  RecheckedAfterWait,     // PostgreSQL READ COMMITTED: it waited, then re-checked concurrently updated rows
+  CurrentReadAfterWait,   // InnoDB below REPEATABLE READ: it waited, then read the latest committed rows
+};
+UnrecordedRule unrecorded_rule(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
+                               bool rechecks_after_wait);
 
 // The reads a foreign key makes, which no instrumentation records without changing what the engine does (issue 17
 // item 3): an INSERT, or an UPDATE of the referencing columns, reads the referenced row (PostgreSQL: SELECT 1 ... FOR

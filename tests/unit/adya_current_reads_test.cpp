@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "../../properties/adya/unrecorded_predicates.hpp"
+#include "txprop/internal/test_hooks.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/target.hpp"
@@ -157,7 +158,7 @@ TEST(AdyaCurrentReads, AWriteThatWaitedBelowRepeatableReadIsUnrecorded) {
             "");
 }
 
-TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaited) {
+TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaitedItself) {
   // MariaDB REPEATABLE READ: T1 deletes (2, 7) and commits; then T0's UPDATE t SET v = 9 WHERE v = 7, whose WHERE
   // names no indexed column, runs after a locking read of the whole table and matches nothing.
   TestCase c;
@@ -180,7 +181,16 @@ TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaited
   p.observed(0, {{1, 0, 1, "0"}});
   p.h.final_state["t"] = {{1, 0, 1, "0"}};
   EXPECT_EQ(adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks), "");
-  p.h.was_blocked[0][1] = true;  // the locking read waited: the property draws no predicate edges from it
+  // The locking read waited: it read the latest versions after the wait and locked every record and gap, so the
+  // UPDATE read what it returned; the predicate read is recorded and T1 -wr-> T0 drawn (T1's delete changed its
+  // matches). Before, no verdict: "waited for a lock, and the Adya property draws no predicate edges".
+  p.h.was_blocked[0][1] = true;
+  EXPECT_EQ(adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks), "");
+  const adya::ObservedHistory o = adya::observe(p.h);
+  EXPECT_NE(edges_of(o).find("2-wr->1"), std::string::npos) << edges_of(o);
+  // The UPDATE itself waited after the read: what it read is not known.
+  p.h.was_blocked[0][1] = false;
+  p.h.was_blocked[0][2] = true;
   const std::string why = adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks);
   EXPECT_NE(why.find("waited for a lock, and the Adya property draws no predicate edges"), std::string::npos) << why;
 }
