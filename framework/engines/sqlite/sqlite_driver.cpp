@@ -7,6 +7,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -99,20 +102,27 @@ class SqliteSession final : public Session {
     }
     register_writer_functions();
   }
-  ~SqliteSession() override { sqlite3_close_v2(db_); }
+  ~SqliteSession() override {
+    for (auto& [sql, st] : prepared_) sqlite3_finalize(st);
+    sqlite3_close_v2(db_);
+  }
 
   Outcome execute(const std::string& sql) override {
     Outcome out;
     const char* tail = sql.c_str();
     const char* end = sql.c_str() + sql.size();
     while (tail < end) {
-      sqlite3_stmt* st = nullptr;
-      int rc = sqlite3_prepare_v2(db_, tail, static_cast<int>(end - tail), &st, &tail);
+      const bool first = tail == sql.c_str();
+      sqlite3_stmt* st = first ? take_prepared(sql) : nullptr;
+      int rc = SQLITE_OK;
+      if (st) tail = end;
+      else rc = sqlite3_prepare_v2(db_, tail, static_cast<int>(end - tail), &st, &tail);
       if (rc != SQLITE_OK) {
         Error e = classify(db_, rc, true);
         return Outcome::failure(e.cls, e.code, e.message);
       }
       if (!st) break;  // whitespace or comment only
+      const bool whole = first && std::all_of(tail, end, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
       out.rows.clear();
       out.columns.clear();
       // Column metadata is read after the first step: when the schema changed since the statement was prepared
@@ -127,7 +137,8 @@ class SqliteSession final : public Session {
         out.rows.push_back(std::move(row));
       }
       const bool is_write = !sqlite3_stmt_readonly(st);
-      sqlite3_finalize(st);
+      if (whole) keep_prepared(sql, st);
+      else sqlite3_finalize(st);
       if (rc != SQLITE_DONE) {
         Error e = classify(db_, rc, false);
         return Outcome::failure(e.cls, e.code, e.message);
@@ -141,6 +152,32 @@ class SqliteSession final : public Session {
   sqlite3* handle() const { return db_; }
 
  private:
+  // Prepared statements kept by their SQL text (a text of one statement only): a case's statements run again in its
+  // replays, and BEGIN, COMMIT, the session refresh and the state read in every run; preparing was a third of the CPU
+  // time of a SQLite suite (perf, txprop_property_suites Wss.check/sqlite_serializable). A kept statement is reset
+  // after each use, as finalize would, so it holds no lock and no read transaction between uses. One prepared before a
+  // schema change is compiled again by sqlite3_step against the new schema: the schema cookie and the connection's
+  // schema generation it was compiled with are checked when it starts (OP_Transaction, https://www.sqlite.org/c3ref/prepare.html:
+  // "If the database schema changes, ... sqlite3_step() will automatically recompile the SQL statement"), and a
+  // flag PRAGMA (foreign_keys) expires every prepared statement of its connection.
+  sqlite3_stmt* take_prepared(const std::string& sql) {
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end()) return nullptr;
+    sqlite3_stmt* st = it->second;
+    prepared_.erase(it);
+    return st;
+  }
+  void keep_prepared(const std::string& sql, sqlite3_stmt* st) {
+    sqlite3_reset(st);
+    if (prepared_.size() >= kMaxPrepared) {  // a bound on memory; a campaign's statements rarely repeat across cases
+      for (auto& [text, old] : prepared_) sqlite3_finalize(old);
+      prepared_.clear();
+    }
+    prepared_.emplace(sql, st);
+  }
+  static constexpr std::size_t kMaxPrepared = 256;
+  std::unordered_map<std::string, sqlite3_stmt*> prepared_;
+
   // SQLite has no session variables: txp_set_writer(w) (render_set_writer) keeps the connection's writer id and
   // txp_writer() returns it, NULL until set, for the triggers of a CascadeLog (render_cascade_log). Neither touches the
   // database: a SELECT of them takes no lock and starts no read transaction. txp_writer is innocuous (no side effect),
