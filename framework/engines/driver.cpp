@@ -88,13 +88,31 @@ std::string reset_script(const std::vector<std::string>& previous_tables, const 
   return script;
 }
 
+namespace {
+
+std::string read_table_sql(const Table& t, Dialect d) { return "SELECT * FROM " + quote_identifier(t.name, d); }
+
+void add_table(DatabaseState& state, const Table& t, Outcome o) {
+  if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message, fault_of(o.error));
+  state[t.name] = sorted_rows(std::move(o.rows));
+}
+
+}  // namespace
+
 DatabaseState read_tables(Session& control, const Schema& schema, Dialect d) {
   DatabaseState state;
-  for (const auto& t : schema.tables) {
-    Outcome o = control.execute("SELECT * FROM " + quote_identifier(t.name, d));
-    if (!o.ok()) throw DriverError("txprop: cannot read table " + t.name + ": " + o.error.message, fault_of(o.error));
-    state[t.name] = sorted_rows(std::move(o.rows));
-  }
+  for (const auto& t : schema.tables) add_table(state, t, control.execute(read_table_sql(t, d)));
+  return state;
+}
+
+DatabaseState read_tables(const ReadEach& read_each, const Schema& schema, Dialect d) {
+  std::vector<std::string> statements;
+  for (const auto& t : schema.tables) statements.push_back(read_table_sql(t, d));
+  std::vector<Outcome> outcomes = statements.empty() ? std::vector<Outcome>() : read_each(statements);
+  DatabaseState state;
+  for (std::size_t i = 0; i < schema.tables.size(); ++i)
+    add_table(state, schema.tables[i],
+              i < outcomes.size() ? std::move(outcomes[i]) : Outcome::failure(ErrorClass::Other, "", "no result"));
   return state;
 }
 

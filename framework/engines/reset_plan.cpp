@@ -30,8 +30,8 @@ std::string schema_shape(const Schema& schema, Dialect d) {
   return out;
 }
 
-ResetPlan::ResetPlan(Dialect dialect, EmptyTable empty)
-    : dialect_(dialect), empty_(empty), allowed_(keeping_allowed()) {}
+ResetPlan::ResetPlan(Dialect dialect, EmptyTable empty, Recreate recreate)
+    : dialect_(dialect), empty_(empty), recreate_(recreate), allowed_(keeping_allowed()) {}
 
 std::string ResetPlan::script(const Schema& schema) {
   pending_shape_ = schema.tables.empty() ? std::string() : schema_shape(schema, dialect_);
@@ -56,7 +56,7 @@ void ResetPlan::done(const Schema& schema) {
 }
 
 std::string ResetPlan::recreate_script(const Schema& schema) const {
-  return reset_script(created_, schema, dialect_);
+  return reset_script(recreate_ == Recreate::InPlace ? created_ : std::vector<std::string>(), schema, dialect_);
 }
 
 std::string ResetPlan::restore_script(const Schema& schema) const {

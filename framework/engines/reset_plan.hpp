@@ -31,9 +31,18 @@ enum class EmptyTable {
   Delete,
 };
 
+// Where a script that recreates the tables runs.
+enum class Recreate {
+  // In the database the case ran in: the tables the previous resets created are dropped first.
+  InPlace,
+  // In a new, empty database, which the driver then puts in place of the case's (SQLite: built in memory and copied
+  // over the file with the backup API, sqlite_driver.cpp): nothing to drop.
+  InEmptyDatabase,
+};
+
 class ResetPlan {
  public:
-  ResetPlan(Dialect dialect, EmptyTable empty);
+  ResetPlan(Dialect dialect, EmptyTable empty, Recreate recreate = Recreate::InPlace);
 
   // The script that brings the database to `schema`, one statement per line. Until done() is called the tables of
   // `schema` count as created and the shape as unknown, so a reset that fails half-way is followed by a full one.
@@ -49,6 +58,7 @@ class ResetPlan {
 
   Dialect dialect_;
   EmptyTable empty_;
+  Recreate recreate_;
   bool allowed_;                        // TXPROP_KEEP_TABLES (1 unless set to 0)
   std::vector<std::string> created_;    // tables the database may hold
   std::string shape_;                   // the DDL of the tables it holds; empty when unknown

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -139,6 +140,10 @@ class Driver {
 std::string reset_script(const std::vector<std::string>& previous_tables, const Schema& schema, Dialect d);
 // Every table of `schema` read through `control`, each table's rows sorted; throws DriverError.
 DatabaseState read_tables(Session& control, const Schema& schema, Dialect d);
+// The same in one round trip, for a driver that can send several statements and get each one's result back:
+// `read_each` runs the statements (one SELECT per table) and returns their outcomes in order.
+using ReadEach = std::function<std::vector<Outcome>(const std::vector<std::string>&)>;
+DatabaseState read_tables(const ReadEach& read_each, const Schema& schema, Dialect d);
 
 // Connects to the target and creates this process's test database; throws TargetError with a one-line message.
 std::unique_ptr<Driver> open_driver(const TargetConfig& config);

@@ -126,46 +126,63 @@ class MySession final : public Session {
 
   Outcome execute(const std::string& sql) override { return commit_outcome(sql, query(sql)); }
 
+  // The last result of `sql` (with the rows of the last result set before it), or its first error.
   Outcome query(const std::string& sql) {
-    sent_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-    if (mysql_real_query(mysql_, sql.data(), sql.size()) != 0) return error();
     Outcome out;
+    for (Outcome& o : query_each(sql)) {
+      if (o.failed()) return std::move(o);
+      if (!o.columns.empty()) out = std::move(o);  // a result set: MariaDB sends none without columns
+      else out.affected = o.affected;
+    }
+    return out;
+  }
+
+  // Every result of a text of several statements (a connection opened with multi_statements), in order; the last one
+  // is the first error, if any (the server runs no statement after it).
+  std::vector<Outcome> query_each(const std::string& sql) {
+    sent_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+    if (mysql_real_query(mysql_, sql.data(), sql.size()) != 0) return {error()};
+    std::vector<Outcome> out;
     for (;;) {
       MYSQL_RES* res = mysql_store_result(mysql_);
       if (res) {
-        out.columns.clear();
-        out.rows.clear();
-        const unsigned n = mysql_num_fields(res);
-        MYSQL_FIELD* fields = mysql_fetch_fields(res);
-        for (unsigned i = 0; i < n; ++i) out.columns.emplace_back(fields[i].name);
-        while (MYSQL_ROW row = mysql_fetch_row(res)) {
-          unsigned long* lengths = mysql_fetch_lengths(res);
-          Row values;
-          values.reserve(n);
-          for (unsigned i = 0; i < n; ++i) {
-            if (!row[i]) {
-              values.emplace_back();
-              continue;
-            }
-            switch (field_kind(fields[i].type)) {
-              case ValueType::Integer: values.emplace_back(static_cast<std::int64_t>(std::strtoll(row[i], nullptr, 10))); break;
-              case ValueType::Real: values.emplace_back(std::strtod(row[i], nullptr)); break;
-              default: values.emplace_back(std::string(row[i], lengths[i]));
-            }
-          }
-          out.rows.push_back(std::move(values));
-        }
+        out.push_back(rows_of(res));
         mysql_free_result(res);
-        out.affected = -1;
       } else if (mysql_field_count(mysql_) == 0) {
-        out.affected = static_cast<std::int64_t>(mysql_affected_rows(mysql_));
+        out.emplace_back().affected = static_cast<std::int64_t>(mysql_affected_rows(mysql_));
       } else {
-        return error();
+        out.push_back(error());
+        return out;
       }
       const int next = mysql_next_result(mysql_);
-      if (next > 0) return error();
-      if (next < 0) break;
+      if (next > 0) out.push_back(error());
+      if (next != 0) return out;
     }
+  }
+
+  static Outcome rows_of(MYSQL_RES* res) {
+    Outcome out;
+    const unsigned n = mysql_num_fields(res);
+    MYSQL_FIELD* fields = mysql_fetch_fields(res);
+    for (unsigned i = 0; i < n; ++i) out.columns.emplace_back(fields[i].name);
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+      unsigned long* lengths = mysql_fetch_lengths(res);
+      Row values;
+      values.reserve(n);
+      for (unsigned i = 0; i < n; ++i) {
+        if (!row[i]) {
+          values.emplace_back();
+          continue;
+        }
+        switch (field_kind(fields[i].type)) {
+          case ValueType::Integer: values.emplace_back(static_cast<std::int64_t>(std::strtoll(row[i], nullptr, 10))); break;
+          case ValueType::Real: values.emplace_back(std::strtod(row[i], nullptr)); break;
+          default: values.emplace_back(std::string(row[i], lengths[i]));
+        }
+      }
+      out.rows.push_back(std::move(values));
+    }
+    out.affected = -1;
     return out;
   }
 
@@ -432,7 +449,15 @@ class MyDriver final : public Driver {
     reset_plan_.done(schema);
   }
 
-  DatabaseState read_state(const Schema& schema) override { return read_tables(*control_, schema, Dialect::MySql); }
+  // Every table in one round trip (the control connection takes several statements): one fewer per further table
+  // at the end of every run.
+  DatabaseState read_state(const Schema& schema) override {
+    return read_tables([this](const std::vector<std::string>& statements) {
+      std::string sql;
+      for (const std::string& s : statements) sql += s + ";";
+      return control_->query_each(sql);
+    }, schema, Dialect::MySql);
+  }
 
  private:
   std::string snapshot_isolation_value() const { return *config_.flag("innodb_snapshot_isolation") ? "ON" : "OFF"; }

@@ -2,6 +2,7 @@
 // read from pg_blocking_pids() on a control connection, and a cycle of waits it shows is ended by the runner
 // (deadlock_victim below), so a deadlock costs a wait probe, not deadlock_timeout. Any error inside a transaction aborts it
 // (a later COMMIT would silently roll back), so the driver reports every error as ending the transaction.
+#include <pqxx/pipeline>
 #include <pqxx/pqxx>
 
 #include <sys/socket.h>
@@ -134,24 +135,7 @@ class PgSession final : public Session {
   Outcome execute(const std::string& sql) override {
     try {
       pqxx::nontransaction w(conn_);
-      pqxx::result r = w.exec(sql);
-      Outcome out;
-      const auto ncol = r.columns();
-      if (ncol > 0) {
-        for (pqxx::row::size_type j = 0; j < ncol; ++j) out.columns.emplace_back(r.column_name(j));
-        std::vector<pqxx::oid> types;
-        for (pqxx::row::size_type j = 0; j < ncol; ++j) types.push_back(r.column_type(j));
-        out.rows.reserve(r.size());
-        for (const auto& row : r) {
-          Row values;
-          values.reserve(ncol);
-          for (pqxx::row::size_type j = 0; j < ncol; ++j) values.push_back(field_value(row[j], types[j]));
-          out.rows.push_back(std::move(values));
-        }
-      } else {
-        out.affected = r.affected_rows();
-      }
-      return out;
+      return outcome_of(w.exec(sql));
     } catch (const pqxx::serialization_failure& e) {  // libpqxx 6: these have no sqlstate(); each is one SQLSTATE
       return sql_failure("40001", e.what());
     } catch (const pqxx::deadlock_detected& e) {
@@ -173,7 +157,51 @@ class PgSession final : public Session {
 
   std::string server_id() const override { return pid_; }
 
+  // Several queries in one round trip (libpqxx's pipeline sends them joined by semicolons), each one's outcome in
+  // order; after an error, that error's outcome ends the list. For reads only: the queries run as one implicit
+  // transaction, so an error undoes the ones before it.
+  std::vector<Outcome> execute_each(const std::vector<std::string>& queries) {
+    std::vector<Outcome> out;
+    try {
+      pqxx::nontransaction w(conn_);
+      pqxx::pipeline p(w);
+      p.retain(static_cast<int>(queries.size()));  // none is sent before all are in
+      std::vector<pqxx::pipeline::query_id> ids;
+      for (const std::string& q : queries) ids.push_back(p.insert(q));
+      for (const auto id : ids) out.push_back(outcome_of(p.retrieve(id)));
+      p.complete();
+    } catch (const pqxx::broken_connection& e) {
+      out.push_back(sql_failure("08006", e.what()));
+    } catch (const pqxx::sql_error& e) {
+      out.push_back(sql_failure(e.sqlstate(), e.what()));
+    } catch (const std::exception& e) {
+      out.push_back(conn_.is_open() ? Outcome::failure(ErrorClass::Other, "", first_line(e.what()))
+                                    : sql_failure("08006", e.what()));
+    }
+    return out;
+  }
+
  private:
+  static Outcome outcome_of(const pqxx::result& r) {
+    Outcome out;
+    const auto ncol = r.columns();
+    if (ncol == 0) {
+      out.affected = r.affected_rows();
+      return out;
+    }
+    for (pqxx::row::size_type j = 0; j < ncol; ++j) out.columns.emplace_back(r.column_name(j));
+    std::vector<pqxx::oid> types;
+    for (pqxx::row::size_type j = 0; j < ncol; ++j) types.push_back(r.column_type(j));
+    out.rows.reserve(r.size());
+    for (const auto& row : r) {
+      Row values;
+      values.reserve(ncol);
+      for (pqxx::row::size_type j = 0; j < ncol; ++j) values.push_back(field_value(row[j], types[j]));
+      out.rows.push_back(std::move(values));
+    }
+    return out;
+  }
+
   pqxx::connection conn_;
   std::string pid_;
   int fd_ = -1;
@@ -350,7 +378,9 @@ class PgDriver final : public Driver {
 
   DatabaseState read_state(const Schema& schema) override {
     SocketWatchdog::Guard guard(watchdog_, control_->socket(), timeout_ + std::chrono::seconds(1));
-    return read_tables(*control_, schema, Dialect::PostgreSql);
+    // Every table in one round trip: one fewer per further table at the end of every run.
+    return read_tables([this](const std::vector<std::string>& queries) { return control_->execute_each(queries); },
+                       schema, Dialect::PostgreSql);
   }
 
  private:
