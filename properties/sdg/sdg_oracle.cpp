@@ -55,7 +55,7 @@ class SdgOracle final : public Oracle {
     return sdg::reads_change_engine(c, engine);
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
-    return sdg::instrument(c, engine.capabilities().first_write_snapshot_after_wait);
+    return sdg::instrument(c, engine.capabilities().first_write_snapshot_after_wait, sdg::moved_reads(c, engine));
   }
   TestCase strip(const TestCase& prepared) const override { return sdg::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {
