@@ -157,7 +157,9 @@ bool groups_contiguous(const History& h, const Layout& layout) {
     for (std::size_t main = 1; main < layout[t].size(); ++main) {
       if (layout[t][main].role != Role::Statement) continue;
       int first = -1, last = -1, done = -1;
+      bool moved = false;
       for (const StepRef& ref : steps_of(layout, static_cast<int>(t), layout[t][main].group)) {
+        moved = moved || ref.txn != static_cast<int>(t);
         // A companion's read after the statement is sent while the statement may still wait: the group runs in
         // its order only if each step completed after the one before it.
         const int at = h.completed_at(ref);
@@ -171,11 +173,18 @@ bool groups_contiguous(const History& h, const Layout& layout) {
       }
       // What transactions that did not commit did in between installed no committed version (below READ
       // UNCOMMITTED, where Assumption A3 does not hold anyway), so it does not separate a group (what a companion's read
-      // saw of it is taken back or refused by undo_uncommitted); nor do companions' reads.
+      // saw of it is taken back or refused by undo_uncommitted); nor do companions' reads. But a statement that waited
+      // after its companion's before-write read may have waited for one that then rolled back, whose version that read
+      // saw: there every other transaction separates the group, and re-planning moves the reads after the wait.
+      const bool waited_after_companion =
+          moved && t < h.was_blocked.size() && main < h.was_blocked[t].size() && h.was_blocked[t][main];
       for (int e = first + 1; e < last; ++e) {
-        const auto other = static_cast<std::size_t>(h.events[static_cast<std::size_t>(e)].step.txn);
+        const Event& event = h.events[static_cast<std::size_t>(e)];
+        const auto other = static_cast<std::size_t>(event.step.txn);
         const bool committed = other >= h.transactions.size() || h.transactions[other].fate == TxnFate::Committed;
-        if (other != t && committed && !is_companion(layout, other)) return false;
+        if (other != t && (committed || (waited_after_companion && event.kind != Event::Kind::Skipped)) &&
+            !is_companion(layout, other))
+          return false;
       }
     }
   }
@@ -402,7 +411,8 @@ std::string undo_uncommitted(History& h, const Layout& layout) {
       // the write overwrote if it shows no open transaction's version.
       if (role.role != Role::VersionSetRead) {
         const int main = main_step(layout, role.owner, role.group);
-        if (h.was_blocked[static_cast<std::size_t>(role.owner)][static_cast<std::size_t>(main)])
+        const auto& blocked = h.was_blocked.at(static_cast<std::size_t>(role.owner));
+        if (static_cast<std::size_t>(main) < blocked.size() && blocked[static_cast<std::size_t>(main)])
           return what + ", and its statement waited";
         if (std::string version = uncommitted.open_version(read, open); !version.empty()) return what + ": " + version;
         continue;
