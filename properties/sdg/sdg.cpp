@@ -302,7 +302,7 @@ class Uncommitted {
       for (const StepRef& ref : before_write_reads(w, StatementKind::Delete, table, read))
         for (Row r : h_.outcome(ref).rows) {
           const auto key = as_key(r[*pk]);
-          if (!key || present.count(*key)) continue;
+          if (!key || present.count(*key) || deleted_by_another(*key, read, open, *pk)) continue;
           if (std::string why = back(r, *pk, *vk, open); !why.empty()) return why;
           if (r.empty()) continue;
           present.insert(*key);
@@ -340,6 +340,28 @@ class Uncommitted {
       r = *previous;
     }
     return "a version chain without end";
+  }
+
+  // Whether a transaction not in `open` (the read's owner, or one that ended before the read) deleted row `key` before
+  // `read` completed: then its absence is no open transaction's doing (the open one's DELETE may still wait for it).
+  bool deleted_by_another(std::int64_t key, const StepRef& read, const std::set<int>& open, std::size_t pk) const {
+    const int done = h_.completed_at(read);
+    for (std::size_t x = 0; x < h_.test_case.transactions.size(); ++x) {
+      if (open.count(static_cast<int>(x)) || is_companion(layout_, x)) continue;
+      for (std::size_t k = 1; k < layout_[x].size(); ++k) {
+        const StepRef step{static_cast<int>(x), static_cast<int>(k)};
+        const StepRole& role = layout_[x][k];
+        const int at = h_.completed_at(step);
+        if (role.role != Role::Statement || statement_of(h_.test_case, step).kind != StatementKind::Delete || at < 0 ||
+            at > done || !h_.outcome(step).ok())
+          continue;
+        for (const StepRef& ref : steps_of(layout_, static_cast<int>(x), role.group))
+          if (role_of(layout_, ref).role == Role::BeforeWriteRead)
+            for (const Row& r : h_.outcome(ref).rows)
+              if (pk < r.size() && as_key(r[pk]) == key) return true;
+      }
+    }
+    return false;
   }
 
   // The before-write reads of `table` of transaction `w`'s statements of `kind` sent before `read` was.
