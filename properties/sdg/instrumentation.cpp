@@ -45,6 +45,19 @@ std::optional<Expr> write_predicate(const Statement& s, const std::string& writt
   return Expr::exists(other, std::move(condition));
 }
 
+std::optional<std::int64_t> version_of(const Statement& s) {
+  const auto literal = [](const Expr& e) -> std::optional<std::int64_t> {
+    if (e.kind != Expr::Kind::Literal || e.literal.type() != ValueType::Integer) return std::nullopt;
+    return e.literal.as_int();
+  };
+  for (const Assignment& a : s.assignments)
+    if (a.column == kVersionKey)
+      return a.value.kind == Expr::Kind::Case && a.value.args.size() == 3 ? literal(a.value.args[1]) : literal(a.value);
+  if (s.kind == StatementKind::Insert && !s.values.empty() && !s.values.front().empty())
+    return literal(s.values.front().back());
+  return std::nullopt;
+}
+
 bool is_instrumented(const TestCase& c) {
   return keys().in(c.schema);
 }
@@ -75,8 +88,31 @@ std::vector<std::string> read_tables(const Statement& s, const Schema& schema) {
   return out;
 }
 
+// txp_vk = K, or where the engine leaves unchanged rows unwritten (`on_change`) and the UPDATE has no join,
+// txp_vk = CASE WHEN <an assigned column changes> THEN K ELSE txp_vk END as the first assignment: MariaDB evaluates a
+// single-table UPDATE's assignments left to right, each seeing the values set before it (KB, UPDATE), so it compares
+// the old values there. A joined UPDATE (its columns qualified, its order of evaluation not promised) sets K in every
+// table it writes.
+void set_version(Statement& s, std::int64_t version, bool on_change) {
+  const std::vector<std::string> written = s.written_tables();
+  if (!on_change || !s.joins.empty() || s.assignments.empty()) {
+    for (const std::string& w : written)
+      s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
+    return;
+  }
+  std::optional<Expr> changed;
+  for (const Assignment& a : s.assignments) {
+    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
+    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
+  }
+  s.assignments.insert(s.assignments.begin(),
+                       Assignment{kVersionKey, Expr::case_(std::move(*changed), Expr::lit(Value(version)), Expr::col(kVersionKey)),
+                                  std::string()});
+}
+
 // `version`: the version key of a write; `next_inserted`: the next row key of an inserted row.
-Group group_of(const Statement& original, const Schema& schema, std::int64_t version, std::int64_t& next_inserted) {
+Group group_of(const Statement& original, const Schema& schema, std::int64_t version, std::int64_t& next_inserted,
+               bool on_change) {
   Group g{{}, original, {}};
   Statement& s = g.statement;
   // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
@@ -110,8 +146,7 @@ Group group_of(const Statement& original, const Schema& schema, std::int64_t ver
       // after-write read per written table, in written_tables() order (layout() counts them the same way).
       const std::vector<std::string> written = s.written_tables();
       for (const std::string& w : written) g.before.push_back(instrumentation_read(schema, w, write_predicate(s, w)));
-      for (const std::string& w : written)
-        s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
+      set_version(s, version, on_change);
       for (const std::string& w : written) g.after.push_back(instrumentation_read(schema, w, version_is(version)));
       break;
     }
@@ -146,7 +181,7 @@ struct Placed {
 
 }  // namespace
 
-TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved) {
+TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change) {
   TestCase out = c;
   keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
   std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
@@ -162,7 +197,7 @@ TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved
       if (original.kind == StatementKind::Insert || original.kind == StatementKind::Update ||
           original.kind == StatementKind::Delete)
         ++next_version;
-      Group g = group_of(original, out.schema, version, next_inserted);
+      Group g = group_of(original, out.schema, version, next_inserted, on_change);
       Placed p{0, 1, 0};
       if (first_write_lock && statements.empty() && original.is_write()) {
         statements.push_back(write_lock(original.table));

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "txprop/test_case.hpp"
@@ -55,7 +56,15 @@ using Layout = std::vector<std::vector<StepRole>>;
 using Moved = std::vector<std::vector<bool>>;
 
 // `first_write_lock`: the engine's first write takes the snapshot when it runs (first_write_snapshot_after_wait).
-TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {});
+// `on_change`: the engine leaves a row an UPDATE sets to its own values unwritten
+// (EngineCapabilities::update_skips_unchanged_rows); an UPDATE without a join then sets the version key only where an
+// assigned column changes, as its first assignment:
+//   txp_vk = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN K ELSE txp_vk END
+// so that such a row stays unwritten as in the plain case (Adya's writer list follows the same rule,
+// properties/adya/instrumentation.cpp add_writer); its after-write read then returns the rows the UPDATE changed.
+TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false);
+// The version key a write of a prepared case installs (UPDATE, INSERT), or nothing.
+std::optional<std::int64_t> version_of(const ::txprop::Statement& s);
 // Whether transaction `t` of a prepared case is a companion holding other transactions' moved reads.
 bool is_companion(const Layout& layout, std::size_t t);
 // The steps of group `group` of transaction `txn` in the order they run: its reads before the statement (in the
