@@ -21,7 +21,9 @@ namespace txprop::sdg {
 std::vector<Node> extract_nodes(const History& h, const Layout& layout);
 // Whether every instrumented group of a committed transaction ran contiguously (nothing of another transaction in
 // between).
-bool groups_contiguous(const History& h, const Layout& layout);
+// `waits`: also where a statement that waited after its companion's reads has another transaction's step in between,
+// which then rolled back (its uncommitted version those reads may have seen); re-planning can move the reads past it.
+bool groups_contiguous(const History& h, const Layout& layout, bool waits = true);
 // The prepared case's order re-planned to the actual order of the run, each group glued to where its statement
 // completed (TxCheck's blocking scheduling).
 std::vector<int> replan(const History& h, const Layout& layout);
