@@ -8,10 +8,19 @@
 
 #include <string>
 
+#include "instrumentation.hpp"
 #include "txprop/engine.hpp"
 #include "txprop/test_case.hpp"
 
 namespace txprop::sdg {
+
+// Which statements' reads run on a companion session at READ UNCOMMITTED instead (instrumentation.hpp), where the
+// engine has one whose plain reads take no lock and see the latest versions (its READ UNCOMMITTED view is
+// ViewRule::Latest, lock-free): every statement of a transaction at a level whose plain reads lock
+// (locking_plain_reads: InnoDB SERIALIZABLE), and the statements before the first plain SELECT of a transaction at a
+// level whose read view that SELECT opens (SnapshotPoint::FirstRead: InnoDB REPEATABLE READ). Empty where nothing
+// moves (cases of one transaction included: nothing runs beside the reads).
+Moved moved_reads(const TestCase& c, const EngineProfile& engine);
 
 // One line naming the transactions, the level, the statement and the engine fact, or "" when the reads change
 // nothing the plain case shows. Cases of one transaction are never refused: nothing else runs beside the reads.

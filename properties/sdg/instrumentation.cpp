@@ -45,144 +45,323 @@ std::optional<Expr> write_predicate(const Statement& s, const std::string& writt
   return Expr::exists(other, std::move(condition));
 }
 
+std::optional<std::int64_t> version_of(const Statement& s) {
+  const auto literal = [](const Expr& e) -> std::optional<std::int64_t> {
+    if (e.kind != Expr::Kind::Literal || e.literal.type() != ValueType::Integer) return std::nullopt;
+    return e.literal.as_int();
+  };
+  for (const Assignment& a : s.assignments)
+    if (a.column == kVersionKey)
+      return a.value.kind == Expr::Kind::Case && a.value.args.size() == 3 ? literal(a.value.args[1]) : literal(a.value);
+  if (s.kind == StatementKind::Insert && !s.values.empty() && !s.values.front().empty())
+    return literal(s.values.front().back());
+  return std::nullopt;
+}
+
 bool is_instrumented(const TestCase& c) {
   return keys().in(c.schema);
 }
 
-TestCase instrument(const TestCase& c, bool first_write_lock) {
+namespace {
+
+// One statement's group: the reads before it, the statement as instrumented, the reads after it.
+struct Group {
+  std::vector<Statement> before;
+  Statement statement;
+  std::vector<Statement> after;
+};
+
+// The instrumentation read of `table` (SELECT txp_pk, txp_vk, <columns> FROM table [WHERE where]).
+Statement instrumentation_read(const Schema& schema, const std::string& table, std::optional<Expr> where) {
+  return Statement::select(table, std::move(where), LockMode::None, keys().leading(schema.find_table(table)));
+}
+
+Expr version_is(std::int64_t version) {
+  return Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)));
+}
+
+// The distinct tables a statement references that the schema has: one version-set read each.
+std::vector<std::string> read_tables(const Statement& s, const Schema& schema) {
+  std::vector<std::string> out;
+  for (const std::string& t : s.tables())
+    if (std::find(out.begin(), out.end(), t) == out.end() && schema.find_table(t)) out.push_back(t);
+  return out;
+}
+
+// txp_vk = K, or where the engine leaves unchanged rows unwritten (`on_change`) and the UPDATE has no join,
+// txp_vk = CASE WHEN <an assigned column changes> THEN K ELSE txp_vk END as the first assignment: MariaDB evaluates a
+// single-table UPDATE's assignments left to right, each seeing the values set before it (KB, UPDATE), so it compares
+// the old values there. A joined UPDATE (its columns qualified, its order of evaluation not promised) sets K in every
+// table it writes.
+void set_version(Statement& s, std::int64_t version, bool on_change) {
+  const std::vector<std::string> written = s.written_tables();
+  if (!on_change || !s.joins.empty() || s.assignments.empty()) {
+    for (const std::string& w : written)
+      s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
+    return;
+  }
+  std::optional<Expr> changed;
+  for (const Assignment& a : s.assignments) {
+    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
+    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
+  }
+  s.assignments.insert(s.assignments.begin(),
+                       Assignment{kVersionKey, Expr::case_(std::move(*changed), Expr::lit(Value(version)), Expr::col(kVersionKey)),
+                                  std::string()});
+}
+
+// `version`: the version key of a write; `next_inserted`: the next row key of an inserted row.
+Group group_of(const Statement& original, const Schema& schema, std::int64_t version, std::int64_t& next_inserted,
+               bool on_change) {
+  Group g{{}, original, {}};
+  Statement& s = g.statement;
+  // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
+  // depends on the rows there).
+  for (const std::string& t : read_tables(s, schema)) g.before.push_back(instrumentation_read(schema, t, std::nullopt));
+  switch (s.kind) {
+    case StatementKind::Select:
+      if (!s.columns.empty() && s.items.empty()) {  // an aggregating SELECT returns no row versions
+        s.columns.push_back(kRowKey);
+        s.columns.push_back(kVersionKey);
+      }
+      // Rows equal in every column of the case differ in their row key: ORDER BY it last, so that LIMIT picks
+      // the same rows in the run and in the replay.
+      if (!s.order_by.empty() && s.items.empty()) s.order_by.push_back(OrderItem{kRowKey, false});
+      // A derived table is SELECT * of the table: it carries both keys to the outer SELECT; its own LIMIT needs
+      // the same tie-break.
+      for (Statement& d : s.derived)
+        if (!d.order_by.empty()) d.order_by.push_back(OrderItem{kRowKey, false});
+      break;
+    case StatementKind::Insert:
+      s.columns.push_back(kRowKey);
+      s.columns.push_back(kVersionKey);
+      for (auto& row : s.values) {
+        row.push_back(Expr::lit(Value(next_inserted++)));
+        row.push_back(Expr::lit(Value(version)));
+      }
+      g.after.push_back(instrumentation_read(schema, s.table, version_is(version)));
+      break;
+    case StatementKind::Update: {
+      // A multi-table UPDATE writes every table its SET names: one before-write read, one version key and one
+      // after-write read per written table, in written_tables() order (layout() counts them the same way).
+      const std::vector<std::string> written = s.written_tables();
+      for (const std::string& w : written) g.before.push_back(instrumentation_read(schema, w, write_predicate(s, w)));
+      set_version(s, version, on_change);
+      for (const std::string& w : written) g.after.push_back(instrumentation_read(schema, w, version_is(version)));
+      break;
+    }
+    case StatementKind::Delete:
+      // One before-write read per table it deletes from (MariaDB's DELETE t, u FROM t JOIN u deletes from both);
+      // a deleted row leaves nothing for an after-write read.
+      for (const std::string& w : s.written_tables()) g.before.push_back(instrumentation_read(schema, w, write_predicate(s, w)));
+      break;
+    default: break;
+  }
+  return g;
+}
+
+bool moved_at(const Moved& moved, std::size_t t, std::size_t stmt) {
+  return t < moved.size() && stmt < moved[t].size() && moved[t][stmt];
+}
+
+// The companion of a transaction with moved groups: autocommit reads at READ UNCOMMITTED.
+Transaction companion_of(std::vector<Statement> reads) {
+  Transaction o;
+  o.isolation = IsolationLevel::ReadUncommitted;
+  o.autocommit = true;
+  o.statements = std::move(reads);
+  return o;
+}
+
+// Steps of one submitted step of the original case in the prepared order: the companion's before it, the
+// transaction's own, the companion's after it.
+struct Placed {
+  int before = 0, own = 1, after = 0;
+};
+
+}  // namespace
+
+TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change) {
   TestCase out = c;
   keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
   std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
-  std::vector<std::vector<int>> sizes(c.transactions.size());  // [txn][step] -> steps in the prepared case
+  std::vector<std::vector<Placed>> placed(c.transactions.size());  // [txn][step]
+  std::vector<int> companion(c.transactions.size(), -1);
   for (std::size_t ti = 0; ti < c.transactions.size(); ++ti) {
     const Transaction& tx = c.transactions[ti];
-    std::vector<Statement> statements;
-    sizes[ti].push_back(1);  // BEGIN
-    for (const Statement& original : tx.statements) {
-      const std::size_t before = statements.size();
-      Statement s = original;
-      const Table* own = c.schema.find_table(s.table);
-      auto instrumentation_read = [&](const std::string& table, std::optional<Expr> where) {
-        const Table* t = out.schema.find_table(table);
-        return Statement::select(table, std::move(where), LockMode::None, keys().leading(t));
-      };
-      // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
-      // depends on the rows there).
-      std::vector<std::string> tables = s.tables();
-      tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
-      if (first_write_lock && before == 0 && s.is_write()) statements.push_back(write_lock(s.table));
-      std::vector<std::string> seen;
-      for (const std::string& t : tables)
-        if (std::find(seen.begin(), seen.end(), t) == seen.end() && out.schema.find_table(t)) {
-          seen.push_back(t);
-          statements.push_back(instrumentation_read(t, std::nullopt));
-        }
+    std::vector<Statement> statements, observer;
+    placed[ti].push_back(Placed{});  // BEGIN
+    for (std::size_t k = 0; k < tx.statements.size(); ++k) {
+      const Statement& original = tx.statements[k];
       const std::int64_t version = next_version;
-      switch (s.kind) {
-        case StatementKind::Select:
-          if (!s.columns.empty() && s.items.empty()) {  // an aggregating SELECT returns no row versions
-            s.columns.push_back(kRowKey);
-            s.columns.push_back(kVersionKey);
-          }
-          // Rows equal in every column of the case differ in their row key: ORDER BY it last, so that LIMIT picks
-          // the same rows in the run and in the replay.
-          if (!s.order_by.empty() && s.items.empty()) s.order_by.push_back(OrderItem{kRowKey, false});
-          // A derived table is SELECT * of the table: it carries both keys to the outer SELECT; its own LIMIT needs
-          // the same tie-break.
-          for (Statement& d : s.derived)
-            if (!d.order_by.empty()) d.order_by.push_back(OrderItem{kRowKey, false});
-          statements.push_back(s);
-          break;
-        case StatementKind::Insert:
-          ++next_version;
-          s.columns.push_back(kRowKey);
-          s.columns.push_back(kVersionKey);
-          for (auto& row : s.values) {
-            row.push_back(Expr::lit(Value(next_inserted++)));
-            row.push_back(Expr::lit(Value(version)));
-          }
-          statements.push_back(s);
-          statements.push_back(instrumentation_read(s.table, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
-          break;
-        case StatementKind::Update: {
-          ++next_version;
-          // A multi-table UPDATE writes every table its SET names: one before-write read, one version key and one
-          // after-write read per written table, in written_tables() order (layout() counts them the same way).
-          const std::vector<std::string> written = s.written_tables();
-          for (const std::string& w : written) statements.push_back(instrumentation_read(w, write_predicate(s, w)));
-          for (const std::string& w : written)
-            s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
-          statements.push_back(s);
-          for (const std::string& w : written)
-            statements.push_back(instrumentation_read(w, Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)))));
-          break;
-        }
-        case StatementKind::Delete:
-          ++next_version;
-          // One before-write read per table it deletes from (MariaDB's DELETE t, u FROM t JOIN u deletes from both);
-          // a deleted row leaves nothing for an after-write read.
-          for (const std::string& w : s.written_tables()) statements.push_back(instrumentation_read(w, write_predicate(s, w)));
-          statements.push_back(s);
-          break;
-        default: statements.push_back(s); break;
+      if (original.kind == StatementKind::Insert || original.kind == StatementKind::Update ||
+          original.kind == StatementKind::Delete)
+        ++next_version;
+      Group g = group_of(original, out.schema, version, next_inserted, on_change);
+      Placed p{0, 1, 0};
+      if (first_write_lock && statements.empty() && original.is_write()) {
+        statements.push_back(write_lock(original.table));
+        ++p.own;
       }
-      (void)own;
-      sizes[ti].push_back(static_cast<int>(statements.size() - before));
+      if (moved_at(moved, ti, k)) {
+        p.before = static_cast<int>(g.before.size());
+        p.after = static_cast<int>(g.after.size());
+        for (Statement& r : g.before) observer.push_back(std::move(r));
+        statements.push_back(std::move(g.statement));
+        for (Statement& r : g.after) observer.push_back(std::move(r));
+      } else {
+        p.own += static_cast<int>(g.before.size() + g.after.size());
+        for (Statement& r : g.before) statements.push_back(std::move(r));
+        statements.push_back(std::move(g.statement));
+        for (Statement& r : g.after) statements.push_back(std::move(r));
+      }
+      placed[ti].push_back(p);
     }
-    sizes[ti].push_back(1);  // the end
+    placed[ti].push_back(Placed{});  // the end
     out.transactions[ti].statements = std::move(statements);
+    if (!observer.empty()) {
+      companion[ti] = static_cast<int>(out.transactions.size());
+      out.transactions.push_back(companion_of(std::move(observer)));
+    }
   }
   out.order.clear();
   std::vector<std::size_t> at(c.transactions.size(), 0);
+  std::vector<std::size_t> sent(out.transactions.size(), 0);  // companion steps placed so far
+  auto place = [&](int o, int n) {
+    for (int i = 0; i < n; ++i) {
+      if (sent[static_cast<std::size_t>(o)]++ == 0) out.order.push_back(o);  // its BEGIN (nothing is sent)
+      out.order.push_back(o);
+      if (sent[static_cast<std::size_t>(o)] == out.transactions[static_cast<std::size_t>(o)].statements.size())
+        out.order.push_back(o);  // its end, right after its last read
+    }
+  };
   for (int t : c.order) {
     const std::size_t ti = static_cast<std::size_t>(t);
-    const int n = at[ti] < sizes[ti].size() ? sizes[ti][at[ti]] : 1;
+    const Placed p = at[ti] < placed[ti].size() ? placed[ti][at[ti]] : Placed{};
     ++at[ti];
-    out.order.insert(out.order.end(), static_cast<std::size_t>(n), t);
+    place(companion[ti], p.before);
+    out.order.insert(out.order.end(), static_cast<std::size_t>(p.own), t);
+    place(companion[ti], p.after);
   }
   return out;
 }
 
+namespace {
+
+bool companion_shape(const Transaction& tx) {
+  return tx.autocommit && tx.isolation == IsolationLevel::ReadUncommitted && !tx.statements.empty() &&
+         std::all_of(tx.statements.begin(), tx.statements.end(), is_instrumentation_read);
+}
+
+// The roles of a transaction's own steps; `moved` gets the groups whose statement has no reads before it in the
+// transaction (every statement references a table, so its reads are on the companion).
+std::vector<StepRole> own_roles(const Transaction& tx, std::vector<int>& moved) {
+  std::vector<StepRole> roles(tx.step_count());
+  roles.front() = {Role::Control, -1};
+  roles.back() = {Role::Control, -1};
+  int group = 0;
+  std::vector<std::size_t> pending;  // instrumentation reads waiting for their statement
+  std::size_t expect_after = 0;  // after-write reads still to come for the last statement
+  for (std::size_t i = 0; i < tx.statements.size(); ++i) {
+    const Statement& s = tx.statements[i];
+    const std::size_t step = i + 1;
+    if (is_write_lock(s)) {
+      roles[step] = {Role::WriteLock, -1};
+      continue;
+    }
+    if (is_instrumentation_read(s)) {
+      if (expect_after > 0) {
+        roles[step] = {Role::AfterWriteRead, group - 1};
+        --expect_after;
+      } else {
+        pending.push_back(step);
+      }
+      continue;
+    }
+    // One before-write read (UPDATE, DELETE) and one after-write read (UPDATE, INSERT) per written table.
+    const std::size_t written = s.written_tables().size();
+    const std::size_t befores =
+        (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) ? std::min(written, pending.size()) : 0;
+    for (std::size_t k = 0; k < pending.size(); ++k)
+      roles[pending[k]] = {k + befores >= pending.size() ? Role::BeforeWriteRead : Role::VersionSetRead, group};
+    const bool here = !pending.empty();
+    if (!here) moved.push_back(group);
+    pending.clear();
+    roles[step] = {Role::Statement, group};
+    expect_after = here && (s.kind == StatementKind::Update || s.kind == StatementKind::Insert) ? written : 0;
+    ++group;
+  }
+  for (std::size_t step : pending) roles[step] = {Role::VersionSetRead, group};  // malformed: reads without statement
+  return roles;
+}
+
+// The roles of a companion's reads: for each moved group of `owner` in turn, its version-set and before-write reads,
+// then its after-write reads (as group_of() makes them).
+void companion_roles(const Transaction& owner, int owner_index, const std::vector<int>& groups, const Schema& schema,
+                     std::vector<StepRole>& roles) {
+  std::size_t step = 1;
+  auto take = [&](Role role, int group, std::size_t n) {
+    for (std::size_t i = 0; i < n && step + 1 < roles.size(); ++i) roles[step++] = {role, group, owner_index};
+  };
+  std::vector<const Statement*> statements;
+  for (const Statement& s : owner.statements)
+    if (!is_instrumentation_read(s) && !is_write_lock(s)) statements.push_back(&s);
+  for (int g : groups) {
+    if (static_cast<std::size_t>(g) >= statements.size()) break;
+    const Statement& s = *statements[static_cast<std::size_t>(g)];
+    const std::size_t written = s.written_tables().size();
+    const bool overwrites = s.kind == StatementKind::Update || s.kind == StatementKind::Delete;
+    take(Role::VersionSetRead, g, read_tables(s, schema).size());
+    take(Role::BeforeWriteRead, g, overwrites ? written : 0);
+    take(Role::AfterWriteRead, g, s.kind == StatementKind::Update || s.kind == StatementKind::Insert ? written : 0);
+  }
+}
+
+}  // namespace
+
 Layout layout(const TestCase& prepared) {
   Layout out;
-  for (const Transaction& tx : prepared.transactions) {
-    std::vector<StepRole> roles(tx.step_count());
-    roles.front() = {Role::Control, -1};
-    roles.back() = {Role::Control, -1};
-    int group = 0;
-    std::vector<std::size_t> pending;  // instrumentation reads waiting for their statement
-    std::size_t expect_after = 0;  // after-write reads still to come for the last statement
-    for (std::size_t i = 0; i < tx.statements.size(); ++i) {
-      const Statement& s = tx.statements[i];
-      const std::size_t step = i + 1;
-      if (is_write_lock(s)) {
-        roles[step] = {Role::WriteLock, -1};
-        continue;
-      }
-      if (is_instrumentation_read(s)) {
-        if (expect_after > 0) {
-          roles[step] = {Role::AfterWriteRead, group - 1};
-          --expect_after;
-        } else {
-          pending.push_back(step);
-        }
-        continue;
-      }
-      expect_after = 0;
-      // One before-write read (UPDATE, DELETE) and one after-write read (UPDATE, INSERT) per written table.
-      const std::size_t written = s.written_tables().size();
-      const std::size_t befores =
-          (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) ? std::min(written, pending.size()) : 0;
-      for (std::size_t k = 0; k < pending.size(); ++k)
-        roles[pending[k]] = {k + befores >= pending.size() ? Role::BeforeWriteRead : Role::VersionSetRead, group};
-      pending.clear();
-      roles[step] = {Role::Statement, group};
-      expect_after = (s.kind == StatementKind::Update || s.kind == StatementKind::Insert) ? written : 0;
-      ++group;
+  std::vector<std::pair<int, std::vector<int>>> owners;  // transactions with moved groups, in index order
+  for (std::size_t t = 0; t < prepared.transactions.size(); ++t) {
+    const Transaction& tx = prepared.transactions[t];
+    std::vector<int> moved;
+    if (companion_shape(tx)) {
+      out.emplace_back(tx.step_count(), StepRole{});
+      continue;
     }
-    for (std::size_t step : pending) roles[step] = {Role::VersionSetRead, group};  // malformed: reads without statement
-    out.push_back(std::move(roles));
+    out.push_back(own_roles(tx, moved));
+    if (!moved.empty()) owners.emplace_back(static_cast<int>(t), std::move(moved));
   }
+  // The k-th companion holds the reads of the k-th transaction with moved groups (instrument() appends them so).
+  std::size_t k = 0;
+  for (std::size_t t = 0; t < prepared.transactions.size() && k < owners.size(); ++t)
+    if (companion_shape(prepared.transactions[t])) {
+      const auto& [owner, groups] = owners[k++];
+      companion_roles(prepared.transactions[static_cast<std::size_t>(owner)], owner, groups, prepared.schema, out[t]);
+    }
+  return out;
+}
+
+bool is_companion(const Layout& layout, std::size_t t) {
+  return t < layout.size() &&
+         std::any_of(layout[t].begin(), layout[t].end(), [](const StepRole& r) { return r.owner >= 0; });
+}
+
+std::vector<StepRef> group_steps(const Layout& layout, int txn, int group) {
+  // Reads before the statement, the statement, reads after it; each part in step order (a group's reads are all in
+  // its transaction or all on its companion).
+  auto part = [](Role r) { return r == Role::Statement ? 1 : r == Role::AfterWriteRead ? 2 : 0; };
+  std::vector<std::pair<int, StepRef>> steps;
+  for (std::size_t u = 0; u < layout.size(); ++u)
+    for (std::size_t s = 0; s < layout[u].size(); ++s) {
+      const StepRole& r = layout[u][s];
+      const int owner = r.owner >= 0 ? r.owner : static_cast<int>(u);
+      if (r.group == group && owner == txn && r.role != Role::Control)
+        steps.emplace_back(part(r.role), StepRef{static_cast<int>(u), static_cast<int>(s)});
+    }
+  std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<StepRef> out;
+  for (const auto& [p, ref] : steps) out.push_back(ref);
   return out;
 }
 
@@ -197,6 +376,8 @@ TestCase strip(const TestCase& prepared) {
   const Layout roles = layout(prepared);
   TestCase out = prepared;
   keys().strip_from(out.schema);
+  // Companions come after every transaction of the case: dropping them keeps the others' indexes.
+  while (!out.transactions.empty() && is_companion(roles, out.transactions.size() - 1)) out.transactions.pop_back();
   for (std::size_t ti = 0; ti < out.transactions.size(); ++ti) {
     std::vector<Statement> kept;
     const auto& statements = prepared.transactions[ti].statements;
@@ -209,6 +390,7 @@ TestCase strip(const TestCase& prepared) {
   for (int t : prepared.order) {
     const std::size_t ti = static_cast<std::size_t>(t);
     const std::size_t step = at[ti]++;
+    if (ti >= out.transactions.size()) continue;
     if (step < roles[ti].size() && (roles[ti][step].role == Role::Control || roles[ti][step].role == Role::Statement))
       out.order.push_back(t);
   }

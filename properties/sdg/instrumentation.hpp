@@ -11,6 +11,14 @@
 //   write lock          UPDATE t SET txp_pk = txp_pk WHERE 1 = 0
 // which takes the database's write lock (and, with it, the snapshot) as the write itself would have, waiting where it
 // would have waited, so the reads after it see what the write sees (the group's own steps hold the lock).
+// Where a read in the transaction itself would change what the engine does (InnoDB SERIALIZABLE: every plain SELECT
+// locks; InnoDB REPEATABLE READ: the first plain SELECT opens the read view, engine_changes.hpp), a group's reads run
+// on a companion session instead (`moved`): an autocommit transaction at READ UNCOMMITTED appended after the case's
+// transactions, one per transaction with moved groups, whose steps sit right before (version-set and before-write
+// reads) and right after (after-write reads) the statement in the order. There a plain read takes no lock, opens no
+// view in the tested transaction and sees the latest version of every row, the transaction's own uncommitted ones
+// included (checked by hand on MariaDB 10.11.19, docs/sdg.md); where it also saw another transaction's uncommitted
+// write the run is not judged (sdg.hpp, uncommitted_seen).
 // A multi-table write (UPDATE t JOIN u / UPDATE ... FROM, DELETE t FROM t JOIN u / DELETE ... USING) gets a
 // before-write read per written table with the join turned into a correlated EXISTS, sets txp_vk = K in every table
 // it writes, and gets an after-write read per written table.
@@ -19,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "txprop/test_case.hpp"
@@ -37,13 +46,30 @@ enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWrit
 struct StepRole {
   Role role = Role::Control;
   int group = -1;  // index of the original statement (0-based) in its transaction; -1 for BEGIN / COMMIT / ROLLBACK
+  int owner = -1;  // a companion's read: the transaction whose group it belongs to; -1: its own transaction's
 };
 
 // [transaction][step] of a prepared case.
 using Layout = std::vector<std::vector<StepRole>>;
 
+// [transaction][statement]: whether that statement's reads run on the transaction's companion (empty: none do).
+using Moved = std::vector<std::vector<bool>>;
+
 // `first_write_lock`: the engine's first write takes the snapshot when it runs (first_write_snapshot_after_wait).
-TestCase instrument(const TestCase& c, bool first_write_lock = false);
+// `on_change`: the engine leaves a row an UPDATE sets to its own values unwritten
+// (EngineCapabilities::update_skips_unchanged_rows); an UPDATE without a join then sets the version key only where an
+// assigned column changes, as its first assignment:
+//   txp_vk = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN K ELSE txp_vk END
+// so that such a row stays unwritten as in the plain case (Adya's writer list follows the same rule,
+// properties/adya/instrumentation.cpp add_writer); its after-write read then returns the rows the UPDATE changed.
+TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false);
+// The version key a write of a prepared case installs (UPDATE, INSERT), or nothing.
+std::optional<std::int64_t> version_of(const ::txprop::Statement& s);
+// Whether transaction `t` of a prepared case is a companion holding other transactions' moved reads.
+bool is_companion(const Layout& layout, std::size_t t);
+// The steps of group `group` of transaction `txn` in the order they run: its reads before the statement (in the
+// transaction or on its companion), the statement, its after-write reads.
+std::vector<StepRef> group_steps(const Layout& layout, int txn, int group);
 // The WHERE of the before-write read of `written` for write `s`: its own WHERE, or for a multi-table write the
 // equivalent single-table predicate (a correlated EXISTS over the joined table).
 std::optional<Expr> write_predicate(const ::txprop::Statement& s, const std::string& written);

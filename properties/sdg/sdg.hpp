@@ -21,7 +21,9 @@ namespace txprop::sdg {
 std::vector<Node> extract_nodes(const History& h, const Layout& layout);
 // Whether every instrumented group of a committed transaction ran contiguously (nothing of another transaction in
 // between).
-bool groups_contiguous(const History& h, const Layout& layout);
+// `waits`: also where a statement that waited after its companion's reads has another transaction's step in between,
+// which then rolled back (its uncommitted version those reads may have seen); re-planning can move the reads past it.
+bool groups_contiguous(const History& h, const Layout& layout, bool waits = true);
 // The prepared case's order re-planned to the actual order of the run, each group glued to where its statement
 // completed (TxCheck's blocking scheduling).
 std::vector<int> replan(const History& h, const Layout& layout);
@@ -31,6 +33,14 @@ std::vector<int> replan(const History& h, const Layout& layout);
 // read, or a transaction that changed no other row commits nothing plainly). The row and why, or "".
 std::string unchanged_rows_written(const History& h, const Layout& layout, const EngineProfile& engine,
                                    const TargetConfig& config);
+// A companion's read (instrumentation.hpp) runs at READ UNCOMMITTED: beside another transaction's uncommitted write of
+// its table it may see that write, which the owner's own read would not have (its statement would have waited, or
+// read around it). Each version-set read is taken back to what it would have returned without such writes (a row
+// another transaction's uncommitted write installed goes back to what that write's before-write read returned, an
+// inserted one is dropped, a deleted one put back), in `h`. "" when every such read could be taken back; otherwise the
+// read and why (a before-write read selects by predicate, which an uncommitted version may match where the committed
+// one does not): the run is not judged.
+std::string undo_uncommitted(History& h, const Layout& layout);
 // The replay case: the groups of `order` (node indexes of `graph`) in one autocommit session.
 TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order);
 

@@ -55,7 +55,9 @@ class SdgOracle final : public Oracle {
     return sdg::reads_change_engine(c, engine);
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {
-    return sdg::instrument(c, engine.capabilities().first_write_snapshot_after_wait);
+    const EngineCapabilities capabilities = engine.capabilities();
+    return sdg::instrument(c, capabilities.first_write_snapshot_after_wait, sdg::moved_reads(c, engine),
+                           capabilities.update_skips_unchanged_rows);
   }
   TestCase strip(const TestCase& prepared) const override { return sdg::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {

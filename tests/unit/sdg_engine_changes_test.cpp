@@ -7,6 +7,7 @@
 #include "txprop/engine.hpp"
 #include "txprop/oracle.hpp"
 #include "txprop/scenario.hpp"
+#include "../../properties/sdg/engine_changes.hpp"
 
 using namespace txprop;
 
@@ -37,14 +38,26 @@ TEST(SdgEngineChanges, SqliteWaitingFirstWriteIsJudged) {
   EXPECT_EQ(refusal(kSerial, IsolationLevel::Serializable, "sqlite"), "");
 }
 
-TEST(SdgEngineChanges, InnodbEarlyReadViewAndShareLocks) {
-  EXPECT_NE(refusal(kWaitingFirstWrite, IsolationLevel::RepeatableRead, "mariadb").find("opens no read view"),
-            std::string::npos);
-  EXPECT_NE(refusal(kWaitingFirstWrite, IsolationLevel::Serializable, "mariadb").find("take share locks"),
-            std::string::npos);
-  EXPECT_EQ(refusal(kWaitingFirstWrite, IsolationLevel::ReadCommitted, "mariadb"), "");
-  EXPECT_EQ(refusal(kSerial, IsolationLevel::RepeatableRead, "mariadb"), "");
-  EXPECT_EQ(refusal(kSerial, IsolationLevel::Serializable, "mariadb"), "");
+// InnoDB's early read view and share locks: the reads that would change the engine run on a companion session at READ
+// UNCOMMITTED (moved_reads), so the case is judged: at SERIALIZABLE every statement's reads move, at REPEATABLE READ
+// those of the statements before the first plain SELECT, at READ COMMITTED none.
+TEST(SdgEngineChanges, InnodbReadsThatWouldChangeTheEngineMoveToACompanion) {
+  const EngineProfile& mariadb = *find_engine("mariadb");
+  for (IsolationLevel level : {IsolationLevel::RepeatableRead, IsolationLevel::Serializable, IsolationLevel::ReadCommitted})
+    EXPECT_EQ(refusal(kWaitingFirstWrite, level, "mariadb"), "") << sql_name(level);
+  auto moved = [&](IsolationLevel level) {
+    return sdg::moved_reads(parse_scenario(std::string(kSetup) + "steps:\n" + kWaitingFirstWrite, "sdg.txn").test_case(level),
+                            mariadb);
+  };
+  using M = sdg::Moved;
+  EXPECT_EQ(moved(IsolationLevel::RepeatableRead), (M{{true}, {true, false}}));
+  EXPECT_EQ(moved(IsolationLevel::Serializable), (M{{true}, {true, true}}));
+  EXPECT_EQ(moved(IsolationLevel::ReadCommitted), (M{{false}, {false, false}}));
+  // PostgreSQL has no dirty reads (its READ UNCOMMITTED is READ COMMITTED): nothing moves there.
+  EXPECT_EQ(sdg::moved_reads(parse_scenario(std::string(kSetup) + "steps:\n" + kWaitingFirstWrite, "sdg.txn")
+                                 .test_case(IsolationLevel::Serializable),
+                             *find_engine("postgresql")),
+            (M{{false}, {false, false}}));
   // Neither applies on PostgreSQL, whose first statement takes the snapshot and whose reads take no blocking locks.
   EXPECT_EQ(refusal(kWaitingFirstWrite, IsolationLevel::RepeatableRead, "postgresql"), "");
 }
@@ -55,17 +68,4 @@ TEST(SdgEngineChanges, PostgresqlSerializableInsertOnlyRead) {
       "T1: COMMIT;\nT0: COMMIT;\n";
   EXPECT_NE(refusal(insert, IsolationLevel::Serializable, "postgresql").find("SIREAD"), std::string::npos);
   EXPECT_EQ(refusal(insert, IsolationLevel::RepeatableRead, "postgresql"), "");
-}
-
-// A lone first write: the view TxCheck's read opens before it matters only where it may wait for a writer that then
-// commits (with innodb_snapshot_isolation=ON it fails with 1020 on the row changed since the view).
-TEST(SdgEngineChanges, InnodbLoneFirstWriteOnlyWhereItMayWaitForAWriter) {
-  const char* const waits = "T0: BEGIN;\nT0: UPDATE t SET v = 11 WHERE k = 1;\nT1: BEGIN;\nT1: UPDATE t SET v = 12 "
-                            "WHERE k = 1;\nT0: COMMIT;\nT1: COMMIT;\n";
-  EXPECT_NE(refusal(waits, IsolationLevel::RepeatableRead, "mariadb").find("T1 begins with a write"),
-            std::string::npos);
-  // T0 writes after T1's statement: nothing T1 could wait for.
-  const char* const after = "T0: BEGIN;\nT0: SELECT * FROM t;\nT1: BEGIN;\nT1: UPDATE t SET v = 12 WHERE k = 1;\n"
-                            "T1: COMMIT;\nT0: UPDATE t SET v = 11 WHERE k = 1;\nT0: COMMIT;\n";
-  EXPECT_EQ(refusal(after, IsolationLevel::RepeatableRead, "mariadb"), "");
 }
