@@ -253,7 +253,8 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
 
 // Adds each predicate read with its version set (adya::ObservedHistory::add_predicate_row). A predicate read is left
 // without predicate edges (counted as skipped) when its version set cannot be trusted to be the one the statement was
-// evaluated against: it or its version-set read waited on a lock or failed, a row's writer lists diverged, or the
+// evaluated against: it or its version-set read waited on a lock or failed (a write that waited where writes keep
+// reading the snapshot, Extractor::read_its_snapshot_after_wait, is trusted), a row's writer lists diverged, or the
 // rows it returned are not exactly those of its version set that txprop evaluates as matching (which also guards the
 // evaluator against SQL semantics it does not model). A row that was inserted and also deleted but is absent from the
 // version set (before its insert or after its delete?) is left out of that read's version set.
@@ -726,7 +727,8 @@ class Extractor {
     // filters nothing: the statement's WHERE still decides exactly which rows of its table it returns, so it stays
     // a predicate read of its table (the subquery's own reads of another table are not recorded: missing edges).
     const bool shaped_predicate = s.joins.empty() && s.derived.empty() && !s.limit;
-    const bool predicate = my_vset && !st.blocked && !steps.vset_blocked && st.table != nullptr && shaped_predicate;
+    const bool predicate = my_vset && (!st.blocked || read_its_snapshot_after_wait(st.t)) && !steps.vset_blocked &&
+                           st.table != nullptr && shaped_predicate;
     pread.current = current_read(st, shaped_predicate, had_vset && !steps.vset_blocked);
     if ((predicate || pread.current) && my_vset) pread.vset = std::move(*my_vset);
     st.cols = find_columns(st.out);
@@ -737,6 +739,17 @@ class Extractor {
       pd_.reads.push_back(std::move(pread));
     else if (had_vset)
       ++pd_.skipped;
+  }
+
+  // Whether a write or locking read of transaction `t` that waited for a row lock still evaluated its WHERE on the
+  // snapshot its version-set read saw: where writes read the transaction's snapshot and are not re-checked on newer
+  // versions after a wait. PostgreSQL REPEATABLE READ and SERIALIZABLE: once the lock holder ends, the statement goes
+  // on in its snapshot if the holder only locked the row or rolled back, and fails with 40001 if it changed the row
+  // (manual 13.2.2); SQLite: a write retried after SQLITE_BUSY succeeds only where nothing committed since its read
+  // snapshot (SQLITE_BUSY_SNAPSHOT otherwise; wal.html). Without the engine's rules (observe()), not known.
+  bool read_its_snapshot_after_wait(std::size_t t) const {
+    return rules_ != nullptr && rules_->capabilities.writes_read_snapshot &&
+           !rules_->rechecks_after_wait(c_.transactions[t].isolation);
   }
 
   // Where a rule of the engine leaves the statement's predicate read unrecorded by its version-set read

@@ -285,3 +285,60 @@ TEST(AdyaCurrentReadVersions, AVersionAnUpdateWroteUnseenIsThatUpdateAppliedToTh
   EXPECT_TRUE(has_kind(v, "read-skew")) << v.explain();
   EXPECT_NE(v.explain().find("T1 -wr-> T0 (predicate)"), std::string::npos) << v.explain();
 }
+
+namespace {
+
+// Write skew through a DELETE that waited, at PostgreSQL REPEATABLE READ: t holds (1, 0) and (2, 9); T1 locks row 2
+// (SELECT ... FOR UPDATE, no change) and inserts (3, 9); T0's DELETE FROM t WHERE v = 9, sent before T1's INSERT,
+// waits for T1's lock on row 2; T1 commits; T0's DELETE goes on in its snapshot (T1 only locked the row: no 40001,
+// manual 13.2.2) and deletes row 2 alone. T0 -rw-> T1 through the predicate (T1's insert would have matched),
+// T1 -rw-> T0 through row 2 (T1 read the version T0 deleted): not serializable.
+History waited_delete_write_skew() {
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 9});
+  c.schema.tables = {t};
+  const auto v9 = eq("v", 9);
+  Statement lock = Statement::select("t", eq("k", 2), LockMode::Update);
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", v9)}, TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead,
+                  {lock, Statement::insert("t", {"k", "v"}, {Expr::lit(3), Expr::lit(9)})},
+                  TxnEnd::Commit}};
+  c.order = {1, 1, 0, 0, 1, 1, 0};
+  TestCase inst = adya::instrument(c, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
+  // T0: BEGIN, version-set read, DELETE, COMMIT; T1: BEGIN, version-set read, SELECT ... FOR UPDATE, INSERT, COMMIT;
+  // the DELETE completes after T1's COMMIT.
+  inst.order = {1, 1, 1, 0, 0, 1, 1, 0, 0, 2, 2, 2};
+  History h = completed_in_order(inst);
+  for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
+  h.submitted_at[0][2] = 5;  // sent before T1's INSERT
+  h.was_blocked[0][2] = true;
+  const std::vector<Row> t_read = {{1, "0", 1, 0}, {2, "0", 2, 9}};
+  for (std::size_t tx : {0u, 1u}) {
+    h.outcomes[tx][1].columns = kReturning;
+    h.outcomes[tx][1].rows = t_read;
+  }
+  h.outcomes[0][2].columns = kReturning;
+  h.outcomes[0][2].rows = {{2, "0", 2, 9}};
+  h.outcomes[0][2].affected = 1;
+  h.outcomes[1][2].columns = kTableColumns;
+  h.outcomes[1][2].rows = {{2, 9, 2, "0"}};
+  h.outcomes[1][3].affected = 1;
+  const std::vector<Row> t_rows = {{1, 0, 1, "0"}, {3, 9, 1'000'000, "2"}};
+  h.outcomes[2][1].columns = kTableColumns;
+  h.outcomes[2][1].rows = t_rows;
+  h.final_state["t"] = t_rows;
+  return h;
+}
+
+}  // namespace
+
+TEST(AdyaCurrentReadVersions, AWriteThatWaitedAtPostgresqlRepeatableReadReadItsSnapshot) {
+  auto target = judged_as("postgresql://u@127.0.0.1:1/x");
+  const Verdict v = check_adya(*target, waited_delete_write_skew(), AdyaMode::Documented);
+  // Before: the DELETE that waited got no predicate edges and no refusal either: "ok" on a write skew.
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  EXPECT_NE(v.explain().find("T0 -rw-> T1 (predicate)"), std::string::npos) << v.explain() << v.note;
+  EXPECT_FALSE(v.findings.empty()) << v.explain();
+}
