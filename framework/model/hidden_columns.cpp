@@ -1,6 +1,7 @@
 #include "txprop/hidden_columns.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -125,6 +126,15 @@ std::string hidden_columns_uncover_an_index(const TestCase& c, const EngineCapab
       }
   }
   return {};
+}
+
+Assignment set_where_a_value_changes(const Statement& s, const std::string& column, Expr value) {
+  std::optional<Expr> changed;
+  for (const Assignment& a : s.assignments) {
+    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
+    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
+  }
+  return Assignment{column, Expr::case_(std::move(*changed), std::move(value), Expr::col(column)), {}};
 }
 
 }  // namespace txprop

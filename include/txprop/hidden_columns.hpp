@@ -47,6 +47,14 @@ class HiddenColumns {
   std::vector<Column> columns_;
 };
 
+// `column = CASE WHEN <a column single-table UPDATE `s` assigns changes> THEN value ELSE column END`, for the front of
+// `s`'s assignments: where the engine leaves a row that an UPDATE sets to its own values unwritten
+// (EngineCapabilities::update_skips_unchanged_rows: InnoDB, MDEV-26642; SQLite writes no page for it), a hidden column
+// set on every matched row would make such a row a real write. As the first assignment it compares the old values
+// (MariaDB evaluates a single-table UPDATE's assignments left to right, each seeing those set before it, KB "UPDATE";
+// SQLite evaluates every one on the old row). `s` must assign something.
+Assignment set_where_a_value_changes(const Statement& s, const std::string& column, Expr value);
+
 // Empty unless adding hidden columns to `c`'s tables may change which index the engine scans, and with it what the
 // plain statements show: where writes and locking reads are current reads of the latest committed rows
 // (`writes_read_snapshot` false: InnoDB), which rows such a read sees after it waited and which index records it locks

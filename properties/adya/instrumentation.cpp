@@ -75,14 +75,7 @@ void add_writer(Statement& s, const std::string& id, bool on_change) {
     s.assignments.push_back(Assignment{kWriterListColumn, std::move(append), {}});
     return;
   }
-  std::optional<Expr> changed;
-  for (const Assignment& a : s.assignments) {
-    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
-    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
-  }
-  s.assignments.insert(s.assignments.begin(),
-                       Assignment{kWriterListColumn,
-                                  Expr::case_(std::move(*changed), std::move(append), Expr::col(kWriterListColumn)), {}});
+  s.assignments.insert(s.assignments.begin(), set_where_a_value_changes(s, kWriterListColumn, std::move(append)));
 }
 
 // Every column `e` names, subqueries' included.

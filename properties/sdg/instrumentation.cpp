@@ -89,10 +89,9 @@ std::vector<std::string> read_tables(const Statement& s, const Schema& schema) {
 }
 
 // txp_vk = K, or where the engine leaves unchanged rows unwritten (`on_change`) and the UPDATE has no join,
-// txp_vk = CASE WHEN <an assigned column changes> THEN K ELSE txp_vk END as the first assignment: MariaDB evaluates a
-// single-table UPDATE's assignments left to right, each seeing the values set before it (KB, UPDATE), so it compares
-// the old values there. A joined UPDATE (its columns qualified, its order of evaluation not promised) sets K in every
-// table it writes.
+// txp_vk = CASE WHEN <an assigned column changes> THEN K ELSE txp_vk END as the first assignment
+// (set_where_a_value_changes, as Adya's writer list). A joined UPDATE (its columns qualified, its order of evaluation
+// not promised) sets K in every table it writes.
 void set_version(Statement& s, std::int64_t version, bool on_change) {
   const std::vector<std::string> written = s.written_tables();
   if (!on_change || !s.joins.empty() || s.assignments.empty()) {
@@ -100,14 +99,7 @@ void set_version(Statement& s, std::int64_t version, bool on_change) {
       s.assignments.push_back(Assignment{kVersionKey, Expr::lit(Value(version)), w == s.table ? std::string() : w});
     return;
   }
-  std::optional<Expr> changed;
-  for (const Assignment& a : s.assignments) {
-    Expr differs = Expr::is_distinct(Expr::col(a.column), a.value);
-    changed = changed ? Expr::binary(BinaryOp::Or, std::move(*changed), std::move(differs)) : std::move(differs);
-  }
-  s.assignments.insert(s.assignments.begin(),
-                       Assignment{kVersionKey, Expr::case_(std::move(*changed), Expr::lit(Value(version)), Expr::col(kVersionKey)),
-                                  std::string()});
+  s.assignments.insert(s.assignments.begin(), set_where_a_value_changes(s, kVersionKey, Expr::lit(Value(version))));
 }
 
 // `version`: the version key of a write; `next_inserted`: the next row key of an inserted row.
