@@ -142,6 +142,16 @@ struct Options {
   bool lock_options = false;
   double lock_strength_probability = 0.4;
   double lock_wait_probability = 0.4;
+  // Table locks (issue 17 item 2): with lock_table_probability a transaction gets LOCK TABLE t IN <mode> MODE, one of
+  // PostgreSQL's eight modes drawn evenly, of a table one of its statements names (mostly as its first statement,
+  // where it orders the transaction before any snapshot is taken: PostgreSQL 15 manual, LOCK), and with
+  // lock_table_nowait_probability NOWAIT (where engine.lock_waits has it). Only where engine.lock_table (PostgreSQL:
+  // MariaDB's LOCK TABLES commits the open transaction, SQLite has no table locks) and never in an autocommit
+  // statement. Off by default: a suite whose oracle judges it turns it on; shrinking drops it like any statement,
+  // NOWAIT first.
+  bool lock_tables = false;
+  double lock_table_probability = 0.1;
+  double lock_table_nowait_probability = 0.2;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
   // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
   // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer

@@ -81,6 +81,9 @@ class AdyaOracle final : public Oracle {
     // NOWAIT read failed where it would have waited. The key-only strengths read like FOR SHARE / FOR UPDATE, but which
     // versions they read at each level (PostgreSQL REPEATABLE READ: FOR KEY SHARE of a row whose non-key columns a
     // later commit changed returns the snapshot's version, where FOR SHARE fails) is not in the documented behaviour.
+    // LOCK TABLE is judged: it reads and writes no row (no item or predicate read, nothing added around it) and takes
+    // no snapshot (txn_start.cpp); what its lock changes is which statements wait, which the history records as for
+    // any wait. tests/targets/lock_table_oracles_test.cpp.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and Adya's history and documented behaviour do not model that locking clause";
     // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).

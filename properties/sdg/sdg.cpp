@@ -104,6 +104,8 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
       const StepRole& role = roles[step];
       if (role.group < 0) continue;
       const Statement& s = tx.statements[step - 1];
+      // A LOCK TABLE reads and writes no row: no node, and not replayed (outside a transaction PostgreSQL rejects it).
+      if (s.kind == StatementKind::LockTable) continue;
       const Outcome& o = h.outcomes[t][step];
       Node& n = groups[role.group];
       n.txn = static_cast<int>(t);

@@ -43,6 +43,9 @@ class SdgOracle final : public Oracle {
       return savepoint + ", and TxCheck's dependency graph does not model what a rollback to a savepoint undoes";
     // Its replay runs statements without the other transactions' locks: a NOWAIT or SKIP LOCKED read would give
     // another result there; and Assumption A3's per-engine table does not cover PostgreSQL's key-only strengths.
+    // LOCK TABLE is judged: it reads and writes no row, so it gets no instrumentation reads and is no node of the graph
+    // (nor of the replay, which runs outside transactions, where PostgreSQL rejects it); its lock only orders the
+    // others, as the completion order the graph is built from records. tests/targets/lock_table_oracles_test.cpp.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and TxCheck's replay and Assumption A3 do not model that locking clause";
     if (c.has_autocommit_statements())

@@ -14,4 +14,5 @@ TXPROP_SETTINGS(Sdg) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
+  s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): no node of the graph, its waits in the completion order
 }
