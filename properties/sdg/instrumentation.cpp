@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/hidden_columns.hpp"
 
 namespace txprop::sdg {
@@ -69,6 +70,11 @@ TestCase instrument(const TestCase& c, bool first_write_lock) {
       // Version-set reads of every referenced table (an INSERT's own table too: whether it fails on a unique key
       // depends on the rows there).
       std::vector<std::string> tables = s.tables();
+      // A foreign key's check reads the referenced row (an INSERT or key-setting UPDATE of the referencing table) or the
+      // referencing rows (a DELETE or key-setting UPDATE of the referenced one) without the statement naming them:
+      // version-set reads of those tables stand for it, and place the statement after the writes the check saw and
+      // before those that overwrote it (over-approximately: every row of the table, as for a join's tables).
+      for (const std::string& checked : foreign_key_checked_tables(c.schema, s)) tables.push_back(checked);
       tables.erase(std::unique(tables.begin(), tables.end()), tables.end());
       if (first_write_lock && before == 0 && s.is_write()) statements.push_back(write_lock(s.table));
       std::vector<std::string> seen;
