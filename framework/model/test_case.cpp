@@ -634,7 +634,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
         for (const MergeWhen& w : s.merge_whens)
           if (w.condition) forms.insert("form: MERGE WHEN ... AND condition");
       }
-      if (s.has_lock_option()) forms.insert("form: " + lock_clause(s));
+      // LOCK TABLE by its mode, not its table: one tag per form across cases.
+      if (s.kind == StatementKind::LockTable)
+        forms.insert(fmt::format("form: LOCK TABLE IN {} MODE{}", s.table_lock_mode, s.lock_wait == LockWait::NoWait ? " NOWAIT" : ""));
+      else if (s.has_lock_option())
+        forms.insert("form: " + lock_clause(s));
     }
   return forms;
 }
