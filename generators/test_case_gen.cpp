@@ -923,7 +923,7 @@ void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
     const Column& column = *d.pick(columns);
     ReferentialAction on_delete = draw_action(d, column, {40, 20, 15, 25});
     ReferentialAction on_update = draw_action(d, column, {25, 15, 45, 15});
-    if (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty())
+    if (o.foreign_key_no_writes || (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty()))
       for (ReferentialAction* a : {&on_delete, &on_update})
         *a = *a == ReferentialAction::Cascade ? ReferentialAction::Restrict
              : *a == ReferentialAction::SetNull ? ReferentialAction::NoAction
