@@ -232,6 +232,22 @@ class StatementMaker {
     return s;
   }
 
+  // LOCK TABLE t IN <mode> MODE [NOWAIT] of a table `statements` name (of any table when they name none).
+  Statement lock_table(const std::vector<Statement>& statements) {
+    std::vector<std::string> named;
+    for (const Statement& s : statements)
+      for (const std::string& t : s.tables())
+        if (schema_.find_table(t)) named.push_back(t);
+    Statement s;
+    s.kind = StatementKind::LockTable;
+    s.table = named.empty() ? d_.pick(schema_.tables).name : d_.pick(named);
+    s.table_lock_mode = d_.pick(table_lock_modes());
+    const auto& waits = o_.engine.lock_waits;
+    if (std::find(waits.begin(), waits.end(), LockWait::NoWait) != waits.end() && d_.chance(o_.lock_table_nowait_probability))
+      s.lock_wait = LockWait::NoWait;
+    return s;
+  }
+
  private:
   // SELECT ... FOR UPDATE / FOR SHARE, and where the suite turned lock options on, sometimes the engine's weaker
   // strength of the same kind (FOR NO KEY UPDATE, FOR KEY SHARE) and sometimes NOWAIT or SKIP LOCKED. Drawn only with
@@ -914,7 +930,7 @@ void add_foreign_keys(Draw& d, const Options& o, Schema& s) {
     const Column& column = *d.pick(columns);
     ReferentialAction on_delete = draw_action(d, column, {40, 20, 15, 25});
     ReferentialAction on_update = draw_action(d, column, {25, 15, 45, 15});
-    if (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty())
+    if (o.foreign_key_no_writes || (o.foreign_key_writes_recorded_only && !o.engine.cascaded_writes_unrecorded.empty()))
       for (ReferentialAction* a : {&on_delete, &on_update})
         *a = *a == ReferentialAction::Cascade ? ReferentialAction::Restrict
              : *a == ReferentialAction::SetNull ? ReferentialAction::NoAction
@@ -1030,6 +1046,10 @@ Transaction make_transaction(Draw& d, StatementMaker& maker, const Options& o, i
   const int anchored_at = !anchor ? -1 : d.chance(0.7) ? 0 : d.in_range(0, total - 1);
   for (int i = 0; i < total; ++i)
     t.statements.push_back(i == anchored_at ? maker.anchored(*anchor, anchor_write) : maker.make());
+  if (o.lock_tables && o.engine.lock_table && d.chance(o.lock_table_probability)) {
+    const int at = d.chance(0.7) ? 0 : d.in_range(0, total);
+    t.statements.insert(t.statements.begin() + at, maker.lock_table(t.statements));
+  }
   if (o.savepoints && d.chance(o.savepoint_probability)) {
     // SAVEPOINT sp at position i (0..n-1: before a statement), its ROLLBACK TO / RELEASE after statement j >= i.
     const int i = d.in_range(0, total - 1);

@@ -133,8 +133,17 @@ std::string TestCase::first_savepoint() const {
 std::string TestCase::first_lock_option(bool nowait_or_skip) const {
   for (std::size_t t = 0; t < transactions.size(); ++t)
     for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
-      if (const Statement& s = transactions[t].statements[i]; nowait_or_skip ? s.depends_on_locks() : s.has_lock_option())
-        return fmt::format("T{}.{} is {}{}", t, i + 1, s.kind == StatementKind::Select ? "SELECT ... " : "", lock_clause(s));
+      if (const Statement& s = transactions[t].statements[i];
+          s.kind != StatementKind::LockTable && (nowait_or_skip ? s.depends_on_locks() : s.has_lock_option()))
+        return fmt::format("T{}.{} is SELECT ... {}", t, i + 1, lock_clause(s));
+  return {};
+}
+
+std::string TestCase::first_lock_table() const {
+  for (std::size_t t = 0; t < transactions.size(); ++t)
+    for (std::size_t i = 0; i < transactions[t].statements.size(); ++i)
+      if (const Statement& s = transactions[t].statements[i]; s.kind == StatementKind::LockTable)
+        return fmt::format("T{}.{} is {}", t, i + 1, lock_clause(s));
   return {};
 }
 
@@ -625,7 +634,11 @@ std::set<std::string> rich_forms(const TestCase& c) {
         for (const MergeWhen& w : s.merge_whens)
           if (w.condition) forms.insert("form: MERGE WHEN ... AND condition");
       }
-      if (s.has_lock_option()) forms.insert("form: " + lock_clause(s));
+      // LOCK TABLE by its mode, not its table: one tag per form across cases.
+      if (s.kind == StatementKind::LockTable)
+        forms.insert(fmt::format("form: LOCK TABLE IN {} MODE{}", s.table_lock_mode, s.lock_wait == LockWait::NoWait ? " NOWAIT" : ""));
+      else if (s.has_lock_option())
+        forms.insert("form: " + lock_clause(s));
     }
   return forms;
 }

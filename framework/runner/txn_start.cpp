@@ -7,8 +7,11 @@
 namespace txprop {
 namespace {
 
-// Whether statement `s` takes the transaction's snapshot under `rules`.
+// Whether statement `s` takes the transaction's snapshot under `rules`. A LOCK TABLE never does, and reads no row:
+// "the transaction's view of data will be frozen when its first SELECT or data modification statement begins"
+// (PostgreSQL 15 manual, LOCK; PlannedStmtRequiresSnapshot leaves LockStmt out).
 bool takes_snapshot(const Statement& s, const VisibilityRules& rules) {
+  if (s.kind == StatementKind::LockTable) return false;
   switch (rules.snapshot_point) {
     case SnapshotPoint::Begin: return false;  // BEGIN took it
     case SnapshotPoint::FirstStatement: return true;
@@ -51,7 +54,7 @@ TxnStart transaction_start(const History& h, int t, const VisibilityRules& rules
       }
   if (!snapshot)
     for (std::size_t i = 1; i <= tx.statements.size() && ran(i); ++i)
-      if (!added || !added(t, static_cast<int>(i))) {
+      if ((!added || !added(t, static_cast<int>(i))) && tx.statements[i - 1].kind != StatementKind::LockTable) {
         step = i;
         break;
       }

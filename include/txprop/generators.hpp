@@ -135,6 +135,9 @@ struct Options {
   // engine's writes through a key cannot be recorded (engine.cascaded_writes_unrecorded: MariaDB): the Adya suites,
   // which would refuse those cases there.
   bool foreign_key_writes_recorded_only = false;
+  // The same on every engine: the Sdg suite, whose instrumentation records a key's checks (version-set reads of the
+  // checked tables) but not the writes of its actions.
+  bool foreign_key_no_writes = false;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED
   // (those of engine.lock_strengths and engine.lock_waits; SQLite has no locking reads).
@@ -142,6 +145,16 @@ struct Options {
   bool lock_options = false;
   double lock_strength_probability = 0.4;
   double lock_wait_probability = 0.4;
+  // Table locks (issue 17 item 2): with lock_table_probability a transaction gets LOCK TABLE t IN <mode> MODE, one of
+  // PostgreSQL's eight modes drawn evenly, of a table one of its statements names (mostly as its first statement,
+  // where it orders the transaction before any snapshot is taken: PostgreSQL 15 manual, LOCK), and with
+  // lock_table_nowait_probability NOWAIT (where engine.lock_waits has it). Only where engine.lock_table (PostgreSQL:
+  // MariaDB's LOCK TABLES commits the open transaction, SQLite has no table locks) and never in an autocommit
+  // statement. Off by default: a suite whose oracle judges it turns it on; shrinking drops it like any statement,
+  // NOWAIT first.
+  bool lock_tables = false;
+  double lock_table_probability = 0.1;
+  double lock_table_nowait_probability = 0.2;
   // Contention mode (issue 13): every table has a row, and one row of the initial state (the anchor) is touched by
   // one extra statement of every transaction (the first transaction's an UPDATE or DELETE of it; the others' of any
   // kind and WHERE form that holds for the row, or an INSERT of a row with its value); the other statements prefer

@@ -109,8 +109,10 @@ struct TestCase {
   std::string first_savepoint() const;
   // "T1.2 is SELECT ... FOR UPDATE SKIP LOCKED" for the first statement with a locking clause beyond a waiting FOR
   // UPDATE / FOR SHARE (Statement::has_lock_option), or with `nowait_or_skip` only for the first NOWAIT or SKIP
-  // LOCKED one (Statement::depends_on_locks); "" if none (refusals, as first_upsert).
+  // LOCKED one (Statement::depends_on_locks); "" if none (refusals, as first_upsert). LOCK TABLE is not one of them.
   std::string first_lock_option(bool nowait_or_skip = false) const;
+  // "T0.1 is LOCK TABLE t IN SHARE MODE" for the first LOCK TABLE, "" if none (refusals, as first_upsert).
+  std::string first_lock_table() const;
   // Empty if well formed; otherwise what is wrong (order counts, unknown tables or columns).
   std::string validate() const;
   // Every transaction in sequence, T0 first: the fully serial order.

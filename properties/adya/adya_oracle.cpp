@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "txprop/adya_instrumentation.hpp"
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/adya_levels.hpp"
 #include "txprop/adya.hpp"
 #include "txprop/behaviours.hpp"
@@ -13,21 +14,6 @@
 namespace txprop {
 
 namespace {
-
-// The first foreign key whose action writes the referencing rows (CASCADE or SET NULL, on delete or update), as
-// "table t1 has a foreign key to t0 ON DELETE CASCADE"; empty if none.
-std::string first_writing_key(const Schema& schema) {
-  const auto writes = [](ReferentialAction a) {
-    return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull;
-  };
-  for (const Table& t : schema.tables)
-    for (const ForeignKey& fk : t.foreign_keys)
-      if (writes(fk.on_delete) || writes(fk.on_update))
-        return fmt::format("table {} has a foreign key to {} ON {} {}", t.name, fk.table,
-                           writes(fk.on_delete) ? "DELETE" : "UPDATE",
-                           to_string(writes(fk.on_delete) ? fk.on_delete : fk.on_update));
-  return {};
-}
 
 class AdyaOracle final : public Oracle {
  public:
@@ -56,7 +42,7 @@ class AdyaOracle final : public Oracle {
     // triggers where the engine fires them for those writes (CascadeLog; adya_instrumentation.hpp), refused elsewhere
     // with the profile's reason. The reads a key makes are not recorded: a history where one may hide a dependency
     // gets no verdict unless it has findings (unrecorded_foreign_key_read).
-    if (std::string fk = first_writing_key(c.schema); !fk.empty()) {
+    if (std::string fk = first_writing_foreign_key(c.schema); !fk.empty()) {
       const std::string why = engine.capabilities().cascaded_writes_unrecorded;
       if (!why.empty()) return fk + ", and " + why;
     }
@@ -81,6 +67,9 @@ class AdyaOracle final : public Oracle {
     // NOWAIT read failed where it would have waited. The key-only strengths read like FOR SHARE / FOR UPDATE, but which
     // versions they read at each level (PostgreSQL REPEATABLE READ: FOR KEY SHARE of a row whose non-key columns a
     // later commit changed returns the snapshot's version, where FOR SHARE fails) is not in the documented behaviour.
+    // LOCK TABLE is judged: it reads and writes no row (no item or predicate read, nothing added around it) and takes
+    // no snapshot (txn_start.cpp); what its lock changes is which statements wait, which the history records as for
+    // any wait. tests/targets/lock_table_oracles_test.cpp.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and Adya's history and documented behaviour do not model that locking clause";
     // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).

@@ -28,6 +28,7 @@ TXPROP_SETTINGS(AdyaDocumented) {
   // verdict: unrecorded_foreign_key_read).
   s.generator.foreign_keys = true;
   s.generator.foreign_key_writes_recorded_only = true;
+  s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): reads and writes no row; its waits are in the history
 }
 TXPROP_SETTINGS(AdyaClaimed) {
   s.generator.rollback_probability = 0.15;
@@ -42,4 +43,5 @@ TXPROP_SETTINGS(AdyaClaimed) {
   // verdict: unrecorded_foreign_key_read).
   s.generator.foreign_keys = true;
   s.generator.foreign_key_writes_recorded_only = true;
+  s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): reads and writes no row; its waits are in the history
 }

@@ -188,7 +188,9 @@ Differences differences(const History& h, const History& r, const Kept& kept,
       if (compare_outcomes(before, after).empty()) continue;
       if (i >= 1 && i <= tx.statements.size() && tx.statements[i - 1].depends_on_locks()) {
         if (d.lock_dependent.empty())
-          d.lock_dependent = fmt::format("T{}.{} (SELECT ... {}) met other rows locked", t, i, lock_clause(tx.statements[i - 1]));
+          d.lock_dependent = fmt::format("T{}.{} ({}{}) met others' locks", t, i,
+                                         tx.statements[i - 1].kind == StatementKind::LockTable ? "" : "SELECT ... ",
+                                         lock_clause(tx.statements[i - 1]));
         continue;
       }
       d.differing.insert(t);

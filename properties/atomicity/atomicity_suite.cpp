@@ -16,4 +16,5 @@ TXPROP_SETTINGS(Atomicity) {
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
   s.generator.merge = true;  // MERGE where the server has it (PostgreSQL 15+): the replay runs the committed ones too
   s.generator.lock_options = true;  // FOR KEY SHARE / NO KEY UPDATE, NOWAIT, SKIP LOCKED where the engine has them
+  s.generator.lock_tables = true;  // LOCK TABLE t IN <mode> MODE [NOWAIT] (PostgreSQL): its waits, and what it leaves in a replay
 }

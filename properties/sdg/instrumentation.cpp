@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/hidden_columns.hpp"
 
 namespace txprop::sdg {
@@ -80,10 +81,18 @@ Expr version_is(std::int64_t version) {
   return Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)));
 }
 
-// The distinct tables a statement references that the schema has: one version-set read each.
+// The distinct tables a statement reads that the schema has: one version-set read each. Those it names, and those a
+// foreign key's check reads without the statement naming them (the referenced row of an INSERT or key-setting UPDATE
+// of the referencing table; the referencing rows of a DELETE or key-setting UPDATE of the referenced one): their
+// version-set reads place the statement after the writes the check saw and before those that overwrote it
+// (over-approximately: every row of the table, as for a join's tables). A LOCK TABLE reads no row: none (its step is
+// still a Statement group, so that groups stay the original statements' indexes; extract_nodes leaves it out).
 std::vector<std::string> read_tables(const Statement& s, const Schema& schema) {
   std::vector<std::string> out;
-  for (const std::string& t : s.tables())
+  if (s.kind == StatementKind::LockTable) return out;
+  std::vector<std::string> tables = s.tables();
+  for (const std::string& checked : foreign_key_checked_tables(schema, s)) tables.push_back(checked);
+  for (const std::string& t : tables)
     if (std::find(out.begin(), out.end(), t) == out.end() && schema.find_table(t)) out.push_back(t);
   return out;
 }

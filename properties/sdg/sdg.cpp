@@ -139,6 +139,8 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
     if (h.transactions[t].fate != TxnFate::Committed || is_companion(layout, t)) continue;
     for (std::size_t main = 1; main <= c.transactions[t].statements.size(); ++main) {
       if (layout[t][main].role != Role::Statement) continue;
+      // A LOCK TABLE reads and writes no row: no node, and not replayed (outside a transaction PostgreSQL rejects it).
+      if (c.transactions[t].statements[main - 1].kind == StatementKind::LockTable) continue;
       Node n;
       n.txn = static_cast<int>(t);
       n.stmt = layout[t][main].group;

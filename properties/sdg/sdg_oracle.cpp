@@ -1,14 +1,54 @@
 // The SDG property as a registered oracle "sdg": prepared with TxCheck's instrumentation, judged by check_sdg.
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "engine_changes.hpp"
 #include "instrumentation.hpp"
 #include "sdg.hpp"
 #include "txprop/adya_levels.hpp"
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/hidden_columns.hpp"
 #include "txprop/oracle.hpp"
 
 namespace txprop {
 
 namespace {
+
+bool among(const std::vector<IsolationLevel>& levels, IsolationLevel l) {
+  return std::find(levels.begin(), levels.end(), l) != levels.end();
+}
+
+// "T1.2 checks a foreign key against t0 at SERIALIZABLE, which T0 writes, and ..." for the first key check whose
+// version-set read would not read what the check reads, or would take locks it does not, on a table another
+// transaction writes: where plain reads lock (InnoDB SERIALIZABLE) or take SIREAD locks (PostgreSQL SERIALIZABLE), and
+// where the check is a current, locking read (InnoDB: a plain read reads the snapshot at REPEATABLE READ; below it
+// they agree unless the check waits, which no instrumentation differential has checked on InnoDB yet: the
+// ForeignKeys* differentials run on SQLite and PostgreSQL). reads_change_engine asks the same of the tables the
+// statements name.
+std::string key_checks_unfaithful(const TestCase& c, const EngineCapabilities& caps) {
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    const Transaction& tx = c.transactions[t];
+    const bool locks = among(caps.locking_plain_reads, tx.isolation) || among(caps.predicate_lock_levels, tx.isolation);
+    const bool current = !caps.writes_read_snapshot;
+    if (!locks && !current) continue;
+    for (std::size_t i = 0; i < tx.statements.size(); ++i)
+      for (const std::string& checked : foreign_key_checked_tables(c.schema, tx.statements[i]))
+        for (std::size_t u = 0; u < c.transactions.size(); ++u) {
+          if (u == t) continue;
+          for (const Statement& other : c.transactions[u].statements) {
+            const std::vector<std::string> w = other.written_tables();
+            if (std::find(w.begin(), w.end(), checked) == w.end()) continue;
+            return fmt::format("T{}.{} checks a foreign key against {} at {}, which T{} writes, and {}", t, i + 1,
+                               checked, sql_name(tx.isolation), u,
+                               locks ? "a version-set read standing for the check would take locks the check does not"
+                                     : "the check is a locking read of the latest committed rows, which a plain "
+                                       "read before it is not shown to match");
+          }
+        }
+  }
+  return {};
+}
 
 class SdgOracle final : public Oracle {
  public:
@@ -22,10 +62,12 @@ class SdgOracle final : public Oracle {
   // see what the statement saw); an autocommit statement has no transaction around it to hold them, and making one
   // would change what the statement is (MariaDB SERIALIZABLE locks plain reads only outside autocommit).
   std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const override {
-    // A cascaded write has no before- and after-write reads of its own, and the check of the referenced row is a read
-    // no instrumented statement records: the graph would miss their dependencies.
-    if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
-      return fk + ", and TxCheck's instrumentation does not record the writes and reads a foreign key makes";
+    // A cascaded write has no before- and after-write reads of its own: the graph would miss its dependencies. A key
+    // whose actions write nothing only checks rows, which version-set reads of the checked tables record
+    // (instrumentation.cpp) where a plain read reads what the check reads (key_checks_unfaithful).
+    if (std::string fk = first_writing_foreign_key(c.schema); !fk.empty())
+      return fk + ", and TxCheck's instrumentation does not record the writes a foreign key's action makes";
+    if (std::string why = key_checks_unfaithful(c, engine.capabilities()); !why.empty()) return why;
     // BOOLEAN columns and truth values are judged: the instrumented reads copy the predicate and run on the engine,
     // like the replay; tests/targets/truth_value_oracles_test.cpp.
     // TxCheck's before- and after-write reads assume an INSERT writes the row it names; an upsert may update another
@@ -43,6 +85,9 @@ class SdgOracle final : public Oracle {
       return savepoint + ", and TxCheck's dependency graph does not model what a rollback to a savepoint undoes";
     // Its replay runs statements without the other transactions' locks: a NOWAIT or SKIP LOCKED read would give
     // another result there; and Assumption A3's per-engine table does not cover PostgreSQL's key-only strengths.
+    // LOCK TABLE is judged: it reads and writes no row, so it gets no instrumentation reads and is no node of the graph
+    // (nor of the replay, which runs outside transactions, where PostgreSQL rejects it); its lock only orders the
+    // others, as the completion order the graph is built from records. tests/targets/lock_table_oracles_test.cpp.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and TxCheck's replay and Assumption A3 do not model that locking clause";
     if (c.has_autocommit_statements())

@@ -1,6 +1,8 @@
 // The SDG property (TxCheck's Theorem 1) as a suite: one test per configured (target, isolation level). Where the
 // level does not satisfy Assumption A3 (MariaDB REPEATABLE READ with innodb_snapshot_isolation=OFF, READ
 // UNCOMMITTED), mismatches are counted and printed as documented behaviour with the profile's source.
+#include <algorithm>
+
 #include <txprop/txprop.hpp>
 
 TXPROP_PROPERTY(Sdg, (const txprop::TestCase& c)) { RC_ASSERT_VERDICT(check(txprop::oracle("sdg"), c)); }
@@ -14,4 +16,13 @@ TXPROP_SETTINGS(Sdg) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
+  s.generator.lock_tables = true;
+  // Foreign keys whose actions write nothing (RESTRICT, NO ACTION): their checks read by version-set reads of the
+  // checked tables (a key that writes, CASCADE or SET NULL, is refused). Only where the oracle judges a key's check on
+  // a table another transaction writes: not where writes read the latest committed rows (InnoDB) nor where reads take
+  // SIREAD locks (PostgreSQL SERIALIZABLE), where such cases only add refusals (sdg_oracle.cpp, key_checks_unfaithful).
+  const txprop::EngineCapabilities caps = suite.config.profile().capabilities(suite.config);
+  const auto& ssi = caps.predicate_lock_levels;
+  s.generator.foreign_keys = caps.writes_read_snapshot && std::find(ssi.begin(), ssi.end(), suite.level) == ssi.end();
+  s.generator.foreign_key_no_writes = true;  // LOCK TABLE (PostgreSQL): no node of the graph, its waits in the completion order
 }

@@ -49,6 +49,11 @@ class TrocOracle final : public Oracle {
     // that fails instead of waiting (NOWAIT) or for one that leaves locked rows out of its result (SKIP LOCKED).
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and Troc's lock model has only shared and exclusive locks that are waited for";
+    // Its lock tables (Troc Tables II/III, and txprop's for PostgreSQL and SQLite) hold row locks only: a table lock
+    // makes other statements wait (LOCK TABLE t IN SHARE MODE blocks every UPDATE of t: PostgreSQL 15 manual 13.3.1,
+    // "Table-Level Locks") where the model expects none, which it would report as inconsistent blocking.
+    if (std::string table_lock = c.first_lock_table(); !table_lock.empty())
+      return table_lock + ", and Troc's lock model has row locks only, no table locks";
     // Troc's lock rules are one lock table. On a cluster each node has its own, and a transaction never waits for one
     // on another node (Galera certifies it at COMMIT instead): only cases on one node are modelled.
     for (std::size_t t = 1; t < c.transactions.size(); ++t)

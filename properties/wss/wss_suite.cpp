@@ -16,4 +16,5 @@ TXPROP_SETTINGS(Wss) {
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
   s.generator.merge = true;  // MERGE where the server has it (PostgreSQL 15+): the serial replay runs it too
   s.generator.lock_options = true;  // FOR KEY SHARE / NO KEY UPDATE, NOWAIT, SKIP LOCKED where the engine has them
+  s.generator.lock_tables = true;  // LOCK TABLE t IN <mode> MODE [NOWAIT] (PostgreSQL): a statement that may wait, a placeholder in the replay
 }

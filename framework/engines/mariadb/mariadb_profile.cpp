@@ -49,6 +49,10 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // IN SHARE MODE and FOR UPDATE clauses", "SKIP LOCKED"); a NOWAIT that finds a locked row fails with 1205
   // (ER_LOCK_WAIT_TIMEOUT, as innodb_lock_wait_timeout=0 would; seen on 10.11.19), which ends only the statement.
   c.lock_waits = {LockWait::NoWait, LockWait::SkipLocked};
+  // No table lock inside a transaction: LOCK TABLES "implicitly commits any active transaction" and START TRANSACTION
+  // releases the table locks (MariaDB Knowledge Base, LOCK TABLES, "Limitations"; Transactions, "Statements that
+  // cause an implicit commit"), so it cannot be one statement of a transaction. Never generated here.
+  c.lock_table = false;
   c.writes_read_snapshot = false;  // UPDATE/DELETE read the latest committed versions (locking reads)
   // ... which a plain read right before them reads too below REPEATABLE READ, where it sets a fresh snapshot
   // (READ COMMITTED) or reads the latest versions (READ UNCOMMITTED) and opens no read view that outlives it

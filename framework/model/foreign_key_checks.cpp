@@ -1,0 +1,50 @@
+#include "txprop/foreign_key_checks.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace txprop {
+
+std::string first_writing_foreign_key(const Schema& schema) {
+  const auto writes = [](ReferentialAction a) { return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull; };
+  for (const Table& t : schema.tables)
+    for (const ForeignKey& fk : t.foreign_keys)
+      if (writes(fk.on_delete) || writes(fk.on_update))
+        return fmt::format("table {} has a foreign key to {} ON {} {}", t.name, fk.table,
+                           writes(fk.on_delete) ? "DELETE" : "UPDATE",
+                           to_string(writes(fk.on_delete) ? fk.on_delete : fk.on_update));
+  return {};
+}
+
+// PostgreSQL checks a key when a referencing row is inserted or its key columns change, and when a referenced row is
+// deleted or its referenced columns change (manual 5.4.5; ri_triggers.c skips an UPDATE that leaves the key as it
+// was, which this over-approximates by the columns the UPDATE sets); SQLite and InnoDB check on the same writes
+// (foreignkeys.html section 4; MariaDB KB "Foreign Keys").
+std::vector<std::string> foreign_key_checked_tables(const Schema& schema, const Statement& s) {
+  std::vector<std::string> out;
+  if (!s.is_write() || !schema.has_foreign_keys()) return out;
+  const auto add = [&](const std::string& t) {
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  };
+  const auto sets_any = [&](const std::string& table, const std::vector<std::string>& columns) {
+    if (s.kind == StatementKind::Insert) return true;
+    if (s.kind != StatementKind::Update) return false;
+    return std::any_of(s.assignments.begin(), s.assignments.end(), [&](const Assignment& a) {
+      return (a.table.empty() ? s.table : a.table) == table &&
+             std::find(columns.begin(), columns.end(), a.column) != columns.end();
+    });
+  };
+  for (const std::string& w : s.written_tables()) {
+    if (const Table* t = schema.find_table(w))
+      for (const ForeignKey& fk : t->foreign_keys)
+        if (sets_any(w, fk.columns)) add(fk.table);
+    if (s.kind == StatementKind::Insert) continue;
+    for (const Table& child : schema.tables)
+      for (const ForeignKey& fk : child.foreign_keys)
+        if (fk.table == w && (s.kind == StatementKind::Delete || sets_any(w, fk.referenced))) add(child.name);
+  }
+  return out;
+}
+
+}  // namespace txprop
