@@ -268,6 +268,7 @@ TEST(ForeignKeys, KeysLinkTablesThroughAChainEitherWay) {
   EXPECT_TRUE(s.linked_by_keys("t2", "t0"));
   EXPECT_FALSE(s.linked_by_keys("t0", "t3"));
   EXPECT_FALSE(s.linked_by_keys("t3", "t1"));
+}
 
 // The tables a key's check reads (foreign_key_checked_tables), and SDG's version-set reads of them: a referencing row
 // inserted or its key set reads the referenced table; a referenced row deleted or its key set reads the referencing
