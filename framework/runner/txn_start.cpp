@@ -70,6 +70,10 @@ TxnStart transaction_start(const History& h, int t, const VisibilityRules& rules
   // read, which waits for no lock.
   const bool reads_after_wait = waited && s != nullptr && (rules.snapshot_after_wait || !snapshot);
   int position = submitted[step];
+  // A step submitted while an earlier step of its transaction still ran was queued behind it and sent only once that
+  // step completed (a statement after a LOCK TABLE that waits takes the snapshot once the lock is granted).
+  for (std::size_t k = 0; k < step; ++k)
+    position = std::max(position, h.completed_at(StepRef{t, static_cast<int>(k)}) + 1);
   if (reads_after_wait) {
     const int done = h.completed_at(StepRef{t, static_cast<int>(step)});
     if (done >= 0) position = done;

@@ -170,3 +170,26 @@ TEST(TxnStart, ARealGSIaIsStillCaught) {
 }
 
 }  // namespace
+
+// A LOCK TABLE takes no snapshot; where it waits, the statement after it, queued behind it, takes the snapshot only
+// once it is sent, after the lock was granted. Seen: AdyaDocumented at PostgreSQL REPEATABLE READ (seed 44) reported
+// G-SIa on T0's UPDATE, whose version-set read, queued while T0's LOCK TABLE waited for T1's INSERT, saw T1's row: the
+// start was taken as the queued submission, before T1's COMMIT.
+TEST(TxnStart, AStatementQueuedBehindAWaitingLockTableStartsWhenItIsSent) {
+  TestCase c;
+  c.schema.tables = {test::one_row_table("t")};
+  c.transactions = {Transaction{RR, {Statement::update("t", {{"v", Expr::lit(1)}}, k_is_1())}, TxnEnd::Commit},
+                    Transaction{RR, {parse_statement("LOCK TABLE t IN SHARE MODE"), Statement::select("t")},
+                                TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 0, 1};
+  History h = test::completed_in_order(c);
+  using K = Event::Kind;
+  h.events = {{K::Completed, {0, 0}}, {K::Completed, {0, 1}}, {K::Completed, {1, 0}}, {K::Blocked, {1, 1}},
+              {K::Completed, {0, 2}}, {K::Completed, {1, 1}}, {K::Completed, {1, 2}}, {K::Completed, {1, 3}}};
+  h.submitted_at[1] = {2, 3, 4, 7};  // the SELECT queued behind the waiting LOCK TABLE, before T0's COMMIT
+  h.was_blocked[1][1] = true;
+  const VisibilityRules pg_rr = find_engine("postgresql")->visibility(RR, parse_target_uri(kPostgresql));
+  const TxnStart start = transaction_start(h, 1, pg_rr);
+  EXPECT_EQ(start.step, 2) << start.rule;
+  EXPECT_EQ(start.position, h.completed_at(StepRef{1, 1}) + 1) << start.rule;
+}
