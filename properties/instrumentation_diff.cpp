@@ -313,8 +313,8 @@ std::string deadlock_victim(const History& plain, const History& prepared) {
   if (!add_deadlocked(plain, identity_map(plain.test_case), members) || !add_deadlocked(prepared, *map, members) ||
       !confined_to(differences(plain, prepared), members, plain.test_case))
     return {};
-  return fmt::format("a deadlock in both runs among {}: every difference is in their steps from the deadlock on, "
-                     "their fates or the tables they write",
+  return fmt::format("a deadlock in both runs: every difference is in what the victim's abort may change (the steps "
+                     "from {} on), those transactions' fates or the tables they write",
                      names_of(members));
 }
 

@@ -181,8 +181,8 @@ History other_victim() {
 TEST(DeadlockVictim, AnotherVictimOfTheSameDeadlockIsTheEnginesWeighing) {
   ASSERT_NE(differential::compare_runs(deadlock(false), other_victim()), "");
   EXPECT_EQ(differential::deadlock_victim(deadlock(false), other_victim()),
-            "a deadlock in both runs among T0.2, T1.2: every difference is in their steps from the deadlock on, their "
-            "fates or the tables they write");
+            "a deadlock in both runs: every difference is in what the victim's abort may change (the steps from "
+            "T0.2, T1.2 on), those transactions' fates or the tables they write");
 }
 
 TEST(DeadlockVictim, ADifferenceBeforeTheDeadlockOrADeadlockInOneRunOnlyIsNot) {
