@@ -217,3 +217,37 @@ TEST(SdgCompanion, ARowTheOwnerDeletedIsNotPutBack) {
 
 }  // namespace
 }  // namespace txprop::sdg
+
+namespace txprop::sdg {
+
+// T0 reads, then writes, every read on its companion. The companion is a transaction of its own: while T0's SELECT
+// waits, the scheduler may send the companion's reads for T0's UPDATE, which then read before the SELECT ended. Such a
+// group is out of place (seen at MariaDB SERIALIZABLE: a result-mismatch judged on reads taken before another
+// transaction committed); the same reads sent once the SELECT ended are in place.
+TEST(SdgCompanion, ReadsSentAheadWhileTheirTransactionWaitsAreOutOfPlace) {
+  TestCase c = read_then_write({0, 0, 0, 0});
+  c.transactions.pop_back();
+  const TestCase p = instrument(c, false, {{true, true}});
+  const Layout l = layout(p);
+  const std::vector<StepRef> select = group_steps(l, 0, 0), update = group_steps(l, 0, 1);
+  ASSERT_EQ(select.size(), 2u);  // the version-set read, the SELECT
+  ASSERT_EQ(update.size(), 4u);  // the version-set and before-write reads, the UPDATE, the after-write read
+  const auto run = [&](bool ahead) {
+    History h;
+    h.test_case = p;
+    h.transactions.resize(p.transactions.size());
+    for (TxnResult& r : h.transactions) r.fate = TxnFate::Committed;
+    auto done = [&](StepRef s) { h.events.push_back(Event{Event::Kind::Completed, s}); };
+    done({0, 0}), done({1, 0}), done(select[0]);
+    h.events.push_back(Event{Event::Kind::Blocked, select[1]});
+    if (ahead) done(update[0]), done(update[1]);
+    done(select[1]);
+    if (!ahead) done(update[0]), done(update[1]);
+    done(update[2]), done(update[3]), done({1, static_cast<int>(p.transactions[1].step_count()) - 1}), done({0, 3});
+    return h;
+  };
+  EXPECT_TRUE(groups_contiguous(run(false), l));
+  EXPECT_FALSE(groups_contiguous(run(true), l));
+}
+
+}  // namespace txprop::sdg
