@@ -87,11 +87,15 @@ bool dirty_companion(const EngineProfile& engine) {
   return ru.select.view == ViewRule::Latest && ru.select.lock == LockStrength::None;
 }
 
-// How many of transaction `tx`'s first statements have reads that would change the engine: all where plain reads
-// lock, those before the first plain SELECT where that SELECT opens the read view, else none.
+// How many of transaction `tx`'s first statements have reads that would change the engine and move to a companion:
+// those before the first plain SELECT where that SELECT opens the read view, else none. Not where plain reads lock
+// (InnoDB SERIALIZABLE), where every statement's reads would move: there a companion's reads for later statements
+// race the statements their transaction queued behind a wait, and 3,000 cases per cell at seeds 44-46 gave three
+// false result-mismatches (two fixed: reads sent ahead, a never-sent DELETE's before-write read; the third, a
+// before-write read missing a row, not understood), so those cases stay refused (locking_reads) until that is done.
 std::size_t reads_to_move(const Transaction& tx, const EngineProfile& engine) {
   if (tx.autocommit) return 0;
-  if (among(engine.capabilities().locking_plain_reads, tx.isolation)) return tx.statements.size();
+  if (among(engine.capabilities().locking_plain_reads, tx.isolation)) return 0;
   const VisibilityRules rules = engine.visibility(tx.isolation, TargetConfig{});
   if (rules.snapshot_point != SnapshotPoint::FirstRead || rules.select.view != ViewRule::Snapshot) return 0;
   std::size_t k = 0;
