@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "txprop/history.hpp"
@@ -65,6 +66,19 @@ inline History completed_in_order(const TestCase& c) {
     if (step + 1 == c.transactions[ti].step_count()) h.transactions[ti].end_event = static_cast<int>(h.events.size()) - 1;
   }
   return h;
+}
+
+// A statement's result as a planted history writes it in: rows under `columns`, or only an affected-row count.
+inline Outcome rows_outcome(std::vector<std::string> columns, std::vector<Row> rows) {
+  Outcome o;
+  o.columns = std::move(columns);
+  o.rows = std::move(rows);
+  return o;
+}
+inline Outcome affected(std::int64_t n) {
+  Outcome o;
+  o.affected = n;
+  return o;
 }
 
 }  // namespace txprop::test

@@ -32,18 +32,8 @@ void waits(History& h, StepRef waiter, StepRef releaser) {
   h.was_blocked[static_cast<std::size_t>(waiter.txn)][static_cast<std::size_t>(waiter.index)] = true;
 }
 
-Outcome rows(std::vector<Row> r) {
-  Outcome o;
-  o.columns = {"a", "b"};
-  o.rows = std::move(r);
-  return o;
-}
-
-Outcome affected(std::int64_t n) {
-  Outcome o;
-  o.affected = n;
-  return o;
-}
+Outcome rows(std::vector<Row> r) { return test::rows_outcome({"a", "b"}, std::move(r)); }
+using test::affected;
 
 // T0 updates row 1 of t; T1 reads it, then updates it and waits for T0; T2 updates it and waits for T0; T3 reads u.
 // T0's COMMIT releases T1's and T2's UPDATEs together. `released_together` false: T2 does not write (no wait).

@@ -255,12 +255,7 @@ TestCase joined_update_case() {
   return c;
 }
 
-Outcome rows(std::vector<Row> r) {
-  Outcome o;
-  o.columns = {"txp_pk", "txp_vk", "c0", "c1"};
-  o.rows = std::move(r);
-  return o;
-}
+Outcome rows(std::vector<Row> r) { return test::rows_outcome({"txp_pk", "txp_vk", "c0", "c1"}, std::move(r)); }
 
 TEST(SdgInstrumentation, MultiTableUpdateHasReadsForEveryWrittenTable) {
   const TestCase c = joined_update_case();

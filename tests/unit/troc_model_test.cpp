@@ -500,18 +500,8 @@ History history_of(const TestCase& c, const std::vector<std::pair<Ev, int>>& ord
   return h;
 }
 
-Outcome rows_outcome(std::vector<std::string> columns, std::vector<Row> rows) {
-  Outcome o;
-  o.columns = std::move(columns);
-  o.rows = std::move(rows);
-  return o;
-}
-
-Outcome affected(std::int64_t n) {
-  Outcome o;
-  o.affected = n;
-  return o;
-}
+using test::affected;
+using test::rows_outcome;
 
 // An evaluator that runs statements on embedded SQLite and answers reads_tables() as told (the engine's answer on a
 // server: Handler_read_* on MariaDB).
