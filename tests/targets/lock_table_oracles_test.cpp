@@ -10,13 +10,17 @@
 //     after which it writes the row: a lost update (T1 -rw-> T0 -ww-> T1);
 //   - SDG: a final state without the first's increment (final-state-mismatch with the replay of the graph's order), in
 //     the case run serially (SDG re-runs a case whose statements waited, which would replace a planted final state).
+//   - WSS and Atomicity (which judge the case as it ran): a final state without the first's increment (WSS); the
+//     second's increment kept though its COMMIT is planted failed (Atomicity).
 // Troc's lock model has no table locks: it refuses the case, with that reason.
 #include <gtest/gtest.h>
 
 #include "support/engine_targets.hpp"
 #include "support/planted.hpp"
 #include "txprop/adya_instrumentation.hpp"
+#include "txprop/atomicity.hpp"
 #include "txprop/oracle.hpp"
+#include "txprop/wss.hpp"
 
 using namespace txprop;
 
@@ -119,4 +123,32 @@ TEST(LockTableOracles, TrocRefusesIt) {
                                  [&](const TestCase& p) { return pg->run(p); });
   EXPECT_EQ(j.refused, "T0.1 is LOCK TABLE t IN SHARE ROW EXCLUSIVE MODE, and Troc's lock model has row locks only, no table locks");
   EXPECT_TRUE(j.history.outcomes.empty()) << "a refused case is not run";
+}
+
+// WSS and Atomicity judge the run itself: both increments in the final state is ok; a final state planted without
+// T0's increment is a final-state mismatch for WSS, and T1's increment left in the final state of a run whose COMMIT
+// of T1 is planted failed is an aborted effect for Atomicity.
+TEST(LockTableOracles, WssAndAtomicityJudgeItAndCatchPlantedViolations) {
+  TXPROP_USE_ENGINE(pg, "postgresql", false);
+  WssBehaviour strict;
+  strict.source = "test: WSS holds";
+  for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::Serializable}) {
+    const History h = pg->run(two_increments(level));
+    ASSERT_FALSE(h.finding) << h.finding->detail;
+    ASSERT_TRUE(h.any_blocked()) << describe(h);
+    ASSERT_EQ(h.final_state, (DatabaseState{{"t", {{1, 3}, {2, 0}}}})) << describe(h);
+    EXPECT_TRUE(check_wss(*pg, h, WssOptions{strict}).ok()) << sql_name(level);
+    EXPECT_TRUE(check_atomicity(*pg, h).ok()) << sql_name(level);
+    History lost = h;
+    lost.final_state = DatabaseState{{"t", {{1, 2}, {2, 0}}}};  // planted: T0's +1 is gone
+    const Verdict wss = check_wss(*pg, lost, WssOptions{strict});
+    EXPECT_TRUE(wss.fails() && wss.has("final-state-mismatch")) << sql_name(level) << "\n" << wss.explain();
+    History rolled_back = h;  // planted: T1's COMMIT failed, and its +2 is in the final state all the same
+    const std::size_t end = rolled_back.outcomes[1].size() - 1;
+    rolled_back.outcomes[1][end] = Outcome::failure(ErrorClass::SerializationFailure, "40001", "planted");
+    rolled_back.transactions[1] = TxnResult{TxnFate::Aborted, StepRef{1, static_cast<int>(end)},
+                                            rolled_back.outcomes[1][end].error, rolled_back.transactions[1].end_event};
+    const Verdict atomic = check_atomicity(*pg, rolled_back);
+    EXPECT_TRUE(atomic.has("aborted-effect")) << sql_name(level) << "\n" << atomic.explain();
+  }
 }
