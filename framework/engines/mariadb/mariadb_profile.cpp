@@ -181,6 +181,19 @@ void documented_repeatable_read(DocumentedBehaviour& d, bool snapshot_isolation)
                     "whose version the read view does not see; writes still read the latest committed versions, "
                     "so a row inserted and committed after the read view is written without an error (observed "
                     "on 10.11.19, not stated by the documentation), ") + kSnapshotIsolation;
+    // Found by the Adya suite in CI and checked by hand on 10.11.19 (tests/scenarios/engine_bugs/
+    // mariadb_si_delete_after_concurrent_delete.txn): T1 reads a row (its read view), T0 deletes it and commits, T1's
+    // DELETE / UPDATE / SELECT ... FOR UPDATE WHERE c2 = <its value> through an index on c2 finds 0 rows without
+    // ER_CHECKREAD, while the same DELETE without the index (a scan of the clustered index) fails with 1020. A
+    // G-single the variable exists to prevent; MariaDB confirmed the same skip for a SELECT ... FOR UPDATE that waited
+    // for the DELETE (MDEV-40092, "Confirmed", unresolved, affects 11.4 to 12.3). A known engine bug: counted and
+    // shown with its tracker entry (the Adya oracle names the mechanism, SkippedChangedRow), not failed.
+    d.allowed[behaviour::kCurrentReadSkipsRowChangedAfterReadView] =
+        std::string("known engine bug MDEV-40092 (Confirmed, unresolved; observed on 10.11.19 too): with "
+                    "innodb_snapshot_isolation=ON a locking read or write through a secondary index skips a row "
+                    "deleted, or changed so that it no longer matches, and committed after the transaction's read "
+                    "view, without ER_CHECKREAD (1020), https://jira.mariadb.org/browse/MDEV-40092; ") +
+        kSnapshotIsolation;
     // (An entry for "a conflict missed after a lock wait" was here: that case is a first read that opened no
     // read view, now modelled; tests/scenarios/troc_mariadb_si_no_read_view_no_conflict.txn.)
     // Assumption A3 does not hold here either (found by the Sdg suite, 4 of 4 campaigns, shrunk in
