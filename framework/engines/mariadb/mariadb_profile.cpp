@@ -206,7 +206,8 @@ void documented_repeatable_read(DocumentedBehaviour& d, bool snapshot_isolation)
     d.sdg.source = std::string("MariaDB innodb_snapshot_isolation=ON raises ER_CHECKREAD (1020) only "
                                "for a write to a record changed after the read view; UPDATE and DELETE "
                                "still choose their rows on the latest committed versions (a changed row "
-                               "that no longer matches is skipped without an error), ") +
+                               "that no longer matches is skipped without an error through a secondary index: "
+                               "known engine bug MDEV-40092, https://jira.mariadb.org/browse/MDEV-40092), ") +
                              kSnapshotIsolation;
   } else {
     d.promise = "PL-2";
