@@ -61,7 +61,7 @@ struct Extracted {
   std::size_t joined_writes_with_partners = 0;
   std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
   adya::RecordedRows current_reads;         // current reads recorded from the commit order (add_current_read)
-  std::vector<SkippedChangedRow> skipped_changed_rows;  // found by add_current_read (skipped_changed_row)
+  std::vector<SkippedChangedRow> skipped_changed_rows;  // found by add_predicates (skipped_changed_row)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
