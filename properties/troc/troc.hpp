@@ -146,6 +146,9 @@ struct Execution {
   // UPDATE/DELETE: the written rows as they were (for unique values), with their table.
   std::vector<std::pair<std::string, Row>> before;
   std::vector<bool> predicate_changed;  // per predicate asked
+  // A write whose foreign keys were enforced, refused by them (this outcome) but not without them (`outcome`, whose
+  // effect the changes are): the key's check, reading the view's rows, fails.
+  std::optional<Outcome> key_check;
 };
 
 class Evaluator {
@@ -153,6 +156,8 @@ class Evaluator {
   virtual ~Evaluator() = default;
   // Makes the tables hold `view`, runs `s` alone, and says what it did (for a write: the changes of every table in
   // s.written_tables()); `predicates` are WHEREs on s.table whose matching rows are compared before and after.
+  // A write that touches a foreign key (foreign_key_checked_tables) on a view of every table runs with the keys
+  // enforced: the changes include those of the key's actions, and a refusal by the key's check is key_check.
   virtual Execution execute(const Schema& schema, const View& view, const Statement& s,
                             const std::vector<Expr>& predicates) = 0;
   // The rows as the engine gives them back (canonical values), per table.
