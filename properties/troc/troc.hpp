@@ -20,6 +20,12 @@
 // tables of subqueries in WHERE / HAVING / SET / the SELECT list) is in its view, with the statement's own rule or the
 // subquery rule; a joined write writes (and locks) every table in Statement::written_tables(). Locks stay a lower
 // bound of the engine's (judge.cpp, locks_of).
+// Foreign keys (issue 17): a write that touches one (foreign_key_checked_tables) runs on its view plus every other
+// table as its latest committed versions and own writes (what the key's check and actions read: a locking read on
+// InnoDB, the RI triggers' fresh snapshot on PostgreSQL), with the keys enforced on the scratch session: the engine's
+// own check decides whether it may succeed (refused there, succeeded on the engine: incorrect-result), and the rows its
+// CASCADE / SET NULL actions write are the transaction's versions and exclusive locks. The check's shared locks are not
+// modelled. A key error of the engine is followed and counted as predicted or not (judge.cpp, record_key_error).
 #pragma once
 
 #include <cstdint>
