@@ -522,6 +522,20 @@ std::vector<std::string> sqlite_cascade_log(const Table& t, const CascadeLog& lo
 
 }  // namespace
 
+// PostgreSQL runs foreign keys as system triggers, which do not fire in the "replica" replication role (manual,
+// runtime-config-client.html, session_replication_role; superuser only); MariaDB's foreign_key_checks=0 skips checks and
+// actions alike (KB "Foreign Keys"); SQLite's PRAGMA foreign_keys is per connection, a no-op inside a transaction
+// (foreignkeys.html section 2).
+std::string render_foreign_key_enforcement(bool on, Dialect d) {
+  switch (d) {
+    case Dialect::PostgreSql: return on ? "SET session_replication_role = origin" : "SET session_replication_role = replica";
+    case Dialect::MySql: return on ? "SET SESSION foreign_key_checks = 1" : "SET SESSION foreign_key_checks = 0";
+    case Dialect::Sqlite: return on ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF";
+    case Dialect::Portable: break;
+  }
+  return {};
+}
+
 std::vector<std::string> render_cascade_log(const Table& t, Dialect d) {
   if (!t.cascade_log) return {};
   switch (d) {

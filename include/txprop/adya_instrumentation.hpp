@@ -67,6 +67,8 @@ struct InstrumentationOptions {
   bool returning = true;     // RETURNING on writes where the engine has it (Troc keeps its own history: false)
   bool observer = true;      // append the read-all observer transaction
   bool version_sets = true;  // add version-set reads before predicate reads
+  // The CascadeLog triggers where the engine fires them (kCascadeLogTable); Troc computes a key's writes itself: false.
+  bool cascade_log = true;
 };
 
 // Whether instrument() adds a join read before each joined write (not at the levels of locking_plain_reads, not in

@@ -33,6 +33,10 @@ std::string render_set_writer(int writer, Dialect d);
 // The triggers render_setup creates after table `t` for its CascadeLog (none without one). Throws for MariaDB/MySQL,
 // which fire no trigger for a foreign key's writes.
 std::vector<std::string> render_cascade_log(const Table& t, Dialect d);
+// What a session runs to turn its enforcement of foreign keys (checks and actions) off or on again, for a scratch
+// session that materialises rows as no transaction could (Troc's views). PostgreSQL's needs a superuser. Empty for the
+// portable dialect.
+std::string render_foreign_key_enforcement(bool on, Dialect d);
 
 // RapidCheck shows generated values with these; they print portable SQL.
 std::ostream& operator<<(std::ostream& os, const Statement& s);

@@ -350,7 +350,7 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
     for (Statement& s : out.transactions[i].statements)
       if (!is_added_read(s)) record_statement(s, id, recording);
   }
-  if (engine.cascaded_writes_unrecorded.empty()) add_cascade_log(out);
+  if (options.cascade_log && engine.cascaded_writes_unrecorded.empty()) add_cascade_log(out);
   if (options.observer && !out.transactions.empty()) append_observer(out);
   return out;
 }

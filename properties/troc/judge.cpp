@@ -9,6 +9,7 @@
 #include "txprop/adya_instrumentation.hpp"
 #include "txprop/comparison.hpp"
 #include "txprop/driver.hpp"
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/sql.hpp"
 #include "troc.hpp"
 
@@ -178,7 +179,20 @@ class EngineEvaluator final : public Evaluator {
     // runs on an engine that has no locking reads (embedded SQLite as the scratch engine of unit tests).
     Statement alone = s;
     if (alone.kind == StatementKind::Select) alone.lock = LockMode::None;
-    ex.outcome = run(render(alone, dialect_));
+    // A write whose foreign keys the engine checks (or whose actions write) runs with them enforced where the view
+    // holds every table (the judge's views of such writes: add_key_tables), so that the engine's own check reads the
+    // key tables' rows and its own actions write them; the rows were materialised without them (a view mixes rules).
+    const bool keys = !foreign_key_checked_tables(schema, s).empty() && holds_every_table(schema, view);
+    ex.outcome = run_with_keys(render(alone, dialect_), schema, keys);
+    if (keys && !ex.outcome.ok()) {
+      // Refused with the keys enforced: if it succeeds without them, their check refused it (Execution::key_check).
+      for (const auto& [t, rows] : view) materialise(schema, t, rows);
+      Outcome without = run(render(alone, dialect_));
+      if (without.ok()) {
+        ex.key_check = std::move(ex.outcome);
+        ex.outcome = std::move(without);
+      }
+    }
     if (!ex.outcome.ok() || !rid) return ex;
     if (s.kind == StatementKind::Select) {
       const auto c = std::find(ex.outcome.columns.begin(), ex.outcome.columns.end(), adya::kRowIdColumn);
@@ -188,37 +202,64 @@ class EngineEvaluator final : public Evaluator {
       }
       return ex;
     }
-    // Writes: what changed in every table written, by row id.
-    for (const std::string& written : s.written_tables()) {
-      const Table* w = schema.find_table(written);
-      const auto w_rid = w ? w->column_index(adya::kRowIdColumn) : std::nullopt;
-      if (!w_rid) continue;
-      const auto it = view.find(written);
-      std::map<std::int64_t, Row> before;
-      if (it != view.end())
-        for (const Row& r : it->second) before[as_rid(r.at(*w_rid))] = r;
-      std::map<std::int64_t, Row> after;
-      for (const Row& r : read(written).rows) after[as_rid(r.at(*w_rid))] = r;
-      for (const auto& [id, row] : after) {
-        auto b = before.find(id);
-        if (b != before.end() && b->second == row) continue;
-        if (b != before.end()) ex.before.emplace_back(written, b->second);
-        ex.matched.push_back(id);
-        ex.changes.push_back(Execution::Change{id, row, false, written});
-      }
-      for (const auto& [id, row] : before)
-        if (!after.count(id)) {
-          ex.matched.push_back(id);
-          ex.before.emplace_back(written, row);
-          ex.changes.push_back(Execution::Change{id, row, true, written});
-        }
+    // Writes: what changed in every table written, by row id; with the keys enforced also in the tables their actions
+    // wrote (Execution::changes; not `matched`, the rows the statement itself names).
+    const std::vector<std::string> written = s.written_tables();
+    for (const auto& [name, rows] : view) {
+      const bool own = std::find(written.begin(), written.end(), name) != written.end();
+      if (own || keys) diff(schema, name, rows, own, ex);
     }
+    for (const std::string& w : written)
+      if (!view.count(w)) diff(schema, w, {}, true, ex);
     for (std::size_t i = 0; i < predicates.size(); ++i)
       ex.predicate_changed.push_back(matching(s.table, predicates[i]) != matching_before[i]);
     return ex;
   }
 
  private:
+  // The rows of `table` that differ from `rows` (its contents on the view), as changes of the statement.
+  void diff(const Schema& schema, const std::string& table, const std::vector<Row>& rows, bool own, Execution& ex) {
+    const Table* w = schema.find_table(table);
+    const auto w_rid = w ? w->column_index(adya::kRowIdColumn) : std::nullopt;
+    if (!w_rid) return;
+    std::map<std::int64_t, Row> before;
+    for (const Row& r : rows) before[as_rid(r.at(*w_rid))] = r;
+    std::map<std::int64_t, Row> after;
+    for (const Row& r : read(table).rows) after[as_rid(r.at(*w_rid))] = r;
+    for (const auto& [id, row] : after) {
+      auto b = before.find(id);
+      if (b != before.end() && b->second == row) continue;
+      if (b != before.end()) ex.before.emplace_back(table, b->second);
+      if (own) ex.matched.push_back(id);
+      ex.changes.push_back(Execution::Change{id, row, false, table});
+    }
+    for (const auto& [id, row] : before)
+      if (!after.count(id)) {
+        if (own) ex.matched.push_back(id);
+        ex.before.emplace_back(table, row);
+        ex.changes.push_back(Execution::Change{id, row, true, table});
+      }
+  }
+
+  static bool holds_every_table(const Schema& schema, const View& view) {
+    return std::all_of(schema.tables.begin(), schema.tables.end(), [&](const Table& t) { return view.count(t.name); });
+  }
+
+  // The scratch session enforces foreign keys only while it runs a write that `keys` says to (rows are materialised
+  // as views, which no transaction could write with the keys enforced).
+  void enforce_keys(const Schema& schema, bool on) {
+    if (!schema.has_foreign_keys() || keys_enforced_ == on) return;
+    check(run(render_foreign_key_enforcement(on, dialect_)), on ? "enforce foreign keys" : "stop enforcing foreign keys");
+    keys_enforced_ = on;
+  }
+  Outcome run_with_keys(const std::string& sql, const Schema& schema, bool keys) {
+    if (!keys) return run(sql);
+    enforce_keys(schema, true);
+    Outcome o = run(sql);
+    enforce_keys(schema, false);
+    return o;
+  }
+
   // Every answer of the scratch session is part of an expectation: one lost on the way (a server restart, a
   // terminated backend) must not become an expected error or an empty match set.
   Outcome run(const std::string& sql) {
@@ -240,6 +281,7 @@ class EngineEvaluator final : public Evaluator {
   void materialise(const Schema& schema, const std::string& table, const std::vector<Row>& rows) {
     const Table* t = schema.find_table(table);
     if (!t) return;
+    enforce_keys(schema, false);
     check(run(render(Statement::delete_(table), dialect_)), "empty " + table);
     if (rows.empty()) return;
     // The view's rows as the setup writes rows: a BOOLEAN column's 1 / 0 as TRUE / FALSE (PostgreSQL has no
@@ -256,6 +298,7 @@ class EngineEvaluator final : public Evaluator {
   std::unique_ptr<drivers::Session> session_;
   Dialect dialect_;
   const EngineProfile& profile_;
+  std::optional<bool> keys_enforced_;  // unknown until set: a session starts with the engine's default
 };
 
 struct Judge {
@@ -360,7 +403,11 @@ struct Judge {
     if (rule.lock == LockStrength::None) return {l};
     std::vector<Lock> out;
     if (s.is_write()) {
-      for (const std::string& table : s.written_tables()) {
+      // The tables it writes, and those its foreign keys' actions wrote (their rows it locks as its own writes).
+      std::vector<std::string> tables = s.written_tables();
+      for (const auto& c : ex.changes)
+        if (std::find(tables.begin(), tables.end(), c.table) == tables.end()) tables.push_back(c.table);
+      for (const std::string& table : tables) {
         Lock w = l;
         w.table = table;
         std::set<std::string> old_keys;
@@ -454,7 +501,10 @@ struct Judge {
   void statement(int e, StepRef ref, const Statement& s, const Outcome& actual) {
     Step st = begin_step(e, ref, s, actual);
     take_snapshot_if_first(st);
-    if (!actual.ok()) return record_error(st);
+    if (!actual.ok()) {
+      record_key_error(st);
+      return record_error(st);
+    }
     if (!build_view(st)) return;
     if (!execute_on_view(st)) return;
     check_blocking(st);
@@ -532,6 +582,23 @@ struct Judge {
     if (takes) m.snapshot_seq = st.blocked && m.rules.snapshot_after_wait ? st.e : st.start;
   }
 
+  // A constraint error of a write that touches a foreign key, followed as every engine error is, and counted by
+  // whether the model predicts it: the statement on its view with the keys enforced is refused by them
+  // ("foreign-key-error-predicted"), or not ("-not-predicted": e.g. PostgreSQL REPEATABLE READ's check of a child
+  // reads the transaction's snapshot, ri_triggers.c, so a parent inserted after it is missing there).
+  void record_key_error(Step& st) {
+    if (st.actual.error.cls != ErrorClass::ConstraintViolation ||
+        foreign_key_checked_tables(model.schema(), st.s).empty())
+      return;
+    const std::size_t before = undecided.size();
+    const bool built = build_view(st);
+    undecided.resize(before);  // an error is followed, never judged: its view's ambiguity decides nothing
+    if (!built) return tag("foreign-key-error-not-modelled");
+    const Execution ex = evaluator.execute(model.schema(), st.view, st.run, {});
+    if (ex.key_check) tag("foreign-key-error-predicted");
+    else if (ex.outcome.ok()) tag("foreign-key-error-not-predicted");
+  }
+
   void record_error(const Step& st) {
     const TxnResult& fate = h.transactions[static_cast<std::size_t>(st.t)];
     if (fate.fate == TxnFate::Aborted && fate.failed_step && *fate.failed_step == st.ref) {
@@ -545,7 +612,49 @@ struct Judge {
 
   // The view the statement runs on: its own rule's, its subqueries' tables as their rule reads them, and after a
   // wait the rows it re-checks. Returns false (and records why) when the case is undecided.
-  bool build_view(Step& st) {
+  bool build_view(Step& st) { return build_statement_view(st) && add_key_tables(st); }
+
+  // A write that touches a foreign key: its check reads, and its actions write, the latest committed versions of the
+  // key tables and the transaction's own (InnoDB: a locking read, "FOREIGN KEY Constraints" in the MariaDB KB and
+  // row0ins.cc row_ins_check_foreign_constraint; PostgreSQL: the RI triggers' queries with a fresh snapshot, which at
+  // REPEATABLE READ fail with a serialization error where that differs from the transaction's snapshot, ri_triggers.c
+  // ri_PerformCheck; SQLite: one writer, whose snapshot is the latest). The key's locks wait for uncommitted writes of
+  // those rows, so no uncommitted version of another transaction is read. Every table not in the statement's view is
+  // added as that; one its view reads otherwise, and a key reads too, makes the statement undecided (one scratch
+  // table cannot hold both).
+  bool add_key_tables(Step& st) {
+    const Schema& schema = model.schema();
+    const std::vector<std::string> checked = foreign_key_checked_tables(schema, st.s);
+    if (checked.empty()) return true;
+    std::set<std::string> read(checked.begin(), checked.end());
+    for (bool grew = true; grew;) {  // and every table below them: an action's writes are checked, or act, in turn
+      grew = false;
+      for (const Table& t : schema.tables)
+        for (const ForeignKey& fk : t.foreign_keys)
+          if (read.count(fk.table) && read.insert(t.name).second) grew = true;
+    }
+    const std::vector<std::string> written = st.s.written_tables();
+    std::vector<std::string> all;
+    for (const Table& t : schema.tables) all.push_back(t.name);
+    for (auto& [table, rows] : model.view(st.t, ViewRule::LatestCommitted, st.e, all)) {
+      if (std::find(written.begin(), written.end(), table) != written.end()) continue;
+      auto it = st.view.find(table);
+      if (it == st.view.end()) {
+        st.view[table] = std::move(rows);
+      } else if (read.count(table) && !(sorted_rows(it->second) == sorted_rows(rows))) {
+        const std::vector<std::string> outer = outer_tables(st.s);
+        const bool own = std::find(outer.begin(), outer.end(), table) != outer.end();
+        undecided.push_back(fmt::format("{}: reads {} as {} while its foreign key's check reads it as the latest "
+                                        "committed versions (one scratch table cannot hold both)",
+                                        quote(st.ref), table, view_name(own ? st.view_rule : st.sub_view_rule)));
+        return false;
+      }
+    }
+    tag("foreign-key-judged");
+    return true;
+  }
+
+  bool build_statement_view(Step& st) {
     const Statement& s = st.s;
     st.view = model.view(st.t, st.view_rule, st.e, st.tables);
     if (!st.statement_snapshot && st.sub_view_rule != st.view_rule && !st.sub_tables.empty()) {
@@ -621,6 +730,11 @@ struct Judge {
     st.ex = evaluator.execute(model.schema(), st.view, st.run, predicates);
     if (st.rule.recheck_from_start && st.blocked && st.ex.outcome.ok() && ambiguous_order.empty() && s.is_write())
       note_semi_consistent_scan_order(st);
+    if (st.ex.key_check)
+      finding("incorrect-result",
+              fmt::format("{} succeeded, but its foreign key's check on the latest committed versions refuses it "
+                          "there ({})", quote(st.ref), summary(*st.ex.key_check)),
+              {st.t}, st.t);
     if (!st.ex.outcome.ok()) {
       undecided.push_back(fmt::format("{}: ran on the engine but failed on its view ({}): the view rule ({}) is "
                                       "ambiguous here", quote(st.ref), summary(st.ex.outcome), view_name(st.view_rule)));
@@ -794,16 +908,39 @@ struct Judge {
     return true;
   }
 
+  // An INSERT's unique check is a current read too: a row it inserted whose unique value a row of the snapshot holds
+  // that has changed since (InnoDB: a key another transaction deleted after the snapshot, whose delete-marked record
+  // the INSERT then reuses, so the transaction's later snapshot reads of that key see its own versions only).
+  bool unique_check_beyond_snapshot(const Step& st) const {
+    for (const auto& c : st.ex.changes) {
+      const auto rid = model.rid_column(c.table);
+      const std::vector<std::string> keys = model.unique_keys(c.table, c.data);
+      if (c.deleted || !rid || keys.empty()) continue;
+      const View snapshot = model.view(st.t, ViewRule::Snapshot, st.e, {c.table});
+      for (const Row& r : snapshot.at(c.table)) {
+        const std::vector<std::string> theirs = model.unique_keys(c.table, r);
+        const bool shared = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+          return std::find(theirs.begin(), theirs.end(), k) != theirs.end();
+        });
+        const std::int64_t id = as_rid(r.at(*rid));
+        if (shared && model.latest_committed(id, st.t, st.e) != model.in_snapshot(id, st.t, st.e)) return true;
+      }
+    }
+    return false;
+  }
+
   // Effect on the history: the versions it wrote and the locks it holds from now on.
   void apply_effect(Step& st) {
     TxnModel& m = st.m;
     if (st.s.is_write()) {
       m.wrote = true;
       if (!st.ex.changes.empty()) m.wrote_rows = true;
-      if (m.snapshot_seq && m.rules.select.view == ViewRule::Snapshot && st.rule.view != ViewRule::Snapshot)
+      if (m.snapshot_seq && m.rules.select.view == ViewRule::Snapshot && st.rule.view != ViewRule::Snapshot) {
         for (std::int64_t r : st.ex.matched)
           if (model.latest_committed(r, st.t, st.e) != model.in_snapshot(r, st.t, st.e))
             m.current_read_beyond_snapshot = true;
+        if (st.s.kind == StatementKind::Insert && unique_check_beyond_snapshot(st)) m.current_read_beyond_snapshot = true;
+      }
     }
     for (const auto& c : st.ex.changes) model.append(c.table, c.rid, c.data, st.t, c.deleted, st.e);
     for (Lock& l : st.locks)
@@ -1221,6 +1358,7 @@ TestCase prepare(const TestCase& c, const EngineCapabilities& engine) {
   o.returning = false;
   o.observer = false;
   o.version_sets = false;  // Troc keeps its own version history; no version-set reads (Adya's predicate reads)
+  o.cascade_log = false;    // nor the log of a foreign key's writes: the judge runs the key's actions itself
   return adya::instrument(c, o);
 }
 

@@ -20,6 +20,12 @@
 // tables of subqueries in WHERE / HAVING / SET / the SELECT list) is in its view, with the statement's own rule or the
 // subquery rule; a joined write writes (and locks) every table in Statement::written_tables(). Locks stay a lower
 // bound of the engine's (judge.cpp, locks_of).
+// Foreign keys (issue 17): a write that touches one (foreign_key_checked_tables) runs on its view plus every other
+// table as its latest committed versions and own writes (what the key's check and actions read: a locking read on
+// InnoDB, the RI triggers' fresh snapshot on PostgreSQL), with the keys enforced on the scratch session: the engine's
+// own check decides whether it may succeed (refused there, succeeded on the engine: incorrect-result), and the rows its
+// CASCADE / SET NULL actions write are the transaction's versions and exclusive locks. The check's shared locks are not
+// modelled. A key error of the engine is followed and counted as predicted or not (judge.cpp, record_key_error).
 #pragma once
 
 #include <cstdint>
@@ -146,6 +152,9 @@ struct Execution {
   // UPDATE/DELETE: the written rows as they were (for unique values), with their table.
   std::vector<std::pair<std::string, Row>> before;
   std::vector<bool> predicate_changed;  // per predicate asked
+  // A write whose foreign keys were enforced, refused by them (this outcome) but not without them (`outcome`, whose
+  // effect the changes are): the key's check, reading the view's rows, fails.
+  std::optional<Outcome> key_check;
 };
 
 class Evaluator {
@@ -153,6 +162,8 @@ class Evaluator {
   virtual ~Evaluator() = default;
   // Makes the tables hold `view`, runs `s` alone, and says what it did (for a write: the changes of every table in
   // s.written_tables()); `predicates` are WHEREs on s.table whose matching rows are compared before and after.
+  // A write that touches a foreign key (foreign_key_checked_tables) on a view of every table runs with the keys
+  // enforced: the changes include those of the key's actions, and a refusal by the key's check is key_check.
   virtual Execution execute(const Schema& schema, const View& view, const Statement& s,
                             const std::vector<Expr>& predicates) = 0;
   // The rows as the engine gives them back (canonical values), per table.

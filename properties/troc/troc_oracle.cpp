@@ -22,10 +22,11 @@ class TrocOracle final : public Oracle {
   // level. Where the engine's plain reads lock only outside autocommit (InnoDB SERIALIZABLE turns a plain SELECT into
   // a locking read only when autocommit is off), those rules do not describe an autocommit SELECT.
   std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const override {
-    // A foreign key makes writes no statement names (ON DELETE CASCADE / SET NULL) and takes locks on the referenced
-    // row (PostgreSQL FOR KEY SHARE, InnoDB a shared record lock) that Troc's lock tables do not list.
-    if (std::string fk = c.schema.first_foreign_key(); !fk.empty())
-      return fk + ", and Troc's row-version history and lock model do not include the writes and locks a foreign key makes";
+    // Foreign keys are judged (issue 17): a write that touches one runs on its view with the key tables as their
+    // latest committed versions and the keys enforced, so the engine's own check and actions decide whether it may
+    // succeed and which rows its actions write (judge.cpp, add_key_tables); those writes are the transaction's in the
+    // version history and lock the rows they wrote. The check's own locks (InnoDB's shared record lock, PostgreSQL's
+    // FOR KEY SHARE) are not in the lock model, which stays a lower bound: a wait for one is "block-not-required".
     // BOOLEAN columns and truth values are judged: Troc re-runs every statement and predicate on the engine itself,
     // over views materialised as the setup writes rows (TRUE / FALSE); tests/targets/truth_value_oracles_test.cpp.
     // Troc's view and lock model has no rule for a write that reads a key, then inserts, updates or leaves a row.

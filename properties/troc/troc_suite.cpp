@@ -16,4 +16,7 @@ TXPROP_SETTINGS(Troc) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
+  // Foreign keys with every action: a write that touches one runs on its view with the keys enforced (judge.cpp,
+  // add_key_tables), so the engine's own check and actions are in the model (issue 17).
+  s.generator.foreign_keys = true;
 }

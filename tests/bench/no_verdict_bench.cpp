@@ -29,6 +29,7 @@ gen::Options suite_options(const std::string& oracle, const TargetConfig& config
   o.derived_inner_forms = true;
   o.rollback_probability = oracle == "sdg" ? 0.2 : 0.15;
   if (oracle != "sdg") o.weight_select = 30;
+  o.foreign_keys = oracle == "troc";  // the Troc suite's keys (properties/troc/troc_suite.cpp)
   return o;
 }
 
