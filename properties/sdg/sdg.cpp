@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -929,7 +931,16 @@ class SdgJudgement {
   SdgJudgement(Target& target, const History& first, const SdgOptions& options)
       : target_(target), first_(first), options_(options), h_(first) {}
 
+  // The verdict, with the run it judged where that is not the first (re-planned or decycled): the run whose history
+  // gave its first failing finding, else the last one judged. A report and its scenario file show that run.
   Verdict judge() {
+    Verdict v = judge_runs();
+    if (replans_ || removed_) v.judged_run = std::make_shared<const History>(judged_ ? *judged_ : h_);
+    return v;
+  }
+
+ private:
+  Verdict judge_runs() {
     if (first_.finding) return v_.without_verdict("the run did not finish");
     if (!is_instrumented(first_.test_case))
       return v_.without_verdict("the case was not instrumented (prepare it with the sdg oracle)");
@@ -964,7 +975,11 @@ class SdgJudgement {
     return v_;
   }
 
- private:
+  // The run judged now gave a failing finding: the report shows it (the first such run).
+  void judged_here() {
+    if (!judged_) judged_ = h_;
+  }
+
   // Blocking scheduling: re-plan to the actual order until every group ran contiguously.
   bool converge() {
     for (int round = 0;; ++round) {
@@ -1024,7 +1039,10 @@ class SdgJudgement {
     if (!mismatched.empty() && options_.a3_check)
       return a3_broken(target_, h_, layout, a3_, mismatched, [this](const std::string& why) { return no_verdict(why); });
     if (options_.isolation)
-      for (Finding& f : isolation_findings(target_, h_, layout, a3_, mismatched)) v_.findings.push_back(std::move(f));
+      for (Finding& f : isolation_findings(target_, h_, layout, a3_, mismatched)) {
+        if (f.fails()) judged_here();
+        v_.findings.push_back(std::move(f));
+      }
     return std::nullopt;
   }
 
@@ -1058,7 +1076,8 @@ class SdgJudgement {
         "topological order below, in one session without transactions, on a fresh database.\n",
         graph.nodes().size(), graph.edges().size(),
         removed_ ? fmt::format("; decycled by removing {} statement(s): {}", removed_, fmt::join(removed_text_, "; ")) : "",
-        replans_ ? fmt::format("; re-planned {} time(s) for blocking", replans_) : "");
+        replans_ ? fmt::format("; re-planned {} time(s) for blocking (the history shown is the re-planned run "
+                               "judged here)", replans_) : "");
     std::string order_text;
     for (int n : order) order_text += "  " + graph.label(n) + "\n";
     for (std::size_t k = 0; k < steps.size(); ++k) {
@@ -1105,6 +1124,7 @@ class SdgJudgement {
                        "than the one its transaction read): documented behaviour.\n";
       v_.tags.push_back("sdg-a3-pattern");
     }
+    if (f.fails()) judged_here();
     v_.findings.push_back(std::move(f));
   }
 
@@ -1112,6 +1132,7 @@ class SdgJudgement {
   const History& first_;
   const SdgOptions& options_;
   History h_;
+  std::optional<History> judged_;  // the run of the first failing finding (judged_here)
   Assumption a3_;
   Verdict v_ = Verdict::pass("sdg");
   int replans_ = 0, removed_ = 0;
