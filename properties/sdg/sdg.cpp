@@ -132,6 +132,32 @@ void add_step(Node& n, const History& h, Role role, const StepRef& ref) {
   }
 }
 
+// What a group's foreign-key actions wrote (instrumentation.hpp, cascade reads): each cascade read after the statement
+// against the version-set read of its table before it, both in the statement's transaction with nothing between.
+struct Cascaded {
+  std::vector<Version> deleted;                     // versions a CASCADE deleted
+  std::vector<std::pair<Version, Version>> updated;  // (overwritten, installed) by a SET NULL or ON UPDATE CASCADE
+};
+
+Cascaded cascaded_writes(const History& h, const Layout& layout, int txn, int group) {
+  std::map<std::string, std::map<std::int64_t, std::int64_t>> before, after;  // table -> row key -> version key
+  for (const StepRef& ref : steps_of(layout, txn, group)) {
+    const Role role = role_of(layout, ref).role;
+    if ((role != Role::VersionSetRead && role != Role::CascadeRead) || !h.outcome(ref).ok()) continue;
+    const std::string& table = statement_of(h.test_case, ref).table;
+    auto& rows = (role == Role::CascadeRead ? after : before)[table];
+    for (const Version& v : versions(h.outcome(ref), table)) rows[v.row] = v.version;
+  }
+  Cascaded out;
+  for (const auto& [table, now] : after)
+    for (const auto& [row, version] : before[table]) {
+      const auto it = now.find(row);
+      if (it == now.end()) out.deleted.push_back(Version{table, row, version});
+      else if (it->second != version) out.updated.emplace_back(Version{table, row, version}, Version{table, row, it->second});
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
@@ -154,6 +180,11 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
           return std::none_of(n.after.begin(), n.after.end(),
                               [&](const Version& a) { return a.table == b.table && a.row == b.row; });
         });
+      // What its keys' actions wrote: rows no statement names, written by this one's transaction.
+      const Cascaded cascaded = cascaded_writes(h, layout, n.txn, n.stmt);
+      for (const Version& v : cascaded.deleted) n.before.push_back(v), n.written.insert(v.table);
+      for (const auto& [old, now] : cascaded.updated)
+        n.before.push_back(old), n.after.push_back(now), n.written.insert(now.table);
       nodes.push_back(std::move(n));
     }
   }
@@ -258,7 +289,7 @@ std::vector<int> replan(const History& h, const Layout& layout) {
       if (role.group >= 0) at = h.completed_at(StepRef{owner, main_step(layout, owner, role.group)});
       if (at < 0) at = h.completed_at(own);
       const long key = std::max<long>(previous, at);
-      const int part = role.role == Role::AfterWriteRead ? 2 : role.role == Role::Statement || role.group < 0 ? 1 : 0;
+      const int part = is_after(role.role) ? 2 : role.role == Role::Statement || role.group < 0 ? 1 : 0;
       keys.push_back(Key{key, owner, part, static_cast<int>(t), static_cast<int>(s)});
       previous = key;
     }
@@ -472,7 +503,7 @@ std::string undo_uncommitted(History& h, const Layout& layout) {
         continue;
       const std::set<int> open = open_writers(h, layout, read);
       // An after-write read selects the owner's own version key: no other transaction's row.
-      if (open.empty() || role.role == Role::AfterWriteRead) continue;
+      if (open.empty() || is_after(role.role)) continue;
       const std::string what = fmt::format("T{}.{}'s {} of {} ran at READ UNCOMMITTED beside T{}'s uncommitted write",
                                            role.owner, role.group + 1,
                                            role.role == Role::VersionSetRead ? "version-set read" : "before-write read",
@@ -832,6 +863,27 @@ void add_operation(ItemGraph& g, const History& h, const Layout& layout, const I
   }
 }
 
+// The writes of an operation's foreign-key actions (cascaded_writes): deletes, and updates that extend the writer list
+// of the version they overwrote, as the statement's own.
+void add_cascaded(ItemGraph& g, const History& h, const Layout& layout, const ItemGraph::Op& op) {
+  using namespace txprop::adya;
+  const TxnId id = static_cast<TxnId>(op.txn + 1);
+  const Cascaded cascaded = cascaded_writes(h, layout, op.txn, op.group);
+  for (const Version& v : cascaded.deleted) {
+    if (auto it = g.wlist.find({v.row, v.version}); it != g.wlist.end())
+      g.o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
+    g.o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
+  }
+  for (const auto& [old, now] : cascaded.updated) {
+    g.o.add_write(op.stmt, static_cast<RowId>(now.row), WriteKind::Update);
+    const auto chain = g.wlist.find({old.row, old.version});
+    if (chain == g.wlist.end()) continue;
+    std::vector<TxnId> next = chain->second;
+    next.push_back(id);
+    g.wlist[{now.row, now.version}] = std::move(next);
+  }
+}
+
 void finish_transactions(ItemGraph& g, const History& h, const Layout& layout) {
   using namespace txprop::adya;
   for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t) {
@@ -874,7 +926,10 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
   ItemGraph g;
   add_initial_rows(g, h.test_case);
   add_transactions(g, target, h, layout);
-  for (const ItemGraph::Op& op : g.ops) add_operation(g, h, layout, op, mismatched);
+  for (const ItemGraph::Op& op : g.ops) {
+    add_operation(g, h, layout, op, mismatched);
+    add_cascaded(g, h, layout, op);
+  }
   finish_transactions(g, h, layout);
   // Every item-level phenomenon is looked for; each counts against the levels of the transactions that decide it.
   const std::set<std::string> wanted = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G-SIa", "G-SIb",
@@ -1053,7 +1108,7 @@ class SdgJudgement {
     const TestCase smaller = remove_statement(strip(h_.test_case), victim.txn, victim.stmt);
     const EngineCapabilities engine = target_.engine().capabilities();
     h_ = target_.run(instrument(smaller, engine.first_write_snapshot_after_wait, moved_reads(smaller, target_.engine()),
-                                engine.update_skips_unchanged_rows));
+                                engine.update_skips_unchanged_rows, engine.cascaded_writes_unrecorded.empty()));
   }
 
   // Replays the acyclic graph in topological order and compares every step's result and the final state.
@@ -1087,7 +1142,7 @@ class SdgJudgement {
       if (same_result(before, after, why)) continue;
       const StepRole role = layout[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
       static const char* const kRoleNames[] = {"",   "version-set read of", "before-write read of",
-                                               "", "after-write read of", "write lock of"};
+                                               "", "after-write read of", "write lock of", "cascade read of"};
       const Statement& stmt = h_.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
       Finding f;
       f.kind = "result-mismatch";
