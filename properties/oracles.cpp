@@ -94,6 +94,11 @@ Judgement judge_case(const Oracle& oracle, Target& target, const TestCase& c, co
   j.prepared = oracle.prepare(c, target.engine());
   j.history = run(j.prepared);
   j.verdict = oracle.judge(target, j.history);
+  // The oracle judged a later run of its own (SDG's re-planned run): that is the history the verdict is about.
+  if (j.verdict.judged_run) {
+    j.history = *j.verdict.judged_run;
+    j.prepared = j.history.test_case;
+  }
   tag_no_verdict(j.verdict);
   tag_forms(c, j.verdict);
   return j;

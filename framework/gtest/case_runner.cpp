@@ -41,7 +41,10 @@ Verdict PropertyRunner::run_oracle(const Oracle& oracle, const TestCase& c) {
   oracle_ = &oracle;
   // A case the oracle refuses never runs (and gives no verdict): the last history is then the case as given.
   last_history_ = History::never_ran(c, suite_.config.name, "");
-  return judge_case(oracle, target_, c, [&](const TestCase& prepared) { return run(prepared); }).verdict;
+  Judgement j = judge_case(oracle, target_, c, [&](const TestCase& prepared) { return run(prepared); });
+  // The failure report shows the run the verdict judged (RC_ASSERT_VERDICT hands last_history() to judge()).
+  if (j.verdict.judged_run) last_history_ = std::move(j.history);
+  return std::move(j.verdict);
 }
 
 bool PropertyRunner::judge(const Verdict& v, const History& h) {

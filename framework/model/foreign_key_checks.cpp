@@ -47,4 +47,38 @@ std::vector<std::string> foreign_key_checked_tables(const Schema& schema, const 
   return out;
 }
 
+namespace {
+
+bool writes_through(ReferentialAction a) { return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull; }
+
+void add_cascaded(const Schema& schema, const std::string& table, StatementKind kind, std::vector<std::string>& out) {
+  for (const Table& t : schema.tables)
+    for (const ForeignKey& fk : t.foreign_keys) {
+      if (fk.table != table) continue;
+      const ReferentialAction a = kind == StatementKind::Delete ? fk.on_delete : fk.on_update;
+      if (!writes_through(a) || std::find(out.begin(), out.end(), t.name) != out.end()) continue;
+      out.push_back(t.name);
+      const bool deletes = kind == StatementKind::Delete && a == ReferentialAction::Cascade;
+      add_cascaded(schema, t.name, deletes ? StatementKind::Delete : StatementKind::Update, out);
+      if (deletes) add_cascaded(schema, t.name, StatementKind::Update, out);  // (a cycle of keys cannot be declared)
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> cascaded_tables(const Schema& schema, const std::string& table, StatementKind kind) {
+  std::vector<std::string> out;
+  if (kind == StatementKind::Delete || kind == StatementKind::Update) add_cascaded(schema, table, kind, out);
+  return out;
+}
+
+std::vector<std::string> cascading_tables(const Schema& schema) {
+  std::vector<std::string> out;
+  for (const Table& t : schema.tables)
+    for (const StatementKind kind : {StatementKind::Delete, StatementKind::Update})
+      for (const std::string& w : cascaded_tables(schema, t.name, kind))
+        if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  return out;
+}
+
 }  // namespace txprop

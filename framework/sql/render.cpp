@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop {
@@ -483,7 +485,22 @@ namespace {
 // PostgreSQL: a trigger function per trigger (PL/pgSQL, created again with each table: DROP TABLE drops the trigger,
 // not the function). Foreign-key actions are run by the RI triggers as ordinary UPDATE / DELETE statements on the
 // referencing table, which fire its row triggers (checked on 15.18: ON DELETE CASCADE and SET NULL, ON UPDATE CASCADE).
+// SDG's form (a CascadeLog with no log table, its writer_list the integer version key): a cascaded UPDATE changes some
+// column and leaves the version key as it was (every instrumented UPDATE that changes a row sets its own), which the
+// trigger moves on by kCascadedVersionStep, so the cascaded version is a new version of the row.
+std::vector<std::string> postgresql_cascade_versions(const Table& t, const CascadeLog& log) {
+  const Dialect d = Dialect::PostgreSql;
+  const std::string vk = quote_identifier(log.writer_list, d);
+  const std::string name = quote_identifier("txp_versions_" + t.name, d);
+  return {fmt::format("CREATE OR REPLACE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS $txp$BEGIN IF NEW.{} = OLD.{} "
+                      "AND NEW IS DISTINCT FROM OLD THEN NEW.{} := OLD.{} + {}; END IF; RETURN NEW; END$txp$",
+                      name, vk, vk, vk, vk, kCascadedVersionStep),
+          fmt::format("CREATE TRIGGER {0} BEFORE UPDATE ON {1} FOR EACH ROW EXECUTE FUNCTION {0}()", name,
+                      quote_identifier(t.name, d))};
+}
+
 std::vector<std::string> postgresql_cascade_log(const Table& t, const CascadeLog& log) {
+  if (log.log_table.empty()) return postgresql_cascade_versions(t, log);
   const Dialect d = Dialect::PostgreSql;
   const std::string table = quote_identifier(t.name, d), wl = quote_identifier(log.writer_list, d);
   const std::string update = quote_identifier(log.log_table + "_" + t.name + "_update", d);
@@ -506,7 +523,21 @@ std::vector<std::string> postgresql_cascade_log(const Table& t, const CascadeLog
 // recursive_triggers off (checked on 3.40.1). An AFTER UPDATE trigger cannot change NEW: it appends with an UPDATE of
 // the row, which fires no trigger again (recursive_triggers is off). txp_writer() is the driver's function (the
 // session's writer, NULL on a connection that set none, as the control connection's resets).
+// SDG's form: the same AFTER UPDATE, with the version key moved on where it is unchanged and another column changed.
+std::vector<std::string> sqlite_cascade_versions(const Table& t, const CascadeLog& log) {
+  const Dialect d = Dialect::Sqlite;
+  const std::string vk = quote_identifier(log.writer_list, d), rid = quote_identifier(log.row_id, d);
+  std::vector<std::string> changed;
+  for (const Column& c : t.columns)
+    if (c.name != log.writer_list) changed.push_back(fmt::format("NEW.{0} IS NOT OLD.{0}", quote_identifier(c.name, d)));
+  return {fmt::format("CREATE TRIGGER {} AFTER UPDATE ON {} WHEN NEW.{} IS OLD.{} AND ({}) BEGIN UPDATE {} SET {} = {} + "
+                      "{} WHERE {} = NEW.{}; END",
+                      quote_identifier("txp_versions_" + t.name, d), quote_identifier(t.name, d), vk, vk,
+                      fmt::join(changed, " OR "), quote_identifier(t.name, d), vk, vk, kCascadedVersionStep, rid, rid)};
+}
+
 std::vector<std::string> sqlite_cascade_log(const Table& t, const CascadeLog& log) {
+  if (log.log_table.empty()) return sqlite_cascade_versions(t, log);
   const Dialect d = Dialect::Sqlite;
   const std::string table = quote_identifier(t.name, d), wl = quote_identifier(log.writer_list, d);
   const std::string rid = quote_identifier(log.row_id, d);

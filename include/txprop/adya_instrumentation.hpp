@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "txprop/engine.hpp"
+#include "txprop/foreign_key_checks.hpp"
 #include "txprop/hidden_columns.hpp"
 #include "txprop/outcome.hpp"
 #include "txprop/test_case.hpp"
@@ -113,10 +114,8 @@ TestCase strip_instrumentation(const TestCase& c);
 inline constexpr const char* kCascadeLogTable = "txp_cascades";
 // Whether `t` is the log table instrument() adds.
 bool is_cascade_log(const Table& t);
-// The tables whose rows a successful `kind` (UPDATE or DELETE) of `table`'s rows may write through foreign-key actions,
-// transitively: a DELETE's CASCADE deletes (which cascade on), a SET NULL or an ON UPDATE action's update (which may
-// cascade as an update of the referenced columns).
-std::vector<std::string> cascaded_tables(const Schema& schema, const std::string& table, StatementKind kind);
+// The tables a key's action writes (foreign_key_checks.hpp: one owner for Adya and SDG).
+using ::txprop::cascaded_tables;
 // One logged delete: the writer (transaction index + 1), the table, the row id and the writer list of the deleted
 // version. nullopt for a log row that is not one txprop wrote (a writer that was not set shows as '?').
 struct CascadedDelete {

@@ -135,8 +135,8 @@ struct Options {
   // engine's writes through a key cannot be recorded (engine.cascaded_writes_unrecorded: MariaDB): the Adya suites,
   // which would refuse those cases there.
   bool foreign_key_writes_recorded_only = false;
-  // The same on every engine: the Sdg suite, whose instrumentation records a key's checks (version-set reads of the
-  // checked tables) but not the writes of its actions.
+  // The same on every engine: for a suite whose oracle records a key's checks but not the writes of its actions (none
+  // of the shipped suites since SDG records them where the engine's triggers fire).
   bool foreign_key_no_writes = false;
   // Row-lock options (issue 17): a locking read becomes, with lock_strength_probability, the engine's weaker strength
   // of its kind (PostgreSQL's FOR NO KEY UPDATE, FOR KEY SHARE), and with lock_wait_probability NOWAIT or SKIP LOCKED

@@ -70,8 +70,8 @@ class Oracle {
 // What judging one case gave: nothing ran when the oracle refused it.
 struct Judgement {
   std::string refused;  // cannot_judge's line; then `verdict` is "no verdict" with it and `history` is empty
-  TestCase prepared;    // the case as it ran
-  History history;
+  TestCase prepared;    // the case as it ran (as the judged run ran it: Verdict::judged_run)
+  History history;      // the run the verdict is about (the oracle's judged run where it judged one of its own)
   Verdict verdict;
 };
 using RunCase = std::function<History(const TestCase&)>;

@@ -51,7 +51,9 @@ struct ForeignKey {
 // engines whose row triggers fire for those writes (EngineCapabilities::cascaded_writes_unrecorded empty), and
 // rendered after the table by render_setup: an UPDATE that leaves `writer_list` as it was (a cascaded SET NULL or
 // CASCADE; every instrumented UPDATE appends to it) appends the session's writer (render_set_writer), and every
-// DELETE inserts (writer, table, row id, writer list) into `log_table`, a table of the schema.
+// DELETE inserts (writer, table, row id, writer list) into `log_table`, a table of the schema. SDG's instrumentation
+// sets it too, in its own form (no `log_table`; `writer_list` names its integer version key): render_setup's triggers
+// then move the version key on (foreign_key_checks.hpp, kCascadedVersionStep) where an UPDATE changed a row and left it.
 struct CascadeLog {
   std::string log_table;
   std::string row_id;

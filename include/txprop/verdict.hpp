@@ -8,12 +8,15 @@
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace txprop {
+
+struct History;
 
 // Where a finding stands, given the isolation levels of the transactions that decide it. One owner decides it:
 // decide_standing() below; every oracle names its finding's transactions and calls it.
@@ -82,6 +85,11 @@ struct Verdict {
   std::vector<std::string> tags;
   // Files for the report folder, by name (e.g. "history.edn": the history in Elle's form).
   std::vector<std::pair<std::string, std::string>> attachments;
+  // The run this verdict is about, where the oracle judged another run than the one it was handed (SDG re-plans a
+  // case whose groups did not run contiguously, and decycles it, and judges that later run): judge_case() hands it on
+  // as the judgement's history, so reports, scenario files and replays show the history the verdict is about. Null:
+  // the verdict is about the history the oracle was handed.
+  std::shared_ptr<const History> judged_run;
 
   bool ok() const { return findings.empty() && !inconclusive; }
   // True if some finding is not documented behaviour: the property fails (and shrinks).

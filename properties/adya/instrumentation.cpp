@@ -227,28 +227,9 @@ void record_statement(Statement& s, const std::string& id, WriteRecording& r) {
   }
 }
 
-bool writes_through(ReferentialAction a) { return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull; }
-
-void add_cascaded(const Schema& schema, const std::string& table, StatementKind kind, std::vector<std::string>& out) {
-  for (const Table& t : schema.tables)
-    for (const ForeignKey& fk : t.foreign_keys) {
-      if (fk.table != table) continue;
-      const ReferentialAction a = kind == StatementKind::Delete ? fk.on_delete : fk.on_update;
-      if (!writes_through(a) || std::find(out.begin(), out.end(), t.name) != out.end()) continue;
-      out.push_back(t.name);
-      const bool deletes = kind == StatementKind::Delete && a == ReferentialAction::Cascade;
-      add_cascaded(schema, t.name, deletes ? StatementKind::Delete : StatementKind::Update, out);
-      if (deletes) add_cascaded(schema, t.name, StatementKind::Update, out);  // (a cycle of keys cannot be declared)
-    }
-}
-
 // Tables a foreign-key action may write, each given a CascadeLog, the log table added, every transaction its writer.
 void add_cascade_log(TestCase& out) {
-  std::vector<std::string> written;
-  for (const Table& t : out.schema.tables)
-    for (const StatementKind kind : {StatementKind::Delete, StatementKind::Update})
-      for (const std::string& w : cascaded_tables(out.schema, t.name, kind))
-        if (std::find(written.begin(), written.end(), w) == written.end()) written.push_back(w);
+  const std::vector<std::string> written = cascading_tables(out.schema);
   if (written.empty()) return;
   for (const std::string& w : written)
     out.schema.find_table(w)->cascade_log = CascadeLog{kCascadeLogTable, kRowIdColumn, kWriterListColumn};
@@ -263,12 +244,6 @@ void add_cascade_log(TestCase& out) {
 }  // namespace
 
 bool is_cascade_log(const Table& t) { return t.name == kCascadeLogTable; }
-
-std::vector<std::string> cascaded_tables(const Schema& schema, const std::string& table, StatementKind kind) {
-  std::vector<std::string> out;
-  if (kind == StatementKind::Delete || kind == StatementKind::Update) add_cascaded(schema, table, kind, out);
-  return out;
-}
 
 std::optional<CascadedDelete> parse_cascade_log_row(const Row& r) {
   if (r.size() != 4 || r[0].type() != ValueType::Text || r[1].type() != ValueType::Text ||

@@ -52,8 +52,11 @@ Graph Graph::infer(std::vector<Node> nodes) {
       for (const Version& v : x.before) overwriter[v].push_back(i);
     if (x.kind == StatementKind::Insert)
       for (const Version& v : x.after) inserter[{v.table, v.row}].push_back(i);
+    // A DELETE's ON DELETE SET NULL updates rows it does not delete (their new versions are in `after`).
     if (x.kind == StatementKind::Delete)
-      for (const Version& v : x.before) deleter[{v.table, v.row}].push_back(i);
+      for (const Version& v : x.before)
+        if (std::none_of(x.after.begin(), x.after.end(), [&](const Version& a) { return a.table == v.table && a.row == v.row; }))
+          deleter[{v.table, v.row}].push_back(i);
   }
   std::set<std::tuple<int, int, DepKind>> seen;
   auto add = [&](int from, int to, DepKind kind, const Version& evidence) {

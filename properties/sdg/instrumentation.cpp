@@ -81,6 +81,19 @@ Expr version_is(std::int64_t version) {
   return Expr::binary(BinaryOp::Eq, Expr::col(kVersionKey), Expr::lit(Value(version)));
 }
 
+}  // namespace
+
+std::vector<std::string> cascade_tables(const Statement& s, const Schema& schema) {
+  std::vector<std::string> out;
+  if (s.kind != StatementKind::Update && s.kind != StatementKind::Delete) return out;
+  for (const std::string& w : s.written_tables())
+    for (const std::string& t : cascaded_tables(schema, w, s.kind))
+      if (std::find(out.begin(), out.end(), t) == out.end() && schema.find_table(t)) out.push_back(t);
+  return out;
+}
+
+namespace {
+
 // The distinct tables a statement reads that the schema has: one version-set read each. Those it names, and those a
 // foreign key's check reads without the statement naming them (the referenced row of an INSERT or key-setting UPDATE
 // of the referencing table; the referencing rows of a DELETE or key-setting UPDATE of the referenced one): their
@@ -92,6 +105,7 @@ std::vector<std::string> read_tables(const Statement& s, const Schema& schema) {
   if (s.kind == StatementKind::LockTable) return out;
   std::vector<std::string> tables = s.tables();
   for (const std::string& checked : foreign_key_checked_tables(schema, s)) tables.push_back(checked);
+  for (const std::string& cascaded : cascade_tables(s, schema)) tables.push_back(cascaded);
   for (const std::string& t : tables)
     if (std::find(out.begin(), out.end(), t) == out.end() && schema.find_table(t)) out.push_back(t);
   return out;
@@ -149,12 +163,14 @@ Group group_of(const Statement& original, const Schema& schema, std::int64_t ver
       for (const std::string& w : written) g.before.push_back(instrumentation_read(schema, w, write_predicate(s, w)));
       set_version(s, version, on_change);
       for (const std::string& w : written) g.after.push_back(instrumentation_read(schema, w, version_is(version)));
+      for (const std::string& c : cascade_tables(s, schema)) g.after.push_back(instrumentation_read(schema, c, std::nullopt));
       break;
     }
     case StatementKind::Delete:
       // One before-write read per table it deletes from (MariaDB's DELETE t, u FROM t JOIN u deletes from both);
       // a deleted row leaves nothing for an after-write read.
       for (const std::string& w : s.written_tables()) g.before.push_back(instrumentation_read(schema, w, write_predicate(s, w)));
+      for (const std::string& c : cascade_tables(s, schema)) g.after.push_back(instrumentation_read(schema, c, std::nullopt));
       break;
     default: break;
   }
@@ -182,9 +198,13 @@ struct Placed {
 
 }  // namespace
 
-TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change) {
+TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change,
+                    bool cascade_triggers) {
   TestCase out = c;
   keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
+  if (cascade_triggers)
+    for (const std::string& t : cascading_tables(out.schema))
+      out.schema.find_table(t)->cascade_log = CascadeLog{"", kRowKey, kVersionKey};  // SDG's form (schema.hpp)
   std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
   std::vector<std::vector<Placed>> placed(c.transactions.size());  // [txn][step]
   std::vector<int> companion(c.transactions.size(), -1);
@@ -256,13 +276,14 @@ bool companion_shape(const Transaction& tx) {
 
 // The roles of a transaction's own steps; `moved` gets the groups whose statement has no reads before it in the
 // transaction (every statement references a table, so its reads are on the companion).
-std::vector<StepRole> own_roles(const Transaction& tx, std::vector<int>& moved) {
+std::vector<StepRole> own_roles(const Transaction& tx, const Schema& schema, std::vector<int>& moved) {
   std::vector<StepRole> roles(tx.step_count());
   roles.front() = {Role::Control, -1};
   roles.back() = {Role::Control, -1};
   int group = 0;
   std::vector<std::size_t> pending;  // instrumentation reads waiting for their statement
-  std::size_t expect_after = 0;  // after-write reads still to come for the last statement
+  std::size_t expect_after = 0;    // after-write reads still to come for the last statement
+  std::size_t expect_cascade = 0;  // then its reads of the tables its keys' actions write
   for (std::size_t i = 0; i < tx.statements.size(); ++i) {
     const Statement& s = tx.statements[i];
     const std::size_t step = i + 1;
@@ -274,6 +295,9 @@ std::vector<StepRole> own_roles(const Transaction& tx, std::vector<int>& moved) 
       if (expect_after > 0) {
         roles[step] = {Role::AfterWriteRead, group - 1};
         --expect_after;
+      } else if (expect_cascade > 0) {
+        roles[step] = {Role::CascadeRead, group - 1};
+        --expect_cascade;
       } else {
         pending.push_back(step);
       }
@@ -290,6 +314,7 @@ std::vector<StepRole> own_roles(const Transaction& tx, std::vector<int>& moved) 
     pending.clear();
     roles[step] = {Role::Statement, group};
     expect_after = here && (s.kind == StatementKind::Update || s.kind == StatementKind::Insert) ? written : 0;
+    expect_cascade = here ? cascade_tables(s, schema).size() : 0;
     ++group;
   }
   for (std::size_t step : pending) roles[step] = {Role::VersionSetRead, group};  // malformed: reads without statement
@@ -315,6 +340,7 @@ void companion_roles(const Transaction& owner, int owner_index, const std::vecto
     take(Role::VersionSetRead, g, read_tables(s, schema).size());
     take(Role::BeforeWriteRead, g, overwrites ? written : 0);
     take(Role::AfterWriteRead, g, s.kind == StatementKind::Update || s.kind == StatementKind::Insert ? written : 0);
+    take(Role::CascadeRead, g, cascade_tables(s, schema).size());
   }
 }
 
@@ -330,7 +356,7 @@ Layout layout(const TestCase& prepared) {
       out.emplace_back(tx.step_count(), StepRole{});
       continue;
     }
-    out.push_back(own_roles(tx, moved));
+    out.push_back(own_roles(tx, prepared.schema, moved));
     if (!moved.empty()) owners.emplace_back(static_cast<int>(t), std::move(moved));
   }
   // The k-th companion holds the reads of the k-th transaction with moved groups (instrument() appends them so).
@@ -351,7 +377,7 @@ bool is_companion(const Layout& layout, std::size_t t) {
 std::vector<StepRef> group_steps(const Layout& layout, int txn, int group) {
   // Reads before the statement, the statement, reads after it; each part in step order (a group's reads are all in
   // its transaction or all on its companion).
-  auto part = [](Role r) { return r == Role::Statement ? 1 : r == Role::AfterWriteRead ? 2 : 0; };
+  auto part = [](Role r) { return r == Role::Statement ? 1 : is_after(r) ? 2 : 0; };
   std::vector<std::pair<int, StepRef>> steps;
   for (std::size_t u = 0; u < layout.size(); ++u)
     for (std::size_t s = 0; s < layout[u].size(); ++s) {
@@ -377,6 +403,7 @@ TestCase strip(const TestCase& prepared) {
   const Layout roles = layout(prepared);
   TestCase out = prepared;
   keys().strip_from(out.schema);
+  for (Table& t : out.schema.tables) t.cascade_log.reset();
   // Companions come after every transaction of the case: dropping them keeps the others' indexes.
   while (!out.transactions.empty() && is_companion(roles, out.transactions.size() - 1)) out.transactions.pop_back();
   for (std::size_t ti = 0; ti < out.transactions.size(); ++ti) {

@@ -6,6 +6,15 @@
 //   before-write read   SELECT ... FROM t WHERE <the write's predicate>         (UPDATE, DELETE)
 //   the statement       (INSERT gets txp_pk/txp_vk values, UPDATE sets txp_vk = K, SELECT returns both keys)
 //   after-write read    SELECT ... FROM t WHERE txp_vk = K                        (UPDATE, INSERT)
+//   cascade read        SELECT ... FROM u   for every table u a foreign key's action may write (UPDATE, DELETE)
+// A key's action (ON DELETE / ON UPDATE CASCADE or SET NULL) writes rows of u no statement names: u's version-set read
+// before the statement and its cascade read after it, in the same transaction with nothing between (the group runs
+// contiguously), differ exactly by those writes: a row gone was deleted, a row with another version key updated. Where
+// the engine fires row triggers for those writes (EngineCapabilities::cascaded_writes_unrecorded empty; the oracle
+// refuses writing keys elsewhere), instrument(cascade_triggers) gives u a CascadeLog in SDG's form (schema.hpp): a
+// cascaded update, which sets no version key of its own, moves it on by kCascadedVersionStep (foreign_key_checks.hpp),
+// so the version it
+// installs is a new version of the row (Adya records the same writes with the same triggers in its form).
 // Where the engine takes a first write's snapshot only when that write runs (SQLite, capabilities.hpp,
 // first_write_snapshot_after_wait), a transaction whose first statement is a write begins that statement's group with
 //   write lock          UPDATE t SET txp_pk = txp_pk WHERE 1 = 0
@@ -28,6 +37,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "txprop/test_case.hpp"
@@ -41,7 +51,10 @@ inline constexpr std::int64_t kInsertedRowKeys = 1'000'000;
 
 // WriteLock: the write-lock step above; like BEGIN it belongs to no group (group -1), is left out of the graph and of
 // the replay, and strip() removes it.
-enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead, WriteLock };
+// CascadeRead: a cascade read after the statement (above).
+enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead, WriteLock, CascadeRead };
+// The reads after a group's statement.
+inline bool is_after(Role r) { return r == Role::AfterWriteRead || r == Role::CascadeRead; }
 
 struct StepRole {
   Role role = Role::Control;
@@ -62,7 +75,12 @@ using Moved = std::vector<std::vector<bool>>;
 //   txp_vk = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN K ELSE txp_vk END
 // so that such a row stays unwritten as in the plain case (Adya's writer list follows the same rule,
 // properties/adya/instrumentation.cpp add_writer); its after-write read then returns the rows the UPDATE changed.
-TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false);
+// `cascade_triggers`: the engine fires row triggers for a foreign key's writes (the cascade reads are added either way).
+TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false,
+                    bool cascade_triggers = false);
+// The tables a foreign key's action may write when `s` runs (cascaded_tables of each table it writes; UPDATE, DELETE):
+// one cascade read each after it, and a version-set read each before it.
+std::vector<std::string> cascade_tables(const ::txprop::Statement& s, const Schema& schema);
 // The version key a write of a prepared case installs (UPDATE, INSERT), or nothing.
 std::optional<std::int64_t> version_of(const ::txprop::Statement& s);
 // Whether transaction `t` of a prepared case is a companion holding other transactions' moved reads.

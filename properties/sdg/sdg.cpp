@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -130,6 +132,32 @@ void add_step(Node& n, const History& h, Role role, const StepRef& ref) {
   }
 }
 
+// What a group's foreign-key actions wrote (instrumentation.hpp, cascade reads): each cascade read after the statement
+// against the version-set read of its table before it, both in the statement's transaction with nothing between.
+struct Cascaded {
+  std::vector<Version> deleted;                     // versions a CASCADE deleted
+  std::vector<std::pair<Version, Version>> updated;  // (overwritten, installed) by a SET NULL or ON UPDATE CASCADE
+};
+
+Cascaded cascaded_writes(const History& h, const Layout& layout, int txn, int group) {
+  std::map<std::string, std::map<std::int64_t, std::int64_t>> before, after;  // table -> row key -> version key
+  for (const StepRef& ref : steps_of(layout, txn, group)) {
+    const Role role = role_of(layout, ref).role;
+    if ((role != Role::VersionSetRead && role != Role::CascadeRead) || !h.outcome(ref).ok()) continue;
+    const std::string& table = statement_of(h.test_case, ref).table;
+    auto& rows = (role == Role::CascadeRead ? after : before)[table];
+    for (const Version& v : versions(h.outcome(ref), table)) rows[v.row] = v.version;
+  }
+  Cascaded out;
+  for (const auto& [table, now] : after)
+    for (const auto& [row, version] : before[table]) {
+      const auto it = now.find(row);
+      if (it == now.end()) out.deleted.push_back(Version{table, row, version});
+      else if (it->second != version) out.updated.emplace_back(Version{table, row, version}, Version{table, row, it->second});
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
@@ -152,6 +180,11 @@ std::vector<Node> extract_nodes(const History& h, const Layout& layout) {
           return std::none_of(n.after.begin(), n.after.end(),
                               [&](const Version& a) { return a.table == b.table && a.row == b.row; });
         });
+      // What its keys' actions wrote: rows no statement names, written by this one's transaction.
+      const Cascaded cascaded = cascaded_writes(h, layout, n.txn, n.stmt);
+      for (const Version& v : cascaded.deleted) n.before.push_back(v), n.written.insert(v.table);
+      for (const auto& [old, now] : cascaded.updated)
+        n.before.push_back(old), n.after.push_back(now), n.written.insert(now.table);
       nodes.push_back(std::move(n));
     }
   }
@@ -256,7 +289,7 @@ std::vector<int> replan(const History& h, const Layout& layout) {
       if (role.group >= 0) at = h.completed_at(StepRef{owner, main_step(layout, owner, role.group)});
       if (at < 0) at = h.completed_at(own);
       const long key = std::max<long>(previous, at);
-      const int part = role.role == Role::AfterWriteRead ? 2 : role.role == Role::Statement || role.group < 0 ? 1 : 0;
+      const int part = is_after(role.role) ? 2 : role.role == Role::Statement || role.group < 0 ? 1 : 0;
       keys.push_back(Key{key, owner, part, static_cast<int>(t), static_cast<int>(s)});
       previous = key;
     }
@@ -470,7 +503,7 @@ std::string undo_uncommitted(History& h, const Layout& layout) {
         continue;
       const std::set<int> open = open_writers(h, layout, read);
       // An after-write read selects the owner's own version key: no other transaction's row.
-      if (open.empty() || role.role == Role::AfterWriteRead) continue;
+      if (open.empty() || is_after(role.role)) continue;
       const std::string what = fmt::format("T{}.{}'s {} of {} ran at READ UNCOMMITTED beside T{}'s uncommitted write",
                                            role.owner, role.group + 1,
                                            role.role == Role::VersionSetRead ? "version-set read" : "before-write read",
@@ -481,11 +514,16 @@ std::string undo_uncommitted(History& h, const Layout& layout) {
       // InnoDB locks every record a locking scan visits, an uncommitted version's and a delete-marked old index entry
       // alike, so such a row, matching the predicate before or after, would have made it wait. Then the read is what
       // the write overwrote if it shows no open transaction's version.
+      // Nor does that hold of a write that failed: its scan stops at the error (a duplicate key), maybe before the
+      // uncommitted version. Seen at MariaDB SERIALIZABLE, seed 49: UPDATE t0 SET c1 = 0 failed with 1062 on its second
+      // row without waiting, and its before-write read lacked the row another transaction's uncommitted DELETE removed.
       if (role.role != Role::VersionSetRead) {
         const int main = main_step(layout, role.owner, role.group);
         const auto& blocked = h.was_blocked.at(static_cast<std::size_t>(role.owner));
         if (static_cast<std::size_t>(main) < blocked.size() && blocked[static_cast<std::size_t>(main)])
           return what + ", and its statement waited";
+        if (h.outcome(StepRef{role.owner, main}).failed())
+          return what + ", and its statement failed, so its scan may have ended before that write's rows";
         if (std::string version = uncommitted.open_version(read, open); !version.empty()) return what + ": " + version;
         continue;
       }
@@ -830,6 +868,27 @@ void add_operation(ItemGraph& g, const History& h, const Layout& layout, const I
   }
 }
 
+// The writes of an operation's foreign-key actions (cascaded_writes): deletes, and updates that extend the writer list
+// of the version they overwrote, as the statement's own.
+void add_cascaded(ItemGraph& g, const History& h, const Layout& layout, const ItemGraph::Op& op) {
+  using namespace txprop::adya;
+  const TxnId id = static_cast<TxnId>(op.txn + 1);
+  const Cascaded cascaded = cascaded_writes(h, layout, op.txn, op.group);
+  for (const Version& v : cascaded.deleted) {
+    if (auto it = g.wlist.find({v.row, v.version}); it != g.wlist.end())
+      g.o.add_delete_read(op.stmt, static_cast<RowId>(v.row), it->second);
+    g.o.add_write(op.stmt, static_cast<RowId>(v.row), WriteKind::Delete);
+  }
+  for (const auto& [old, now] : cascaded.updated) {
+    g.o.add_write(op.stmt, static_cast<RowId>(now.row), WriteKind::Update);
+    const auto chain = g.wlist.find({old.row, old.version});
+    if (chain == g.wlist.end()) continue;
+    std::vector<TxnId> next = chain->second;
+    next.push_back(id);
+    g.wlist[{now.row, now.version}] = std::move(next);
+  }
+}
+
 void finish_transactions(ItemGraph& g, const History& h, const Layout& layout) {
   using namespace txprop::adya;
   for (std::size_t t = 0; t < h.test_case.transactions.size(); ++t) {
@@ -872,7 +931,10 @@ std::vector<Finding> isolation_findings(Target& target, const History& h, const 
   ItemGraph g;
   add_initial_rows(g, h.test_case);
   add_transactions(g, target, h, layout);
-  for (const ItemGraph::Op& op : g.ops) add_operation(g, h, layout, op, mismatched);
+  for (const ItemGraph::Op& op : g.ops) {
+    add_operation(g, h, layout, op, mismatched);
+    add_cascaded(g, h, layout, op);
+  }
   finish_transactions(g, h, layout);
   // Every item-level phenomenon is looked for; each counts against the levels of the transactions that decide it.
   const std::set<std::string> wanted = {"G0", "G1a", "G1b", "G1c", "G-single", "G2-item", "G-SIa", "G-SIb",
@@ -929,7 +991,16 @@ class SdgJudgement {
   SdgJudgement(Target& target, const History& first, const SdgOptions& options)
       : target_(target), first_(first), options_(options), h_(first) {}
 
+  // The verdict, with the run it judged where that is not the first (re-planned or decycled): the run whose history
+  // gave its first failing finding, else the last one judged. A report and its scenario file show that run.
   Verdict judge() {
+    Verdict v = judge_runs();
+    if (replans_ || removed_) v.judged_run = std::make_shared<const History>(judged_ ? *judged_ : h_);
+    return v;
+  }
+
+ private:
+  Verdict judge_runs() {
     if (first_.finding) return v_.without_verdict("the run did not finish");
     if (!is_instrumented(first_.test_case))
       return v_.without_verdict("the case was not instrumented (prepare it with the sdg oracle)");
@@ -964,7 +1035,11 @@ class SdgJudgement {
     return v_;
   }
 
- private:
+  // The run judged now gave a failing finding: the report shows it (the first such run).
+  void judged_here() {
+    if (!judged_) judged_ = h_;
+  }
+
   // Blocking scheduling: re-plan to the actual order until every group ran contiguously.
   bool converge() {
     for (int round = 0;; ++round) {
@@ -1024,7 +1099,10 @@ class SdgJudgement {
     if (!mismatched.empty() && options_.a3_check)
       return a3_broken(target_, h_, layout, a3_, mismatched, [this](const std::string& why) { return no_verdict(why); });
     if (options_.isolation)
-      for (Finding& f : isolation_findings(target_, h_, layout, a3_, mismatched)) v_.findings.push_back(std::move(f));
+      for (Finding& f : isolation_findings(target_, h_, layout, a3_, mismatched)) {
+        if (f.fails()) judged_here();
+        v_.findings.push_back(std::move(f));
+      }
     return std::nullopt;
   }
 
@@ -1035,7 +1113,7 @@ class SdgJudgement {
     const TestCase smaller = remove_statement(strip(h_.test_case), victim.txn, victim.stmt);
     const EngineCapabilities engine = target_.engine().capabilities();
     h_ = target_.run(instrument(smaller, engine.first_write_snapshot_after_wait, moved_reads(smaller, target_.engine()),
-                                engine.update_skips_unchanged_rows));
+                                engine.update_skips_unchanged_rows, engine.cascaded_writes_unrecorded.empty()));
   }
 
   // Replays the acyclic graph in topological order and compares every step's result and the final state.
@@ -1058,7 +1136,8 @@ class SdgJudgement {
         "topological order below, in one session without transactions, on a fresh database.\n",
         graph.nodes().size(), graph.edges().size(),
         removed_ ? fmt::format("; decycled by removing {} statement(s): {}", removed_, fmt::join(removed_text_, "; ")) : "",
-        replans_ ? fmt::format("; re-planned {} time(s) for blocking", replans_) : "");
+        replans_ ? fmt::format("; re-planned {} time(s) for blocking (the history shown is the re-planned run "
+                               "judged here)", replans_) : "");
     std::string order_text;
     for (int n : order) order_text += "  " + graph.label(n) + "\n";
     for (std::size_t k = 0; k < steps.size(); ++k) {
@@ -1068,7 +1147,7 @@ class SdgJudgement {
       if (same_result(before, after, why)) continue;
       const StepRole role = layout[static_cast<std::size_t>(steps[k].txn)][static_cast<std::size_t>(steps[k].index)];
       static const char* const kRoleNames[] = {"",   "version-set read of", "before-write read of",
-                                               "", "after-write read of", "write lock of"};
+                                               "", "after-write read of", "write lock of", "cascade read of"};
       const Statement& stmt = h_.test_case.transactions[static_cast<std::size_t>(steps[k].txn)].statements[static_cast<std::size_t>(steps[k].index - 1)];
       Finding f;
       f.kind = "result-mismatch";
@@ -1105,6 +1184,7 @@ class SdgJudgement {
                        "than the one its transaction read): documented behaviour.\n";
       v_.tags.push_back("sdg-a3-pattern");
     }
+    if (f.fails()) judged_here();
     v_.findings.push_back(std::move(f));
   }
 
@@ -1112,6 +1192,7 @@ class SdgJudgement {
   const History& first_;
   const SdgOptions& options_;
   History h_;
+  std::optional<History> judged_;  // the run of the first failing finding (judged_here)
   Assumption a3_;
   Verdict v_ = Verdict::pass("sdg");
   int replans_ = 0, removed_ = 0;

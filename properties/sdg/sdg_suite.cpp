@@ -16,13 +16,15 @@ TXPROP_SETTINGS(Sdg) {
   // TRUE / FALSE, IS [NOT] TRUE, CAST, IS [NOT] DISTINCT FROM: run on the engine itself.
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
-  s.generator.lock_tables = true;
-  // Foreign keys whose actions write nothing (RESTRICT, NO ACTION): their checks read by version-set reads of the
-  // checked tables (a key that writes, CASCADE or SET NULL, is refused). Only where the oracle judges a key's check on
-  // a table another transaction writes: not where writes read the latest committed rows (InnoDB) nor where reads take
-  // SIREAD locks (PostgreSQL SERIALIZABLE), where such cases only add refusals (sdg_oracle.cpp, key_checks_unfaithful).
+  s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): no node of the graph, its waits in the completion order
+  // Foreign keys: their checks read by version-set reads of the checked tables; the writes of their actions (CASCADE,
+  // SET NULL) recorded by reads of the tables they write and by triggers, where the engine fires triggers for those
+  // writes (elsewhere they are refused, so the generator gives them only where they are recorded). Only where the
+  // oracle judges a key's check on a table another transaction writes: not where writes read the latest committed
+  // rows (InnoDB) nor where reads take SIREAD locks (PostgreSQL SERIALIZABLE), where such cases only add refusals
+  // (sdg_oracle.cpp, key_checks_unfaithful).
   const txprop::EngineCapabilities caps = suite.config.profile().capabilities(suite.config);
   const auto& ssi = caps.predicate_lock_levels;
   s.generator.foreign_keys = caps.writes_read_snapshot && std::find(ssi.begin(), ssi.end(), suite.level) == ssi.end();
-  s.generator.foreign_key_no_writes = true;  // LOCK TABLE (PostgreSQL): no node of the graph, its waits in the completion order
+  s.generator.foreign_key_writes_recorded_only = true;
 }

@@ -3,6 +3,7 @@
 // each on the one judging path (judge_case), counting the verdicts that are "no verdict" by their reason with
 // transaction, row and table names and the statement's text left out, so one reason counts once.
 // Usage: txprop_no_verdict_bench [cases=300] [oracle ...]   (oracles: adya sdg by default; all levels of each target)
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <regex>
@@ -30,6 +31,11 @@ gen::Options suite_options(const std::string& oracle, const TargetConfig& config
   o.rollback_probability = oracle == "sdg" ? 0.2 : 0.15;
   if (oracle != "sdg") o.weight_select = 30;
   o.foreign_keys = oracle == "troc";  // the Troc suite's keys (properties/troc/troc_suite.cpp)
+  // Foreign keys as the Sdg suite has them (properties/sdg/sdg_suite.cpp): where writes read a snapshot and reads take
+  // no SIREAD locks, their actions' writes only where the engine's triggers record them.
+  const auto& ssi = o.engine.predicate_lock_levels;
+  if (oracle == "sdg" && o.engine.writes_read_snapshot && std::find(ssi.begin(), ssi.end(), level) == ssi.end())
+    o.foreign_keys = o.foreign_key_writes_recorded_only = true;
   return o;
 }
 

@@ -41,7 +41,10 @@ Judgement judged(const char* name, Target& target, IsolationLevel level) {
   EXPECT_EQ(oracle(name).cannot_judge(c, target.engine()), "") << name;
   Judgement j = judge_case(oracle(name), target, c, [&](const TestCase& p) { return target.run(p); });
   EXPECT_FALSE(j.history.finding) << j.history.finding->detail;
-  EXPECT_TRUE(j.history.any_blocked()) << "T1's LOCK TABLE waits for T0's: " << describe(j.history);
+  // T1's LOCK TABLE waits for T0's. SDG re-plans a run whose statements waited and judges that run, which the
+  // judgement then holds (Verdict::judged_run): there T1's steps come after T0's COMMIT and nothing waits.
+  EXPECT_TRUE(j.history.any_blocked() || (name == std::string("sdg") && j.verdict.judged_run))
+      << "T1's LOCK TABLE waits for T0's: " << describe(j.history);
   for (std::size_t t = 0; t < 2; ++t) EXPECT_EQ(j.history.transactions[t].fate, TxnFate::Committed) << describe(j.history);
   return j;
 }

@@ -187,7 +187,7 @@ TEST(ForeignKeys, OnlyRecordedWritesWhereAsked) {
     EXPECT_GT(keys, 0) << engine;
     EXPECT_EQ(writing > 0, std::string(engine) == "postgresql") << engine << ": " << writing << " of " << keys;
   }
-  // The Sdg suite asks for keys that write nothing on every engine.
+  // foreign_key_no_writes: keys that write nothing on every engine (for an oracle that records no write of a key).
   for (const char* engine : {"sqlite", "mariadb", "postgresql"}) {
     gen::Options o;
     o.engine = find_engine(engine)->capabilities();
@@ -198,23 +198,18 @@ TEST(ForeignKeys, OnlyRecordedWritesWhereAsked) {
   }
 }
 
-// SDG does not see a cascaded write: it refuses the case with that reason (SDG judges keys that write nothing:
-// KeyChecksReadByTheSdgInstrumentation). Troc runs a key's check and actions itself (tests/targets/
-// foreign_key_troc_test.cpp). Adya records a cascaded write where the engine fires row triggers for it (PostgreSQL, SQLite; tests/targets/
-// foreign_key_adya_history_test.cpp) and refuses it on MariaDB with the profile's reason. WSS and atomicity replay it
-// on the engine, which cascades again, and judge it (planted tests in tests/targets/foreign_key_planted_test.cpp).
+// Troc runs a key's check and actions itself (tests/targets/foreign_key_troc_test.cpp). Adya and SDG record a cascaded
+// write where the engine fires row triggers for it (PostgreSQL, SQLite; tests/targets/foreign_key_adya_history_test.cpp,
+// foreign_key_sdg_test.cpp) and refuse it on MariaDB with the profile's reason. WSS and atomicity replay it on the
+// engine, which cascades again, and judge it (planted tests in tests/targets/foreign_key_planted_test.cpp).
 TEST(ForeignKeys, OraclesThatCannotSeeThemRefuse) {
   const TestCase c = with_steps(kSetup).replay_case(IsolationLevel::RepeatableRead);
   for (const char* uri : {"postgresql://p@127.0.0.1:5432/x", "mariadb://u@127.0.0.1:3306/x", "sqlite:"}) {
     const TargetConfig target = parse_target_uri(uri);
     EXPECT_EQ(txprop::oracle("troc").cannot_judge(c, target.profile()), "") << uri;
-    EXPECT_EQ(txprop::oracle("sdg").cannot_judge(c, target.profile()),
-              "table child has a foreign key to parent ON DELETE CASCADE, and TxCheck's instrumentation does not record "
-              "the writes a foreign key's action makes")
-        << uri;
     const bool triggers_fire = target.profile().capabilities().cascaded_writes_unrecorded.empty();
     EXPECT_EQ(triggers_fire, std::string(uri).rfind("mariadb", 0) != 0) << uri;
-    for (const char* name : {"adya", "adyaclaimed"}) {
+    for (const char* name : {"adya", "adyaclaimed", "sdg"}) {
       const std::string refused = txprop::oracle(name).cannot_judge(c, target.profile());
       if (triggers_fire) EXPECT_EQ(refused, "") << name << " on " << uri;
       else EXPECT_EQ(refused, "table child has a foreign key to parent ON DELETE CASCADE, and " +

@@ -251,3 +251,51 @@ TEST(SdgCompanion, ReadsSentAheadWhileTheirTransactionWaitsAreOutOfPlace) {
 }
 
 }  // namespace txprop::sdg
+
+namespace txprop::sdg {
+
+// A write that failed without waiting may have stopped its scan (at the error) before a row another transaction's
+// uncommitted write changed, so its companion's before-write read, which lacks the row that write deleted, is not what
+// a scan of the committed rows gives: no verdict (the Sdg suite at MariaDB SERIALIZABLE, seed 49: T0 deleted c1 = 8,
+// T1's UPDATE t0 SET c1 = 0 failed with 1062 on its second row, its before-write read lacked the row, and the replay,
+// run without T0's delete, returned it). The same read beside a write that succeeded is judged (a scan that visited
+// the row would have waited for it).
+TEST(SdgCompanion, ABeforeWriteReadOfAFailedWriteBesideAnUncommittedDeleteIsNoVerdict) {
+  TestCase c;
+  c.schema.tables = {test::table_ab({{1, 0}, {2, 0}})};
+  const Expr a_is_2 = Expr::binary(BinaryOp::Eq, Expr::col("a"), Expr::lit(2));
+  c.transactions = {Transaction{IsolationLevel::Serializable, {Statement::delete_("t", a_is_2)}, TxnEnd::Commit},
+                    Transaction{IsolationLevel::Serializable, {Statement::update("t", {{"b", Expr::lit(1)}})}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 1, 0};  // T0 deletes row 2; T1 updates every row and commits; T0 commits
+  const TestCase p = instrument(c, false, {{true}, {true}});
+  const Layout l = layout(p);
+  const auto run = [&](bool failed) {
+    History h = test::completed_in_order(p);
+    for (const StepRef& ref : p.submitted_steps()) {
+      const StepRole& role = l[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+      if (role.role == Role::Control || role.role == Role::Statement) continue;
+      Outcome& o = h.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+      o.columns = {kRowKey, kVersionKey, "a", "b"};
+      const bool t0 = role.owner == 0;
+      if (role.role == Role::AfterWriteRead) continue;  // T1's UPDATE installed nothing (or is not looked at here)
+      o.rows = t0 && role.role == Role::BeforeWriteRead ? std::vector<Row>{Row{2, 0, 2, 0}}
+               : t0                                    ? std::vector<Row>{Row{1, 0, 1, 0}, Row{2, 0, 2, 0}}
+                                                       : std::vector<Row>{Row{1, 0, 1, 0}};  // T1's: row 2 deleted
+    }
+    const int update = group_steps(l, 1, 0)[2].index;
+    h.outcomes[0][1].affected = 1;
+    h.outcomes[1][static_cast<std::size_t>(update)] =
+        failed ? Outcome::failure(ErrorClass::ConstraintViolation, "1062", "Duplicate entry") : test::affected(1);
+    return h;
+  };
+  History failed = run(true);
+  const std::string why = undo_uncommitted(failed, l);
+  EXPECT_NE(why.find("T1.1's before-write read of t ran at READ UNCOMMITTED beside T0's uncommitted write, and its "
+                     "statement failed"),
+            std::string::npos)
+      << why;
+  History succeeded = run(false);
+  EXPECT_EQ(undo_uncommitted(succeeded, l), "");
+}
+
+}  // namespace txprop::sdg
