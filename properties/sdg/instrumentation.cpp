@@ -182,9 +182,9 @@ struct Placed {
 
 }  // namespace
 
-TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change) {
+TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change, bool keep_covering) {
   TestCase out = c;
-  keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
+  keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; }, keep_covering);
   std::int64_t next_version = 1, next_inserted = kInsertedRowKeys;
   std::vector<std::vector<Placed>> placed(c.transactions.size());  // [txn][step]
   std::vector<int> companion(c.transactions.size(), -1);

@@ -62,7 +62,10 @@ using Moved = std::vector<std::vector<bool>>;
 //   txp_vk = CASE WHEN a IS DISTINCT FROM <new a> OR ... THEN K ELSE txp_vk END
 // so that such a row stays unwritten as in the plain case (Adya's writer list follows the same rule,
 // properties/adya/instrumentation.cpp add_writer); its after-write read then returns the rows the UPDATE changed.
-TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false);
+// `keep_covering`: a table a secondary index covers gets that index's covering twin (HiddenColumns::add_to), where the
+// engine's current reads depend on the index scanned (EngineCapabilities::writes_read_snapshot false).
+TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false,
+                    bool keep_covering = false);
 // The version key a write of a prepared case installs (UPDATE, INSERT), or nothing.
 std::optional<std::int64_t> version_of(const ::txprop::Statement& s);
 // Whether transaction `t` of a prepared case is a companion holding other transactions' moved reads.
