@@ -43,6 +43,12 @@ struct EngineCapabilities {
   // locks a SELECT ... FOR UPDATE of the whole table takes, and holds them to the transaction's end (InnoDB REPEATABLE
   // READ: exclusive next-key locks on every record), so that read, sent right before, reads what the write reads.
   std::vector<IsolationLevel> whole_table_locking_read;
+  // Where writes_read_snapshot is false: the levels at which a locking scan locks the gaps between the index records it
+  // reads, except the lookup of one key of a unique index, which locks only the record found (InnoDB REPEATABLE READ
+  // and SERIALIZABLE; READ COMMITTED and below take no gap locks for searches: MySQL 8.0 manual 15.7.1, "Gap Locks",
+  // and 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html). A non-unique index read where the
+  // plain case read a unique one locks gaps the plain case does not there (HiddenColumns::covering_twin).
+  std::vector<IsolationLevel> gap_lock_levels;
   // A matched row that an UPDATE sets to the values it already has is not written: no new version (InnoDB: not
   // counted as changed, and the transaction's later consistent reads do not see it as its own, MDEV-26642; SQLite: no
   // page written, so a transaction that changed nothing commits nothing). An instrumentation column that every UPDATE

@@ -72,9 +72,11 @@ class AdyaOracle final : public Oracle {
     // any wait. tests/targets/lock_table_oracles_test.cpp.
     if (std::string lock = c.first_lock_option(); !lock.empty())
       return lock + ", and Adya's history and documented behaviour do not model that locking clause";
-    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).
+    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1):
+    // kept covering by a covering twin (HiddenColumns::covering_twin), refused where the twin would change what the
+    // engine reads or locks (hidden_columns_uncover_an_index).
     if (std::string index = hidden_columns_uncover_an_index(c, engine.capabilities()); !index.empty())
-      return index + ", and Adya's hidden columns would make the optimizer scan another index";
+      return index + ", and Adya's hidden columns would change which index records the engine reads and locks";
     return {};
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {

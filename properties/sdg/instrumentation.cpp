@@ -199,9 +199,9 @@ struct Placed {
 }  // namespace
 
 TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change,
-                    bool cascade_triggers) {
+                    bool cascade_triggers, bool keep_covering) {
   TestCase out = c;
-  keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; });
+  keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; }, keep_covering);
   if (cascade_triggers)
     for (const std::string& t : cascading_tables(out.schema))
       out.schema.find_table(t)->cascade_log = CascadeLog{"", kRowKey, kVersionKey};  // SDG's form (schema.hpp)

@@ -76,8 +76,10 @@ using Moved = std::vector<std::vector<bool>>;
 // so that such a row stays unwritten as in the plain case (Adya's writer list follows the same rule,
 // properties/adya/instrumentation.cpp add_writer); its after-write read then returns the rows the UPDATE changed.
 // `cascade_triggers`: the engine fires row triggers for a foreign key's writes (the cascade reads are added either way).
+// `keep_covering`: a table a secondary index covers gets that index's covering twin (HiddenColumns::add_to), where the
+// engine's current reads depend on the index scanned (EngineCapabilities::writes_read_snapshot false).
 TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false,
-                    bool cascade_triggers = false);
+                    bool cascade_triggers = false, bool keep_covering = false);
 // The tables a foreign key's action may write when `s` runs (cascaded_tables of each table it writes; UPDATE, DELETE):
 // one cascade read each after it, and a version-set read each before it.
 std::vector<std::string> cascade_tables(const ::txprop::Statement& s, const Schema& schema);

@@ -73,9 +73,11 @@ class TrocOracle final : public Oracle {
                          "and Troc's lock rules for that level assume they lock",
                          t, sql_name(tx.isolation), engine.name());
     }
-    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1).
+    // Its row id and writer list would uncover a covering index (the instrumentation differential, issue 21 item 1):
+    // kept covering by a covering twin (HiddenColumns::covering_twin), refused where the twin would change what the
+    // engine reads or locks (hidden_columns_uncover_an_index).
     if (std::string index = hidden_columns_uncover_an_index(c, engine.capabilities()); !index.empty())
-      return index + ", and Troc's hidden columns would make the optimizer scan another index";
+      return index + ", and Troc's hidden columns would change which index records the engine reads and locks";
     return {};
   }
   TestCase prepare(const TestCase& c, const EngineProfile& engine) const override {

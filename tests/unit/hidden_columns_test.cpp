@@ -1,9 +1,14 @@
 // The one hidden-column scheme (txprop/hidden_columns.hpp) the Adya, Troc and SDG oracles add and strip their columns
-// with: what it adds to a schema, what it strips from a schema, a statement and a result, and that each oracle's
-// preparation is undone by its strip.
+// with: what it adds to a schema, what it strips from a schema, a statement and a result, that each oracle's
+// preparation is undone by its strip, and that a covering index stays covering where the engine's current reads depend
+// on the index scanned (issue 21: InnoDB).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "txprop/adya_instrumentation.hpp"
+#include "txprop/engine.hpp"
 #include "txprop/hidden_columns.hpp"
 #include "txprop/oracle.hpp"
 
@@ -83,6 +88,104 @@ TEST(HiddenColumns, EveryOraclesStripUndoesItsPreparation) {
     EXPECT_NE(prepared.schema, c.schema) << name << " adds hidden columns";
     EXPECT_EQ(o.strip(prepared), c) << name;
   }
+}
+
+// t (k PRIMARY KEY, v) with UNIQUE t_u (v): t_u holds, with the primary key, every column of t.
+Schema covered_table(bool primary_key = true) {
+  Schema s = two_tables();
+  s.tables.resize(1);
+  if (!primary_key) s.tables[0].primary_key.clear();
+  s.tables[0].indexes = {Index{"t_u", primary_key ? std::vector<std::string>{"v"} : std::vector<std::string>{"k", "v"},
+                               true}};
+  return s;
+}
+
+// Whether some secondary index of `t` holds, with its primary key, every column of `t`.
+bool covered(const Table& t) {
+  return std::any_of(t.indexes.begin(), t.indexes.end(), [&](const Index& i) {
+    return std::all_of(t.columns.begin(), t.columns.end(), [&](const Column& c) {
+      const auto in = [&](const std::vector<std::string>& cols) {
+        return std::find(cols.begin(), cols.end(), c.name) != cols.end();
+      };
+      return in(i.columns) || in(t.primary_key);
+    });
+  });
+}
+
+// The twin: the index's columns, the primary key's, the hidden ones; not unique (the original keeps the constraint).
+TEST(HiddenColumns, ACoveringIndexGetsACoveringTwinThatStripRemoves) {
+  Schema s = covered_table();
+  scheme().add_to(s, [](std::int64_t n) { return Row{Value(n), Value("0")}; }, true);
+  const Table& t = s.tables[0];
+  ASSERT_EQ(t.indexes.size(), 2u);
+  EXPECT_EQ(t.indexes[0], covered_table().tables[0].indexes[0]) << "the index itself, unique, is kept";
+  EXPECT_EQ(t.indexes[1], (Index{"txp_t_u", {"v", "k", "h1", "h2"}, false}));
+  EXPECT_TRUE(covered(t)) << "the widened table is still covered";
+  scheme().strip_from(s);
+  EXPECT_EQ(s, covered_table());
+  Schema plain = covered_table();
+  scheme().add_to(plain, [](std::int64_t n) { return Row{Value(n), Value("0")}; });
+  EXPECT_FALSE(covered(plain.tables[0])) << "without the twin the hidden columns uncover it";
+  Schema keyless = covered_table(false);
+  scheme().add_to(keyless, [](std::int64_t n) { return Row{Value(n), Value("0")}; }, true);
+  EXPECT_EQ(keyless.tables[0].indexes.size(), 1u) << "no twin without a primary key to order equal values";
+}
+
+// T1 updates t while T0 reads it with a locking read (`lock`, at `level`, WHERE `where`): a current read of a covered
+// table while another transaction writes it.
+TestCase locking_read_beside_a_write(bool primary_key, LockMode lock = LockMode::Update,
+                                     IsolationLevel level = IsolationLevel::ReadCommitted,
+                                     std::optional<Expr> where = std::nullopt) {
+  TestCase c;
+  c.schema = covered_table(primary_key);
+  Statement read = Statement::select("t", std::move(where));
+  read.lock = lock;
+  c.transactions = {Transaction{level, {read}, TxnEnd::Commit},
+                    Transaction{level, {Statement::update("t", {{"v", Expr::lit(5)}})}, TxnEnd::Commit}};
+  c.order = {0, 1, 0, 1, 0, 1};
+  return c;
+}
+
+// On InnoDB every oracle that adds hidden columns keeps the covering index covering, so the case is judged; without a
+// primary key there is no twin and the refusal stays. PostgreSQL's writes read the snapshot: no twin, no refusal.
+TEST(HiddenColumns, EveryOracleKeepsACoveredTableCoveredOnInnodb) {
+  const EngineProfile& mariadb = *find_engine("mariadb");
+  const TestCase c = locking_read_beside_a_write(true);
+  EXPECT_NE(covering_index_read_concurrently(c, mariadb.capabilities()), "");
+  EXPECT_EQ(hidden_columns_uncover_an_index(c, mariadb.capabilities()), "");
+  EXPECT_NE(hidden_columns_uncover_an_index(locking_read_beside_a_write(false), mariadb.capabilities()), "");
+  for (const char* name : {"adya", "adyaclaimed", "troc", "sdg"}) {
+    const Oracle& o = oracle(name);
+    EXPECT_EQ(o.cannot_judge(c, mariadb), "") << name;
+    EXPECT_NE(o.cannot_judge(locking_read_beside_a_write(false), mariadb).find("covers t"), std::string::npos) << name;
+    const TestCase prepared = o.prepare(c, mariadb);
+    ASSERT_FALSE(prepared.schema.tables.empty()) << name;
+    EXPECT_TRUE(covered(prepared.schema.tables[0])) << name;
+    EXPECT_EQ(o.strip(prepared), c) << name;
+    const TestCase on_postgresql = o.prepare(c, *find_engine("postgresql"));
+    EXPECT_EQ(on_postgresql.schema.tables[0].indexes, c.schema.tables[0].indexes) << name;
+  }
+}
+
+// Where the twin would still change what InnoDB locks, the refusal stays, with why: a shared-locking read (it locks the
+// twin's records where the plain one locked the unique index's), and at REPEATABLE READ an exclusive locking read
+// whose WHERE names the unique index's column (the twin is not unique: gap locks a unique lookup does not take).
+TEST(HiddenColumns, TheRefusalStaysWhereTheTwinChangesTheLocks) {
+  const EngineCapabilities innodb = find_engine("mariadb")->capabilities();
+  const auto refusal = [&](LockMode lock, IsolationLevel level, std::optional<Expr> where) {
+    return hidden_columns_uncover_an_index(locking_read_beside_a_write(true, lock, level, std::move(where)), innodb);
+  };
+  const Expr on_v = Expr::binary(BinaryOp::Eq, Expr::col("v"), Expr::lit(5));
+  const Expr on_k = Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(1));
+  EXPECT_NE(refusal(LockMode::Share, IsolationLevel::ReadCommitted, std::nullopt).find("shared-locking read"),
+            std::string::npos);
+  EXPECT_NE(refusal(LockMode::None, IsolationLevel::Serializable, std::nullopt).find("shared-locking read"),
+            std::string::npos)
+      << "a plain read at SERIALIZABLE takes shared locks";
+  EXPECT_NE(refusal(LockMode::Update, IsolationLevel::RepeatableRead, on_v).find("locks gaps"), std::string::npos);
+  EXPECT_EQ(refusal(LockMode::Update, IsolationLevel::ReadCommitted, on_v), "") << "no gap locks below REPEATABLE READ";
+  EXPECT_EQ(refusal(LockMode::Update, IsolationLevel::RepeatableRead, on_k), "") << "k is no column of t_u";
+  EXPECT_EQ(refusal(LockMode::None, IsolationLevel::RepeatableRead, on_v), "") << "a consistent read locks nothing";
 }
 
 }  // namespace

@@ -63,6 +63,8 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // Different SQL Statements in InnoDB", https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html). Not at
   // SERIALIZABLE: no version-set read is added where plain reads lock (locking_plain_reads).
   c.whole_table_locking_read = {IsolationLevel::RepeatableRead};
+  // Gap locks: 15.7.1, "Gap Locks" (above); not below REPEATABLE READ.
+  c.gap_lock_levels = {IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
   // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
   // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
   c.update_skips_unchanged_rows = true;
