@@ -39,6 +39,19 @@ std::vector<Role> roles_of(const std::vector<StepRole>& steps) {
   return out;
 }
 
+// Each of `p`'s companion or in-transaction reads (every step but control and the statements) with its role and its
+// outcome in `h`, which `f` plants (TxCheck's key columns and t's columns a, b).
+template <typename F>
+void plant_reads(const TestCase& p, const Layout& l, History& h, F&& f) {
+  for (const StepRef& ref : p.submitted_steps()) {
+    const StepRole& role = l[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+    if (role.role == Role::Control || role.role == Role::Statement) continue;
+    Outcome& o = h.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
+    o.columns = {kRowKey, kVersionKey, "a", "b"};
+    f(role, o);
+  }
+}
+
 TEST(SdgCompanion, MovedReadsSitAroundTheirStatementAndStripBack) {
   // T0 reads, T1 reads, T0 writes and commits, T1 writes and commits.
   const TestCase c = read_then_write({0, 0, 1, 1, 0, 0, 1, 1});
@@ -201,14 +214,10 @@ TEST(SdgCompanion, ARowTheOwnerDeletedIsNotPutBack) {
   const TestCase p = instrument(c, false, {{true, true}, {true}});
   const Layout l = layout(p);
   History h = test::completed_in_order(p);
-  for (const StepRef& ref : p.submitted_steps()) {
-    const StepRole& role = l[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
-    if (role.role == Role::Control || role.role == Role::Statement) continue;
-    Outcome& o = h.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
-    o.columns = {kRowKey, kVersionKey, "a", "b"};
+  plant_reads(p, l, h, [](const StepRole& role, Outcome& o) {
     // T0's first group and T1's reads saw the row (T1's as of before T0's DELETE reached it); T0's second did not.
     if (role.owner == 1 || role.group == 0) o.rows = {Row{1, 0, 1, 0}};
-  }
+  });
   h.outcomes[0][1].affected = 1;
   const StepRef second = group_steps(l, 0, 1).front();
   EXPECT_EQ(undo_uncommitted(h, l), "");
@@ -216,10 +225,6 @@ TEST(SdgCompanion, ARowTheOwnerDeletedIsNotPutBack) {
 }
 
 }  // namespace
-}  // namespace txprop::sdg
-
-namespace txprop::sdg {
-
 // T0 reads, then writes, every read on its companion. The companion is a transaction of its own: while T0's SELECT
 // waits, the scheduler may send the companion's reads for T0's UPDATE, which then read before the SELECT ended. Such a
 // group is out of place (seen at MariaDB SERIALIZABLE: a result-mismatch judged on reads taken before another
@@ -250,10 +255,6 @@ TEST(SdgCompanion, ReadsSentAheadWhileTheirTransactionWaitsAreOutOfPlace) {
   EXPECT_FALSE(groups_contiguous(run(true), l));
 }
 
-}  // namespace txprop::sdg
-
-namespace txprop::sdg {
-
 // A write that failed without waiting may have stopped its scan (at the error) before a row another transaction's
 // uncommitted write changed, so its companion's before-write read, which lacks the row that write deleted, is not what
 // a scan of the committed rows gives: no verdict (the Sdg suite at MariaDB SERIALIZABLE, seed 49: T0 deleted c1 = 8,
@@ -271,17 +272,13 @@ TEST(SdgCompanion, ABeforeWriteReadOfAFailedWriteBesideAnUncommittedDeleteIsNoVe
   const Layout l = layout(p);
   const auto run = [&](bool failed) {
     History h = test::completed_in_order(p);
-    for (const StepRef& ref : p.submitted_steps()) {
-      const StepRole& role = l[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
-      if (role.role == Role::Control || role.role == Role::Statement) continue;
-      Outcome& o = h.outcomes[static_cast<std::size_t>(ref.txn)][static_cast<std::size_t>(ref.index)];
-      o.columns = {kRowKey, kVersionKey, "a", "b"};
+    plant_reads(p, l, h, [](const StepRole& role, Outcome& o) {
       const bool t0 = role.owner == 0;
-      if (role.role == Role::AfterWriteRead) continue;  // T1's UPDATE installed nothing (or is not looked at here)
+      if (role.role == Role::AfterWriteRead) return;  // T1's UPDATE installed nothing (or is not looked at here)
       o.rows = t0 && role.role == Role::BeforeWriteRead ? std::vector<Row>{Row{2, 0, 2, 0}}
                : t0                                    ? std::vector<Row>{Row{1, 0, 1, 0}, Row{2, 0, 2, 0}}
                                                        : std::vector<Row>{Row{1, 0, 1, 0}};  // T1's: row 2 deleted
-    }
+    });
     const int update = group_steps(l, 1, 0)[2].index;
     h.outcomes[0][1].affected = 1;
     h.outcomes[1][static_cast<std::size_t>(update)] =
