@@ -947,15 +947,6 @@ struct Judge {
       if (l.strength != LockStrength::None) m.locks.push_back(std::move(l));
   }
 
-  // Troc's "resurrect as deleted" (digest A5, useDel; MySQL#105670): a write that reads the latest committed versions
-  // (InnoDB's current read) does not see a row that a transaction committed after its snapshot deleted, though the
-  // snapshot holds it and its WHERE matches it there. Without a first-updater rule that is all (the row stays deleted,
-  // and the transaction's later snapshot reads still show it: the documented MDEV-26642 class). With one
-  // (innodb_snapshot_isolation=ON) the write still reaches the row's delete-marked record, which the transaction's read
-  // view keeps from purge, and its writer is newer than the read view: ER_CHECKREAD. Only where the table has no
-  // secondary index, so that every access path is the clustered index (a delete-marked secondary-index entry is skipped
-  // before the clustered record is checked; tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn), and only
-  // for a WHERE without subqueries (whose versions would differ on the snapshot). Returns why it must fail, or "".
   // PostgreSQL's re-check after a wait (EvalPlanQual) of a joined write evaluates the join condition on the target
   // row's latest version against the joined rows it found at the start, not against the whole joined table: the
   // model (the joined table as at the start) gives the same rows only while the target rows' join columns are as they
@@ -991,6 +982,17 @@ struct Judge {
     return true;
   }
 
+  // Troc's "resurrect as deleted" (digest A5, useDel; MySQL#105670): a write that reads the latest committed versions
+  // (InnoDB's current read) does not see a row that a transaction committed after its snapshot deleted, though the
+  // snapshot holds it and its WHERE matches it there. Without a first-updater rule that is all (the row stays deleted,
+  // and the transaction's later snapshot reads still show it: the documented MDEV-26642 class). With one
+  // (innodb_snapshot_isolation=ON) the write still reaches the row's delete-marked record, which the transaction's read
+  // view keeps from purge, and its writer is newer than the read view: ER_CHECKREAD. Only where the table has no
+  // secondary index, so that every access path is the clustered index (a delete-marked secondary-index entry is skipped
+  // before the clustered record is checked; tests/scenarios/sdg_mariadb_si_update_skips_changed_row.txn: a known engine
+  // bug, MDEV-40092, modelled here as the engine behaves; the Adya oracle names it and counts it with its tracker entry,
+  // tests/scenarios/engine_bugs/mariadb_si_delete_after_concurrent_delete.txn), and only
+  // for a WHERE without subqueries (whose versions would differ on the snapshot). Returns why it must fail, or "".
   std::string deleted_after_snapshot(int t, int e, const Statement& s, const StatementRule& rule) {
     const TxnModel& m = model.txns()[static_cast<std::size_t>(t)];
     if ((s.kind != StatementKind::Update && s.kind != StatementKind::Delete) || rule.view == ViewRule::Snapshot ||
