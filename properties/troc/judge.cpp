@@ -2,6 +2,7 @@
 // rules, run it alone on the view in the same engine, and compare (Troc section III-F, digest A7-A9).
 #include <algorithm>
 #include <functional>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -28,12 +29,6 @@ bool has_subquery(const std::optional<Expr>& e) {
   return !tables.empty();
 }
 
-// Whether `e` holds an [NOT] EXISTS or IN subquery: the sublinks PostgreSQL's planner may pull up into a semi- or
-// anti-join (a scalar subquery stays a sub-plan).
-bool has_join_like_sublink(const Expr& e) {
-  if (e.kind == Expr::Kind::Exists || e.kind == Expr::Kind::InSubquery) return true;
-  return std::any_of(e.args.begin(), e.args.end(), [](const Expr& a) { return has_join_like_sublink(a); });
-}
 
 // The tables read by subqueries of `s` (in WHERE, HAVING, SET, VALUES, join conditions, the SELECT list and a derived
 // table's own WHERE), each once. A derived table's base table is read by the statement itself (s.table).
@@ -104,6 +99,24 @@ Outcome without_hidden(Outcome o) { return adya::hidden_columns().visible(std::m
 void columns_of(const Expr& e, const std::string& table, std::set<std::string>& out) {
   if (e.kind == Expr::Kind::Column && e.table == table) out.insert(e.column);
   for (const Expr& a : e.args) columns_of(a, table, out);
+}
+
+// The columns of the written table `outer` that the [NOT] EXISTS and IN subqueries of `e` compare with their rows: an
+// EXISTS's references to `outer`, an IN's left-hand side (whose unqualified columns are `outer`'s) and its subquery's
+// references to `outer`. These are the sublinks PostgreSQL's planner may pull up into a semi- or anti-join (a scalar
+// subquery stays a sub-plan); an uncorrelated EXISTS has none (it stays an InitPlan, whose value the re-check reuses).
+std::set<std::string> join_like_sublink_columns(const Expr& e, const std::string& outer) {
+  std::set<std::string> out;
+  if (e.kind == Expr::Kind::Exists) {
+    for (const Expr& a : e.args) columns_of(a, outer, out);
+  } else if (e.kind == Expr::Kind::InSubquery) {
+    columns_of(e.args[0], outer, out);
+    columns_of(e.args[0], "", out);
+    for (std::size_t i = 1; i < e.args.size(); ++i) columns_of(e.args[i], outer, out);
+  } else {
+    for (const Expr& a : e.args) out.merge(join_like_sublink_columns(a, outer));
+  }
+  return out;
 }
 
 // SELECT txp_rid FROM t WHERE <its WHERE> [AND EXISTS (SELECT 1 FROM u WHERE <join condition>)]: the rows of its own
@@ -687,16 +700,6 @@ struct Judge {
                                       "(which version that reads is not modelled)", quote(st.ref)));
       return false;
     }
-    // PostgreSQL's re-check (EvalPlanQual) evaluates a join against the rows the original join used, and runs a
-    // sub-plan again with the row's new values; an [NOT] EXISTS or IN subquery is either, as the planner chose (a
-    // NOT EXISTS pulled up into an anti-join passes a row the sub-plan would reject: seen on 15.18 and 18.4 with
-    // UPDATE t1 ... WHERE NOT EXISTS (SELECT 1 FROM t0 WHERE t0.c2 < t1.c1) after t1.c1 changed).
-    if (st.statement_snapshot && s.where && has_join_like_sublink(*s.where)) {
-      undecided.push_back(fmt::format("{}: re-checks its rows after a wait with an [NOT] EXISTS or IN subquery, which "
-                                      "the re-check evaluates as a join or as a sub-plan depending on the plan",
-                                      quote(st.ref)));
-      return false;
-    }
     if (st.start_rule == ViewRule::Latest && ambiguous_order.empty())
       if (const std::string w = write_in_flight(st.t, st.e, st.tables); !w.empty())
         ambiguous_order = fmt::format("{} chose its rows on uncommitted versions while {} waited half-done (its "
@@ -705,7 +708,23 @@ struct Judge {
     const View at_start = model.view(st.t, st.start_rule, st.start, st.tables);
     for (const std::string& other : sub) st.view[other] = at_start.at(other);
     const std::vector<std::int64_t> chosen = rows_matching_on(s, at_start);
-    if (!s.joins.empty() && !rejoin_is_decided(st.t, st.ref, s, st.start_rule, st.start, chosen, st.view)) return false;
+    std::set<std::string> join_columns;
+    for (const Join& j : s.joins) columns_of(j.on, s.table, join_columns);
+    if (!recheck_is_decided(st.t, st.ref, s, st.start_rule, st.start, chosen, st.view, join_columns, "join column",
+                            "the re-check joins it only to the rows joined at the start"))
+      return false;
+    // PostgreSQL's re-check (EvalPlanQual) evaluates a join against the rows the original join used, and runs a
+    // sub-plan again with the row's new values; an [NOT] EXISTS or IN subquery is either, as the planner chose (a
+    // NOT EXISTS pulled up into an anti-join passes a row the sub-plan would reject: seen on 15.18 and 18.4 with
+    // UPDATE t1 ... WHERE NOT EXISTS (SELECT 1 FROM t0 WHERE t0.c2 < t1.c1) after t1.c1 changed). Both give the
+    // model's result (the subquery's table as at the start) while the row's columns the subquery compares are as they
+    // were at the start.
+    if (st.statement_snapshot && s.where &&
+        !recheck_is_decided(st.t, st.ref, s, st.start_rule, st.start, chosen, st.view,
+                            join_like_sublink_columns(*s.where, s.table), "column",
+                            "an [NOT] EXISTS or IN subquery compares it, and the re-check evaluates that as a join with "
+                            "the subquery rows found at the start or as a sub-plan, as the planner chose"))
+      return false;
     st.run = restricted_to_rows(s, chosen);
     return true;
   }
@@ -947,14 +966,16 @@ struct Judge {
       if (l.strength != LockStrength::None) m.locks.push_back(std::move(l));
   }
 
-  // PostgreSQL's re-check after a wait (EvalPlanQual) of a joined write evaluates the join condition on the target
-  // row's latest version against the joined rows it found at the start, not against the whole joined table: the
-  // model (the joined table as at the start) gives the same rows only while the target rows' join columns are as they
-  // were at the start. Returns false (and records why) when one changed meanwhile.
-  bool rejoin_is_decided(int t, StepRef ref, const Statement& s, ViewRule start_rule, int start,
-                         const std::vector<std::int64_t>& ids, const View& view) {
-    std::set<std::string> columns;
-    for (const Join& j : s.joins) columns_of(j.on, s.table, columns);
+  // PostgreSQL's re-check after a wait (EvalPlanQual) of a joined write (or of a subquery the planner made a join)
+  // evaluates the join condition on the target row's latest version against the joined rows it found at the start,
+  // not against the whole joined table: the
+  // model (the joined table as at the start) gives the same rows only while the target rows' `columns` (those the
+  // join compares, named `kind` in the reason) are as they were at the start. Returns false (and records why) when
+  // one changed meanwhile.
+  bool recheck_is_decided(int t, StepRef ref, const Statement& s, ViewRule start_rule, int start,
+                          const std::vector<std::int64_t>& ids, const View& view, const std::set<std::string>& columns,
+                          std::string_view kind, std::string_view why) {
+    if (columns.empty()) return true;
     const Table* table = model.schema().find_table(s.table);
     const auto rid = model.rid_column(s.table);
     if (!table || !rid) return true;
@@ -972,9 +993,8 @@ struct Judge {
       for (const std::string& c : columns) {
         const auto i = table->column_index(c);
         if (i && a->second->at(*i) != b->second->at(*i)) {
-          undecided.push_back(fmt::format("{}: re-checks its joined rows after a wait, and another transaction changed "
-                                          "the join column {} of row txp_rid={} meanwhile (the re-check joins it only "
-                                          "to the rows joined at the start)", quote(ref), c, id));
+          undecided.push_back(fmt::format("{}: re-checks its rows after a wait, and another transaction changed the {} "
+                                          "{} of row txp_rid={} meanwhile ({})", quote(ref), kind, c, id, why));
           return false;
         }
       }

@@ -1023,6 +1023,45 @@ TEST(TrocRichForms, PostgresqlReadCommittedJoinedUpdateRechecksOnTheStartRows) {
   EXPECT_NE(moved.note.find("join column k"), std::string::npos) << moved.note;
 }
 
+// The same for an [NOT] EXISTS or IN subquery, which PostgreSQL's planner may pull up into a semi- or anti-join: the
+// re-check then compares the target row's latest version with the subquery rows found at the start, where a sub-plan
+// evaluates the subquery again (on the statement's snapshot). Both agree while the target row's columns the subquery
+// compares (t.k) are as they were at the start: T0's `UPDATE t SET v = 7 WHERE EXISTS (SELECT 1 FROM u WHERE u.x =
+// t.k)` waits for T1's `UPDATE t SET v = 1` and writes v = 7 (a final state without it is the planted violation); an
+// uncorrelated EXISTS compares none (an InitPlan the re-check reuses); T1 changing t.k leaves the correlated case
+// undecided.
+TEST(TrocRichForms, PostgresqlReadCommittedSubqueryRecheckDecidedWhileComparedColumnsStay) {
+  const Statement correlated =
+      Statement::update("t", {{"v", Expr::lit(7)}}, Expr::exists("u", eq(Expr::qcol("u", "x"), Expr::qcol("t", "k"))));
+  const Statement uncorrelated = Statement::update("t", {{"v", Expr::lit(7)}}, Expr::exists("u", std::nullopt));
+  auto run = [&](const Statement& t0_write, const Statement& t1_write, const DatabaseState& state) {
+    const TestCase c = two_tables({Transaction{IsolationLevel::ReadCommitted, {t0_write}, TxnEnd::Commit},
+                                   Transaction{IsolationLevel::ReadCommitted, {t1_write}, TxnEnd::Commit}});
+    return judge_as(kPostgresql, history_of(c, {{{1, 0}, 0}, {{1, 1}, 0}, {{0, 0}, 0}, {{1, 2}, 0}, {{0, 1, true}, 1},
+                                                {{0, 2}, 0}},
+                                            {}, state));
+  };
+  const Statement set_v = Statement::update("t", {{"v", Expr::lit(1)}});
+  const Statement set_k = Statement::update("t", {{"k", Expr::lit(5)}});
+  const DatabaseState u_unchanged = {{"u", {{1, 2, "0"}}}};
+  auto with_t = [&](Row t_row) {
+    DatabaseState state = u_unchanged;
+    state["t"] = {std::move(t_row)};
+    return state;
+  };
+  const Verdict ok = run(correlated, set_v, with_t({1, 7, 1, "0,2,1"}));
+  EXPECT_TRUE(ok.ok()) << ok.explain() << ok.note;
+  const Verdict bad = run(correlated, set_v, with_t({1, 1, 1, "0,2"}));
+  ASSERT_EQ(bad.findings.size(), 1u) << bad.explain() << bad.note;
+  EXPECT_EQ(bad.findings[0].kind, "incorrect-final-state");
+  const Verdict moved_uncorrelated = run(uncorrelated, set_k, with_t({5, 7, 1, "0,2,1"}));
+  EXPECT_TRUE(moved_uncorrelated.ok()) << moved_uncorrelated.explain() << moved_uncorrelated.note;
+  const Verdict moved = run(correlated, set_k, with_t({5, 0, 1, "0,2"}));
+  EXPECT_TRUE(moved.inconclusive) << moved.explain();
+  EXPECT_NE(moved.note.find("column k"), std::string::npos) << moved.note;
+  EXPECT_NE(moved.note.find("EXISTS or IN subquery compares it"), std::string::npos) << moved.note;
+}
+
 // ORDER BY every visible column ... LIMIT over rows equal in every visible column: which of them the engine returns
 // is its choice (the hidden row id is not ordered on), so the result is compared without the hidden columns. A row
 // with other values is still caught.
