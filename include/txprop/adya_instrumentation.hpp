@@ -80,6 +80,24 @@ bool join_reads_before_writes(const EngineCapabilities& engine);
 
 // Whether the statement is a version-set read added by instrument().
 bool is_version_set_read(const ::txprop::Statement& s);
+// Whether the statement is a key read instrument() adds before an INSERT into a table with a foreign key (issue 17 item
+// 3): the INSERT's key check reads the referenced rows its keys name (foreign_key_checks.hpp inserted_keys), and
+//   SELECT txp_rid, txp_wl, <columns> FROM <referenced> WHERE <key lookup> [with the check's lock]
+// sent right before it reads those rows as the check does and takes the check's own locks (key_check_lock), so it
+// records which versions the check saw; a version-set read of the referenced table before it, where a plain read sees
+// what the check sees, gives the lookup its version set (the Adya property's predicate read of the check). A
+// version-set read with a WHERE.
+bool is_key_read(const ::txprop::Statement& s);
+// The lock an INSERT's key check takes on the referenced rows it reads, as `engine`'s capabilities tell it: PostgreSQL
+// (the one engine with FOR KEY SHARE) runs "SELECT 1 FROM ONLY <pk table> x WHERE <pk> = $1 FOR KEY SHARE OF x"
+// (ri_triggers.c RI_FKey_check; with the transaction's snapshot at REPEATABLE READ and SERIALIZABLE, ri_PerformCheck's
+// detectNewRows being false for a table that is not partitioned; a fresh one at READ COMMITTED); InnoDB (locking reads,
+// no FOR KEY SHARE) sets a shared lock on the referenced record, reading its latest committed version (row0ins.cc
+// row_ins_check_foreign_constraint; MySQL 8.0 manual 17.7.3: "any insert, update, or delete that requires the
+// constraint condition to be checked sets shared record-level locks on the records that it looks at"), as SELECT ...
+// LOCK IN SHARE MODE of the primary key does; SQLite (no locking reads: a writer holds the database's RESERVED lock,
+// lockingv3.html) reads it in the writer's snapshot, as a plain SELECT does.
+LockMode key_check_lock(const EngineCapabilities& engine);
 // Whether the statement is the join read instrument() adds right before a joined write, and the literal marking it.
 inline constexpr const char* kJoinReadMarker = "txp_join_read";
 bool is_join_read_before_write(const ::txprop::Statement& s);

@@ -62,6 +62,7 @@ struct Extracted {
   std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
   adya::RecordedRows current_reads;         // current reads recorded from the commit order (add_current_read)
   std::vector<SkippedChangedRow> skipped_changed_rows;  // found by add_predicates (skipped_changed_row)
+  adya::RecordedKeyChecks key_checks;  // INSERTs' key checks recorded with their version sets (record_key_read)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -96,10 +97,14 @@ struct PredicateData {
     // The transaction's plain reads read one read view (ReadRules::one_read_view): what they showed of a row is
     // what that view holds (skipped_changed_row).
     bool read_view = false;
+    // An INSERT's key check (adya::is_key_read): `statement` is the key read, whose WHERE is the check's lookup; the
+    // check counts as recorded (adya::RecordedKeyChecks) once its predicate read is added.
+    std::optional<std::tuple<std::size_t, std::size_t, std::string>> key_check = std::nullopt;
   };
   std::vector<Read> reads;
   std::size_t skipped = 0, added = 0;
   adya::RecordedRows current_reads;
+  adya::RecordedKeyChecks key_checks;
   std::vector<SkippedChangedRow> skipped_changed_rows;
 
   void add_row(adya::RowId rid, const Table* t) {
@@ -377,6 +382,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
       continue;
     }
     ++d.added;
+    if (read.key_check) d.key_checks.insert(*read.key_check);
     const adya::PredIndex p =
         o.add_predicate_read(read.stmt, s.where ? render(*s.where, Dialect::Portable) : std::string("TRUE"));
     for (const Pending& r : rows) {
@@ -652,6 +658,7 @@ class Extractor {
     x_.predicate_skipped = pd_.skipped;
     x_.current_reads = std::move(pd_.current_reads);
     x_.skipped_changed_rows = std::move(pd_.skipped_changed_rows);
+    x_.key_checks = std::move(pd_.key_checks);
     return std::move(x_);
   }
 
@@ -670,6 +677,17 @@ class Extractor {
     // the table until its transaction ends, so the write after it reads exactly the versions it returned.
     bool vset_blocked = false;
     std::optional<JoinRead> join_read;  // the join read just before a joined write
+    // The key reads just before an INSERT (adya::is_key_read), each with the version-set read just before it.
+    struct KeyRead {
+      const Statement* s;
+      const Table* table;
+      const Outcome* out;
+      std::size_t i;         // its step (from 1)
+      std::size_t first;     // the step of its version-set read, or its own
+      bool blocked;          // it or its version-set read waited
+      std::optional<Versions> vset;
+    };
+    std::vector<KeyRead> key_reads;
   };
 
   // One statement of the case as it ran.
@@ -728,7 +746,8 @@ class Extractor {
       const Statement& s = tx.statements[i - 1];
       const bool blocked = i < h_.was_blocked[t].size() && h_.was_blocked[t][i];
       Step st{t, i, s, h_.outcomes[t][i], c_.schema.find_table(s.table), blocked, 0, {}};
-      if (adya::is_version_set_read(s)) add_version_set_read(st, steps);
+      if (adya::is_key_read(s)) add_key_read(st, steps);
+      else if (adya::is_version_set_read(s)) add_version_set_read(st, steps);
       else if (adya::is_join_read_before_write(s)) add_join_read(st, steps);
       else add_statement(st, steps);
     }
@@ -760,6 +779,46 @@ class Extractor {
     }
   }
 
+  void add_key_read(const Step& st, TxnSteps& steps) {
+    const bool vset = steps.vset.has_value() || steps.vset_blocked;
+    steps.key_reads.push_back(TxnSteps::KeyRead{&st.s, st.table, &st.out, st.i, vset ? st.i - 1 : st.i,
+                                                st.blocked || steps.vset_blocked, std::move(steps.vset)});
+    steps.vset.reset();
+    steps.vset_blocked = false;
+  }
+
+  // Whether no step of another transaction completed between step `from` of transaction `t` and step `to`: nothing
+  // ran, and so nothing committed, between them.
+  bool back_to_back(std::size_t t, std::size_t from, std::size_t to) const {
+    const int a = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(from)});
+    const int b = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(to)});
+    if (a < 0 || b < a) return false;
+    for (int e = a + 1; e < b; ++e)
+      if (h_.events[static_cast<std::size_t>(e)].step.txn != static_cast<int>(t)) return false;
+    return true;
+  }
+
+  // An INSERT's key check, recorded by the key read before it (adya::is_key_read) where the two ran back to back and
+  // neither waited: the check then read the versions the key read returned (an item read each) and, where a
+  // version-set read came first, looked its key up in that version set (a predicate read). Otherwise the check stays
+  // unrecorded (unrecorded_foreign_key_read): a wait lets other transactions commit between the read and the check.
+  void record_key_read(const Step& st, TxnSteps::KeyRead& k) {
+    if (!k.out->ok() || k.table == nullptr || k.blocked || st.blocked || !back_to_back(st.t, k.first, st.i)) return;
+    const Step read{st.t, k.i, *k.s, *k.out, k.table, false, st.stmt, find_columns(*k.out)};
+    PredicateData::Read pread{st.stmt, txn_id(st.t), k.s, k.table, {}, {}};
+    each_row(read, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+      o().add_read(st.stmt, row, list);
+      attribution_.row_table.emplace(row, k.table->name);
+      attribution_.lists.emplace_back(row, list);
+      keep_values(read, row, list.size());
+      pread.returned[row] = list;
+    });
+    if (!k.vset) return;
+    pread.vset = std::move(*k.vset);
+    pread.key_check = std::tuple{st.t, st.i - 1, k.table->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
   void add_join_read(const Step& st, TxnSteps& steps) {
     steps.join_read.reset();
     if (st.out.ok())
@@ -771,6 +830,8 @@ class Extractor {
     const Statement& s = st.s;
     std::optional<JoinRead> my_join_read;
     std::swap(my_join_read, steps.join_read);
+    std::vector<TxnSteps::KeyRead> key_reads;
+    std::swap(key_reads, steps.key_reads);
     ++steps.number;
     st.stmt = o().add_statement(txn_id(st.t), fmt::format("T{}.{} {}", st.t, steps.number,
                                                           render(adya::strip_instrumentation_of(s), Dialect::Portable)));
@@ -781,6 +842,7 @@ class Extractor {
       if (had_vset) ++pd_.skipped;
       return;
     }
+    for (TxnSteps::KeyRead& k : key_reads) record_key_read(st, k);
     PredicateData::Read pread{st.stmt, txn_id(st.t), &s, st.table, {}, {}};
     pread.read_view = rules_ != nullptr && rules_->one_read_view(c_.transactions[st.t].isolation);
     // A read through a join or a derived table, or with a LIMIT, is no predicate read of `s.where` over the table's
@@ -1416,7 +1478,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // has some stand (each is a cycle the history has), with the reason others may be missing in the note.
   std::string why =
       adya::unrecorded_predicate(h, rules.capabilities, rules.rechecks_after_wait, x.current_reads);
-  if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
+  if (why.empty()) why = adya::unrecorded_foreign_key_read(h, x.key_checks);
   if (!why.empty()) {
     if (v.findings.empty()) {
       v.tags.push_back("no verdict: adya cannot judge this history: " + adya::unrecorded_class(why));

@@ -133,3 +133,60 @@ TEST(ForeignKeyAdyaHistory, ReadSkewThroughACascadedDeleteIsCaught) {
   const Judgement snapshot = read_skew(*pg, IsolationLevel::RepeatableRead);
   EXPECT_TRUE(snapshot.verdict.ok()) << snapshot.verdict.explain();
 }
+
+namespace {
+
+// T1 inserts parent 2 and commits, then T0 reads child and inserts child (2, 1) (not its first statement: on SQLite a
+// first write takes its snapshot after a wait, and gets no added read before it): its key check
+// reads parent's key 1, and T1's insert into the table the check reads may change what it matches. The key read before
+// the INSERT (adya::is_key_read) records the check: the parent row it returned, and where a version-set read came
+// first the lookup's version set, so Adya judges the history; before it was recorded, this history had no verdict.
+Judgement insert_after_parent_insert(Target& target, IsolationLevel level) {
+  TestCase c;
+  c.schema = parent_and_child(ReferentialAction::Restrict);
+  c.transactions = {test::txn(level, {"SELECT * FROM child WHERE id = 1", "INSERT INTO child (id, pid) VALUES (2, 1)"}),
+                    test::txn(level, {"INSERT INTO parent (k, v) VALUES (2, 20)"})};
+  c.order = {1, 1, 1, 0, 0, 0, 0};
+  EXPECT_EQ(c.validate(), "");
+  EXPECT_EQ(oracle("adya").cannot_judge(c, target.engine()), "");
+  return judge_case(oracle("adya"), target, c, [&](const TestCase& p) { return target.run(p); });
+}
+
+// Whether the prepared T0 reads parent's key 1 right before its INSERT, with the engine's check lock.
+bool key_read_before_insert(const TestCase& prepared, LockMode lock) {
+  const auto& st = prepared.transactions[0].statements;
+  return std::any_of(st.begin(), st.end(), [&](const Statement& s) {
+    return adya::is_key_read(s) && s.table == "parent" && s.lock == lock;
+  });
+}
+
+void key_check_judged(Target& target, IsolationLevel level, bool version_set) {
+  const Judgement j = insert_after_parent_insert(target, level);
+  const History& h = j.history;
+  ASSERT_FALSE(h.finding) << h.finding->detail;
+  for (const auto& t : h.transactions) ASSERT_EQ(t.fate, TxnFate::Committed) << describe(h);
+  EXPECT_TRUE(key_read_before_insert(j.prepared, adya::key_check_lock(target.engine().capabilities())))
+      << describe(j.prepared);
+  if (version_set) {
+    EXPECT_FALSE(j.verdict.inconclusive) << target.name() << " " << sql_name(level) << ": " << j.verdict.explain();
+    EXPECT_TRUE(j.verdict.ok()) << j.verdict.explain();
+  } else {
+    // No plain read sees what InnoDB REPEATABLE READ's check reads (the latest committed rows; a plain read would open
+    // the read view early): the lookup has no version set, and the history still has no verdict, with the reason.
+    EXPECT_TRUE(j.verdict.inconclusive) << j.verdict.explain();
+    EXPECT_NE(j.verdict.note.find("through a foreign key"), std::string::npos) << j.verdict.note;
+  }
+}
+
+}  // namespace
+
+TEST(ForeignKeyAdyaHistory, AnInsertsKeyCheckIsRecorded) {
+  TXPROP_USE_ENGINE(lite, "sqlite", false);
+  key_check_judged(*lite, IsolationLevel::Serializable, true);
+  TXPROP_USE_ENGINE(pg, "postgresql", false);
+  for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable})
+    key_check_judged(*pg, level, true);
+  TXPROP_USE_ENGINE(maria, "mariadb", false);
+  key_check_judged(*maria, IsolationLevel::ReadCommitted, true);
+  key_check_judged(*maria, IsolationLevel::RepeatableRead, false);
+}
