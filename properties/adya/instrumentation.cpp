@@ -154,8 +154,8 @@ Statement version_set_read(const Table& t, std::optional<Expr> where = std::null
   return v;
 }
 
-// The reads recording an INSERT's foreign-key checks (is_key_read), each with a version-set read of the referenced table
-// before it where `plain_sees_check` (a plain read right before the INSERT sees the versions its check reads: the
+// The reads recording an INSERT's foreign-key checks (is_key_read), each with a version-set read of the referenced
+// table before it where `plain_sees_check` (a plain read right before the INSERT sees the versions its check reads: the
 // statement's snapshot at PostgreSQL, SQLite, InnoDB READ COMMITTED). None for a key whose lookups are not known before
 // the INSERT runs, or that looks up nothing (inserted_keys).
 std::vector<Statement> key_reads_before(const Schema& schema, const Statement& insert, const EngineCapabilities& engine,

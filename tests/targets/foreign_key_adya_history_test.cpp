@@ -184,7 +184,8 @@ TEST(ForeignKeyAdyaHistory, AnInsertsKeyCheckIsRecorded) {
   TXPROP_USE_ENGINE(lite, "sqlite", false);
   key_check_judged(*lite, IsolationLevel::Serializable, true);
   TXPROP_USE_ENGINE(pg, "postgresql", false);
-  for (IsolationLevel level : {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable})
+  for (IsolationLevel level :
+       {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable})
     key_check_judged(*pg, level, true);
   TXPROP_USE_ENGINE(maria, "mariadb", false);
   key_check_judged(*maria, IsolationLevel::ReadCommitted, true);

@@ -39,9 +39,10 @@ History insert_racing_delete() {
   TestCase c;
   c.schema = parent_and_child();
   const IsolationLevel level = IsolationLevel::Serializable;
-  c.transactions = {Transaction{level, {Statement::insert("child", {"k", "v"}, {Expr::lit(2), Expr::lit(1)})}, TxnEnd::Commit},
-                    Transaction{level, {Statement::select("child", eq("v", 1)), Statement::delete_("parent", eq("k", 1))},
-                                TxnEnd::Commit}};
+  const Statement insert = Statement::insert("child", {"k", "v"}, {Expr::lit(2), Expr::lit(1)});
+  const Statement read = Statement::select("child", eq("v", 1));
+  c.transactions = {Transaction{level, {insert}, TxnEnd::Commit},
+                    Transaction{level, {read, Statement::delete_("parent", eq("k", 1))}, TxnEnd::Commit}};
   c.order = {1, 1, 0, 0, 0, 1, 1};
   PlantedHistory p(c, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
   const Row parent_1 = {1, "0", 1, 0};  // txp_rid, txp_wl, k, v: the initial rows' ids count from 1
