@@ -65,12 +65,12 @@ std::optional<std::vector<std::vector<Value>>> inserted_keys(const Statement& in
   return out;
 }
 
-std::optional<Expr> key_lookup(const ForeignKey& fk, const std::vector<std::vector<Value>>& keys) {
+std::optional<Expr> key_lookup(const std::vector<std::string>& columns, const std::vector<std::vector<Value>>& keys) {
   std::optional<Expr> any;
   for (const std::vector<Value>& key : keys) {
     std::optional<Expr> all;
-    for (std::size_t c = 0; c < key.size() && c < fk.referenced.size(); ++c) {
-      Expr eq = Expr::binary(BinaryOp::Eq, Expr::col(fk.referenced[c]), Expr::lit(key[c]));
+    for (std::size_t c = 0; c < key.size() && c < columns.size(); ++c) {
+      Expr eq = Expr::binary(BinaryOp::Eq, Expr::col(columns[c]), Expr::lit(key[c]));
       all = all ? Expr::binary(BinaryOp::And, std::move(*all), std::move(eq)) : std::move(eq);
     }
     if (all) any = any ? Expr::binary(BinaryOp::Or, std::move(*any), std::move(*all)) : std::move(*all);

@@ -88,6 +88,14 @@ bool is_version_set_read(const ::txprop::Statement& s);
 // what the check sees, gives the lookup its version set (the Adya property's predicate read of the check). A
 // version-set read with a WHERE.
 bool is_key_read(const ::txprop::Statement& s);
+// The key of `child` whose check of a DELETE of `table`'s rows instrument() records (issue 17 item 3): a version-set
+// read of `child` before the DELETE, where a plain read before a write sees what the write reads, is the version set
+// of the check's lookup of the deleted keys (PostgreSQL: "SELECT 1 FROM ONLY <fk table> x WHERE <fk> = $1 FOR KEY
+// SHARE OF x" for NO ACTION and RESTRICT, "DELETE FROM ONLY <fk table> WHERE <fk> = $1" for CASCADE, ri_triggers.c;
+// InnoDB and SQLite look the children up by the key alike). Only `child`'s one key, referencing `table` (another
+// table), ON DELETE NO ACTION, RESTRICT or CASCADE: SET NULL's UPDATE writes rows the history does not show as read,
+// and a second key of `child` could be read through another table's action. nullptr otherwise.
+const ForeignKey* checked_referencing_key(const Table& child, const std::string& table);
 // The lock an INSERT's key check takes on the referenced rows it reads, as `engine`'s capabilities tell it: PostgreSQL
 // (the one engine with FOR KEY SHARE) runs "SELECT 1 FROM ONLY <pk table> x WHERE <pk> = $1 FOR KEY SHARE OF x"
 // (ri_triggers.c RI_FKey_check; with the transaction's snapshot at REPEATABLE READ and SERIALIZABLE, ri_PerformCheck's

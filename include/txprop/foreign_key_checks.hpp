@@ -28,8 +28,9 @@ std::vector<std::string> foreign_key_checked_tables(const Schema& schema, const 
 // where it is not known before the INSERT runs: a value that is no literal, or an upsert (whether it inserts, and so
 // checks, depends on the rows it meets). Empty: nothing is checked.
 std::optional<std::vector<std::vector<Value>>> inserted_keys(const Statement& insert, const ForeignKey& fk);
-// The referenced rows those keys name: (r1 = v1 AND r2 = v2 ...) OR ... over `fk.referenced`; nullopt for no key.
-std::optional<Expr> key_lookup(const ForeignKey& fk, const std::vector<std::vector<Value>>& keys);
+// The rows whose `columns` hold one of `keys` (each in `columns`' order): (c1 = v1 AND c2 = v2 ...) OR ...; nullopt for
+// no key. An INSERT's check looks its keys up by `fk.referenced`, a DELETE's by `fk.columns`.
+std::optional<Expr> key_lookup(const std::vector<std::string>& columns, const std::vector<std::vector<Value>>& keys);
 
 // The tables whose rows a successful `kind` (UPDATE or DELETE) of `table`'s rows may write through foreign-key actions,
 // transitively: a DELETE's CASCADE deletes (which cascade on), a SET NULL or an ON UPDATE action's update (which may

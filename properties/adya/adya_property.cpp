@@ -4,6 +4,7 @@
 // expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <ranges>
@@ -688,6 +689,16 @@ class Extractor {
       std::optional<Versions> vset;
     };
     std::vector<KeyRead> key_reads;
+    // Every version-set read since the last statement of the case, by table (a DELETE's reads of the tables its key
+    // checks read come before its own), and the table of the last.
+    struct TableRead {
+      std::string table;
+      std::size_t i;  // its step (from 1)
+      bool blocked;
+      std::optional<Versions> versions;
+    };
+    std::vector<TableRead> table_reads;
+    std::string vset_table;
   };
 
   // One statement of the case as it ran.
@@ -747,7 +758,11 @@ class Extractor {
       const bool blocked = i < h_.was_blocked[t].size() && h_.was_blocked[t][i];
       Step st{t, i, s, h_.outcomes[t][i], c_.schema.find_table(s.table), blocked, 0, {}};
       if (adya::is_key_read(s)) add_key_read(st, steps);
-      else if (adya::is_version_set_read(s)) add_version_set_read(st, steps);
+      else if (adya::is_version_set_read(s)) {
+        add_version_set_read(st, steps);
+        steps.vset_table = s.table;
+        steps.table_reads.push_back(TxnSteps::TableRead{s.table, i, blocked, steps.vset});
+      }
       else if (adya::is_join_read_before_write(s)) add_join_read(st, steps);
       else add_statement(st, steps);
     }
@@ -819,6 +834,65 @@ class Extractor {
     pd_.reads.push_back(std::move(pread));
   }
 
+  // Whether a transaction other than `t` that committed after `t` began and before its step `i` completed made a write
+  // that may reach `table` (directly or through a key's action).
+  bool written_meanwhile(std::size_t t, std::size_t i, const std::string& table) const {
+    const int begin = h_.completed_at(StepRef{static_cast<int>(t), 0});
+    const int end = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(i)});
+    for (std::size_t u = 0; u < std::min(c_.transactions.size(), h_.transactions.size()); ++u) {
+      const int ended = h_.transactions[u].end_event;
+      if (u == t || h_.transactions[u].fate != TxnFate::Committed || ended < begin || ended > end) continue;
+      for (const Statement& s : c_.transactions[u].statements) {
+        const std::vector<std::string> written = s.written_tables();
+        const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, s.table, s.kind);
+        if (std::find(written.begin(), written.end(), table) != written.end() ||
+            std::find(cascaded.begin(), cascaded.end(), table) != cascaded.end())
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // A DELETE's key check of the referencing table `r` read (adya::checked_referencing_key): its lookup of the deleted
+  // keys is a predicate read over the version set `r` gave, where that is the one the check read: `r` and the DELETE ran
+  // back to back and neither waited; and where the transaction's plain reads read one snapshot while the check reads
+  // the latest committed rows (PostgreSQL REPEATABLE READ and SERIALIZABLE: ri_PerformCheck's detectNewRows; InnoDB and
+  // SQLite below: their snapshot is the latest for a writer), no other transaction committed a write of the table since
+  // the transaction began. What the check found: nothing (NO ACTION, RESTRICT: the DELETE succeeded), or the rows
+  // its CASCADE deleted, where the cascade log shows them as this DELETE's (CascadedWrites). Otherwise the check stays
+  // unrecorded (unrecorded_foreign_key_read).
+  void record_referencing_check(const Step& st, const TxnSteps::TableRead& r) {
+    const Table* child = c_.schema.find_table(r.table);
+    const ForeignKey* fk = child != nullptr ? adya::checked_referencing_key(*child, st.s.table) : nullptr;
+    if (rules_ == nullptr || fk == nullptr || st.s.kind != StatementKind::Delete || !st.s.joins.empty() ||
+        st.table == nullptr || st.blocked || r.blocked || !r.versions || !back_to_back(st.t, r.i, st.i))
+      return;
+    if (rules_->one_read_view(c_.transactions[st.t].isolation) && written_meanwhile(st.t, st.i, child->name)) return;
+    std::vector<std::vector<Value>> keys;
+    for (const Row& row : st.out.rows) {
+      std::vector<Value> key;
+      for (const std::string& column : fk->referenced) {
+        const auto at = std::find(st.out.columns.begin(), st.out.columns.end(), column);
+        if (at == st.out.columns.end()) return;
+        key.push_back(row[static_cast<std::size_t>(at - st.out.columns.begin())]);
+      }
+      keys.push_back(std::move(key));
+    }
+    if (keys.empty()) return;
+    PredicateData::Read pread{st.stmt, txn_id(st.t), nullptr, child, *r.versions, {}};
+    if (fk->on_delete == ReferentialAction::Cascade) {
+      const auto causes = causes_.find(child->name);
+      if (causes == causes_.end() || causes->second != std::vector<std::size_t>{st.i}) return;
+      if (const auto logged = cascaded_.deletes.find({txn_id(st.t), child->name}); logged != cascaded_.deletes.end())
+        for (const adya::CascadedDelete& d : logged->second)
+          if (deleted_directly_.count({child->name, d.row}) == 0) pread.returned[static_cast<adya::RowId>(d.row)] = d.list;
+    }
+    lookups_.push_back(Statement::select(child->name, key_lookup(fk->columns, keys)));
+    pread.statement = &lookups_.back();
+    pread.key_check = std::tuple{st.t, st.i - 1, child->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
   void add_join_read(const Step& st, TxnSteps& steps) {
     steps.join_read.reset();
     if (st.out.ok())
@@ -832,6 +906,9 @@ class Extractor {
     std::swap(my_join_read, steps.join_read);
     std::vector<TxnSteps::KeyRead> key_reads;
     std::swap(key_reads, steps.key_reads);
+    std::vector<TxnSteps::TableRead> table_reads;
+    std::swap(table_reads, steps.table_reads);
+    if (steps.vset_table != s.table) steps.vset.reset();  // a read of another table only (checked_referencing_key)
     ++steps.number;
     st.stmt = o().add_statement(txn_id(st.t), fmt::format("T{}.{} {}", st.t, steps.number,
                                                           render(adya::strip_instrumentation_of(s), Dialect::Portable)));
@@ -860,6 +937,7 @@ class Extractor {
     st.cols = find_columns(st.out);
     record_rows(st, pread);
     record_cascaded(st);
+    for (const TxnSteps::TableRead& r : table_reads) record_referencing_check(st, r);
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
     if ((predicate || pread.current) && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));
@@ -1140,6 +1218,7 @@ class Extractor {
   CascadedWrites cascaded_;
   std::map<std::string, std::vector<std::size_t>> causes_;             // of the transaction being added
   std::set<std::pair<std::string, std::int64_t>> deleted_directly_;  // of the transaction being added
+  std::deque<Statement> lookups_;  // the lookups of DELETEs' key checks (record_referencing_check), which reads point to
 };
 
 Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}, const ReadRules* rules = nullptr) {

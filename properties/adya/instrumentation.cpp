@@ -48,6 +48,14 @@ LockMode key_check_lock(const EngineCapabilities& engine) {
   return engine.locking_reads ? LockMode::Share : LockMode::None;
 }
 
+const ForeignKey* checked_referencing_key(const Table& child, const std::string& table) {
+  if (child.foreign_keys.size() != 1 || child.name == table) return nullptr;
+  const ForeignKey& fk = child.foreign_keys.front();
+  const bool reads = fk.on_delete == ReferentialAction::NoAction || fk.on_delete == ReferentialAction::Restrict ||
+                     fk.on_delete == ReferentialAction::Cascade;
+  return fk.table == table && reads ? &fk : nullptr;
+}
+
 bool is_join_read_before_write(const Statement& s) {
   return s.kind == StatementKind::Select && !s.joins.empty() && s.select_exprs.size() == 1 &&
          s.select_exprs.front().kind == Expr::Kind::Literal && s.select_exprs.front().literal.type() == ValueType::Text &&
@@ -168,8 +176,18 @@ std::vector<Statement> key_reads_before(const Schema& schema, const Statement& i
     const auto keys = inserted_keys(insert, fk);
     if (referenced == nullptr || !keys || keys->empty()) continue;
     if (plain_sees_check) out.push_back(version_set_read(*referenced));
-    out.push_back(version_set_read(*referenced, key_lookup(fk, *keys), key_check_lock(engine)));
+    out.push_back(version_set_read(*referenced, key_lookup(fk.referenced, *keys), key_check_lock(engine)));
   }
+  return out;
+}
+
+// Version-set reads of the tables whose rows a DELETE's key checks read (checked_referencing_key), before the DELETE's
+// own version-set read.
+std::vector<Statement> referencing_reads_before(const Schema& schema, const Statement& s) {
+  std::vector<Statement> out;
+  if (s.kind != StatementKind::Delete || !s.joins.empty()) return out;
+  for (const Table& child : schema.tables)
+    if (checked_referencing_key(child, s.table) != nullptr) out.push_back(version_set_read(child));
   return out;
 }
 
@@ -357,6 +375,11 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
         added[i].push_back(statements.size() + 1);
         statements.push_back(join_read_before(s));
       } else if ((predicate || locked_read) && table != nullptr) {
+        // A DELETE's key checks read the referencing tables as the DELETE reads its own: in its snapshot.
+        for (Statement& r : predicate ? referencing_reads_before(out.schema, s) : std::vector<Statement>{}) {
+          added[i].push_back(statements.size() + 1);
+          statements.push_back(std::move(r));
+        }
         added[i].push_back(statements.size() + 1);
         statements.push_back(version_set_read(*table, std::nullopt, locked_read ? LockMode::Update : LockMode::None));
       } else if (options.version_sets && !(engine.first_write_snapshot_after_wait && statements.empty())) {

@@ -136,16 +136,16 @@ TEST(ForeignKeyAdyaHistory, ReadSkewThroughACascadedDeleteIsCaught) {
 
 namespace {
 
-// T1 inserts parent 2 and commits, then T0 reads child and inserts child (2, 1) (not its first statement: on SQLite a
-// first write takes its snapshot after a wait, and gets no added read before it): its key check
-// reads parent's key 1, and T1's insert into the table the check reads may change what it matches. The key read before
-// the INSERT (adya::is_key_read) records the check: the parent row it returned, and where a version-set read came
-// first the lookup's version set, so Adya judges the history; before it was recorded, this history had no verdict.
-Judgement insert_after_parent_insert(Target& target, IsolationLevel level) {
+// T1 writes and commits, then T0 reads child and makes a write whose key check reads a table T1 wrote (not T0's first
+// statement: on SQLite a first write takes its snapshot after a wait, and gets no added read before it): T0's
+// INSERT INTO child (2, 1) after T1 inserted parent 2 (its check looks parent's key 1 up), or T0's DELETE of parent 1
+// after T1 deleted child 1 (its check looks child's key 1 up). T1's write may change what the check matches, so
+// before the check was recorded this history had no verdict. The instrumentation records it (adya::is_key_read before
+// an INSERT; a version-set read of child before the DELETE, adya::checked_referencing_key), and Adya judges it.
+Judgement check_after_a_write(Target& target, IsolationLevel level, const char* t0_write, const char* t1_write) {
   TestCase c;
   c.schema = parent_and_child(ReferentialAction::Restrict);
-  c.transactions = {test::txn(level, {"SELECT * FROM child WHERE id = 1", "INSERT INTO child (id, pid) VALUES (2, 1)"}),
-                    test::txn(level, {"INSERT INTO parent (k, v) VALUES (2, 20)"})};
+  c.transactions = {test::txn(level, {"SELECT * FROM child WHERE id = 1", t0_write}), test::txn(level, {t1_write})};
   c.order = {1, 1, 1, 0, 0, 0, 0};
   EXPECT_EQ(c.validate(), "");
   EXPECT_EQ(oracle("adya").cannot_judge(c, target.engine()), "");
@@ -160,34 +160,39 @@ bool key_read_before_insert(const TestCase& prepared, LockMode lock) {
   });
 }
 
-void key_check_judged(Target& target, IsolationLevel level, bool version_set) {
-  const Judgement j = insert_after_parent_insert(target, level);
-  const History& h = j.history;
-  ASSERT_FALSE(h.finding) << h.finding->detail;
-  for (const auto& t : h.transactions) ASSERT_EQ(t.fate, TxnFate::Committed) << describe(h);
-  EXPECT_TRUE(key_read_before_insert(j.prepared, adya::key_check_lock(target.engine().capabilities())))
-      << describe(j.prepared);
-  if (version_set) {
-    EXPECT_FALSE(j.verdict.inconclusive) << target.name() << " " << sql_name(level) << ": " << j.verdict.explain();
-    EXPECT_TRUE(j.verdict.ok()) << j.verdict.explain();
-  } else {
-    // No plain read sees what InnoDB REPEATABLE READ's check reads (the latest committed rows; a plain read would open
-    // the read view early): the lookup has no version set, and the history still has no verdict, with the reason.
-    EXPECT_TRUE(j.verdict.inconclusive) << j.verdict.explain();
-    EXPECT_NE(j.verdict.note.find("through a foreign key"), std::string::npos) << j.verdict.note;
+// `recorded`: where a plain read sees what the check reads. Elsewhere (InnoDB REPEATABLE READ: the latest committed
+// rows, and a plain read would open the read view early) the history still has no verdict, with the reason.
+void key_checks_judged(Target& target, IsolationLevel level, bool recorded) {
+  const Judgement insert = check_after_a_write(target, level, "INSERT INTO child (id, pid) VALUES (2, 1)",
+                                               "INSERT INTO parent (k, v) VALUES (2, 20)");
+  const Judgement del =
+      check_after_a_write(target, level, "DELETE FROM parent WHERE k = 1", "DELETE FROM child WHERE id = 1");
+  EXPECT_TRUE(key_read_before_insert(insert.prepared, adya::key_check_lock(target.engine().capabilities())))
+      << describe(insert.prepared);
+  for (const Judgement* j : {&insert, &del}) {
+    const History& h = j->history;
+    ASSERT_FALSE(h.finding) << h.finding->detail;
+    for (const auto& t : h.transactions) ASSERT_EQ(t.fate, TxnFate::Committed) << describe(h);
+    if (recorded) {
+      EXPECT_FALSE(j->verdict.inconclusive) << target.name() << " " << sql_name(level) << ": " << j->verdict.explain();
+      EXPECT_TRUE(j->verdict.ok()) << j->verdict.explain();
+    } else {
+      EXPECT_TRUE(j->verdict.inconclusive) << j->verdict.explain();
+      EXPECT_NE(j->verdict.note.find("through a foreign key"), std::string::npos) << j->verdict.note;
+    }
   }
 }
 
 }  // namespace
 
-TEST(ForeignKeyAdyaHistory, AnInsertsKeyCheckIsRecorded) {
+TEST(ForeignKeyAdyaHistory, KeyChecksAreRecorded) {
   TXPROP_USE_ENGINE(lite, "sqlite", false);
-  key_check_judged(*lite, IsolationLevel::Serializable, true);
+  key_checks_judged(*lite, IsolationLevel::Serializable, true);
   TXPROP_USE_ENGINE(pg, "postgresql", false);
   for (IsolationLevel level :
        {IsolationLevel::ReadCommitted, IsolationLevel::RepeatableRead, IsolationLevel::Serializable})
-    key_check_judged(*pg, level, true);
+    key_checks_judged(*pg, level, true);
   TXPROP_USE_ENGINE(maria, "mariadb", false);
-  key_check_judged(*maria, IsolationLevel::ReadCommitted, true);
-  key_check_judged(*maria, IsolationLevel::RepeatableRead, false);
+  key_checks_judged(*maria, IsolationLevel::ReadCommitted, true);
+  key_checks_judged(*maria, IsolationLevel::RepeatableRead, false);
 }
