@@ -96,6 +96,13 @@ bool is_key_read(const ::txprop::Statement& s);
 // table), ON DELETE NO ACTION, RESTRICT or CASCADE: SET NULL's UPDATE writes rows the history does not show as read,
 // and a second key of `child` could be read through another table's action. nullptr otherwise.
 const ForeignKey* checked_referencing_key(const Table& child, const std::string& table);
+// The key of `child` whose check of `update` (an UPDATE of `child`'s rows) instrument() records: `child`'s one key, whose
+// columns the UPDATE (not joined) sets, so that each row it changes there is looked up in the referenced table by its new
+// key (ri_triggers.c RI_FKey_check_upd: the INSERT's query; InnoDB and SQLite alike). A version-set read of the
+// referenced table before the UPDATE, where a plain read before a write sees what the write reads (the check reads the
+// statement's snapshot on PostgreSQL, ri_PerformCheck's detectNewRows being false, and on SQLite), is the version set of
+// that lookup. nullptr otherwise.
+const ForeignKey* checked_referenced_key(const Table& child, const ::txprop::Statement& update);
 // The lock an INSERT's key check takes on the referenced rows it reads, as `engine`'s capabilities tell it: PostgreSQL
 // (the one engine with FOR KEY SHARE) runs "SELECT 1 FROM ONLY <pk table> x WHERE <pk> = $1 FOR KEY SHARE OF x"
 // (ri_triggers.c RI_FKey_check; with the transaction's snapshot at REPEATABLE READ and SERIALIZABLE, ri_PerformCheck's

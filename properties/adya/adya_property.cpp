@@ -893,6 +893,56 @@ class Extractor {
     pd_.reads.push_back(std::move(pread));
   }
 
+  // An UPDATE's key check of the referenced table `r` read (adya::checked_referenced_key): its lookup of the new keys is a
+  // predicate read over the version set `r` gave, where that is the one the check read (`r` and the UPDATE ran back to
+  // back, neither waited; the check reads the statement's snapshot), and the parent rows it found are item reads. The
+  // keys are known where the UPDATE returned its rows (RETURNING) and every row it wrote changed its key to one that is
+  // not NULL, so that every engine checked each of them (PostgreSQL checks an unchanged key only for a row its own
+  // transaction inserted, RI_FKey_fk_upd_check_required; SQLite whenever the SET list names the column; none a NULL
+  // key). What it found: the parent rows of those keys (the UPDATE succeeded). Otherwise the check stays unrecorded.
+  void record_referenced_check(const Step& st, const TxnSteps::TableRead& r) {
+    const ForeignKey* fk = st.table != nullptr ? adya::checked_referenced_key(*st.table, st.s) : nullptr;
+    const Table* parent = fk != nullptr ? c_.schema.find_table(fk->table) : nullptr;
+    if (rules_ == nullptr || parent == nullptr || r.table != parent->name || st.s.returning.empty() || st.blocked ||
+        r.blocked || !r.versions || !st.cols.rid || !st.cols.wl || st.out.rows.empty() || !back_to_back(st.t, r.i, st.i))
+      return;
+    std::vector<std::vector<Value>> keys;
+    for (const Row& row : st.out.rows) {
+      const Value& rid = row[*st.cols.rid];
+      const Value& wl = row[*st.cols.wl];
+      const auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
+      if (rid.type() != ValueType::Integer || !list || list->size() < 2 || list->back() != txn_id(st.t)) return;
+      const auto before = pd_.values.find({static_cast<adya::RowId>(rid.as_int()), list->size() - 1});
+      if (before == pd_.values.end()) return;
+      std::vector<Value> key;
+      for (const std::string& column : fk->columns) {
+        const auto at = std::find(st.out.columns.begin(), st.out.columns.end(), column);
+        const auto old = st.table->column_index(column);
+        if (at == st.out.columns.end() || !old) return;
+        const Value& now = row[static_cast<std::size_t>(at - st.out.columns.begin())];
+        if (now.is_null() || now == before->second[*old]) return;
+        key.push_back(now);
+      }
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+    }
+    lookups_.push_back(Statement::select(parent->name, key_lookup(fk->referenced, keys)));
+    PredicateData::Read pread{st.stmt, txn_id(st.t), &lookups_.back(), parent, *r.versions, {}};
+    for (const auto& [row, list] : *r.versions) {
+      const auto values = pd_.values.find({row, list.size()});
+      const adya::Match m =
+          values == pd_.values.end() ? adya::Match::Unknown : adya::matches(pread.statement->where, *parent, values->second);
+      if (m == adya::Match::Unknown) return;
+      if (m == adya::Match::Yes) pread.returned[row] = list;
+    }
+    for (const auto& [row, list] : pread.returned) {
+      o().add_read(st.stmt, row, list);
+      attribution_.row_table.emplace(row, parent->name);
+      attribution_.lists.emplace_back(row, list);
+    }
+    pread.key_check = std::tuple{st.t, st.i - 1, parent->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
   void add_join_read(const Step& st, TxnSteps& steps) {
     steps.join_read.reset();
     if (st.out.ok())
@@ -937,7 +987,10 @@ class Extractor {
     st.cols = find_columns(st.out);
     record_rows(st, pread);
     record_cascaded(st);
-    for (const TxnSteps::TableRead& r : table_reads) record_referencing_check(st, r);
+    for (const TxnSteps::TableRead& r : table_reads) {
+      record_referencing_check(st, r);
+      record_referenced_check(st, r);
+    }
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
     if ((predicate || pread.current) && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));

@@ -56,6 +56,18 @@ const ForeignKey* checked_referencing_key(const Table& child, const std::string&
   return fk.table == table && reads ? &fk : nullptr;
 }
 
+const ForeignKey* checked_referenced_key(const Table& child, const Statement& update) {
+  if (child.foreign_keys.size() != 1 || update.kind != StatementKind::Update || !update.joins.empty() ||
+      update.table != child.name || child.foreign_keys.front().table == child.name)
+    return nullptr;
+  const ForeignKey& fk = child.foreign_keys.front();
+  const bool sets = std::any_of(update.assignments.begin(), update.assignments.end(), [&](const Assignment& a) {
+    return (a.table.empty() || a.table == child.name) &&
+           std::find(fk.columns.begin(), fk.columns.end(), a.column) != fk.columns.end();
+  });
+  return sets ? &fk : nullptr;
+}
+
 bool is_join_read_before_write(const Statement& s) {
   return s.kind == StatementKind::Select && !s.joins.empty() && s.select_exprs.size() == 1 &&
          s.select_exprs.front().kind == Expr::Kind::Literal && s.select_exprs.front().literal.type() == ValueType::Text &&
@@ -181,13 +193,16 @@ std::vector<Statement> key_reads_before(const Schema& schema, const Statement& i
   return out;
 }
 
-// Version-set reads of the tables whose rows a DELETE's key checks read (checked_referencing_key), before the DELETE's
-// own version-set read.
-std::vector<Statement> referencing_reads_before(const Schema& schema, const Statement& s) {
+// Version-set reads of the tables whose rows a DELETE's or UPDATE's key checks read (checked_referencing_key,
+// checked_referenced_key), before the write's own version-set read.
+std::vector<Statement> key_table_reads_before(const Schema& schema, const Statement& s) {
   std::vector<Statement> out;
-  if (s.kind != StatementKind::Delete || !s.joins.empty()) return out;
-  for (const Table& child : schema.tables)
-    if (checked_referencing_key(child, s.table) != nullptr) out.push_back(version_set_read(child));
+  if (s.kind == StatementKind::Delete && s.joins.empty())
+    for (const Table& child : schema.tables)
+      if (checked_referencing_key(child, s.table) != nullptr) out.push_back(version_set_read(child));
+  const Table* t = schema.find_table(s.table);
+  if (const ForeignKey* fk = t != nullptr ? checked_referenced_key(*t, s) : nullptr)
+    if (const Table* referenced = schema.find_table(fk->table)) out.push_back(version_set_read(*referenced));
   return out;
 }
 
@@ -375,8 +390,8 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
         added[i].push_back(statements.size() + 1);
         statements.push_back(join_read_before(s));
       } else if ((predicate || locked_read) && table != nullptr) {
-        // A DELETE's key checks read the referencing tables as the DELETE reads its own: in its snapshot.
-        for (Statement& r : predicate ? referencing_reads_before(out.schema, s) : std::vector<Statement>{}) {
+        // A DELETE's or UPDATE's key checks read other tables as the write reads its own: in its snapshot.
+        for (Statement& r : predicate ? key_table_reads_before(out.schema, s) : std::vector<Statement>{}) {
           added[i].push_back(statements.size() + 1);
           statements.push_back(std::move(r));
         }

@@ -100,6 +100,40 @@ History racing_checks(bool child_read_waited) {
   return p.h;
 }
 
+// The race through an UPDATE's check: child (1, 1) references parent 1; T0 moves it to parent 2 (UPDATE child SET
+// v = 2 WHERE k = 1: its check reads parent 2), T1 deletes parent 2 (its check finds no child of parent 2: T0's change
+// is not committed), both commit. T0 -rw-> T1 through T0's check (parent 2's initial version, which T1 deleted),
+// T1 -rw-> T0 through T1's (T0's version of child 1 matches its lookup): G2. `parent_read_waited`: T0's read of
+// parent before its UPDATE waited, so its check stays unrecorded.
+History update_racing_delete(bool parent_read_waited) {
+  TestCase c;
+  c.schema = parent_and_child();
+  c.schema.tables[0].rows = {{1, 0}, {2, 0}};
+  c.schema.tables[1].rows = {{1, 1}};
+  const IsolationLevel level = IsolationLevel::Serializable;
+  c.transactions = {
+      Transaction{level, {Statement::update("child", {{"v", Expr::lit(2), {}}}, eq("k", 1))}, TxnEnd::Commit},
+      Transaction{level, {Statement::delete_("parent", eq("k", 2))}, TxnEnd::Commit}};
+  c.order = {0, 0, 1, 1, 0, 1};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = find_engine("postgresql")->capabilities()});
+  EXPECT_EQ(p.h.test_case.transactions[0].statements[0].table, "parent");  // read for the UPDATE's check
+  const std::vector<Row> parents = {{1, "0", 1, 0}, {2, "0", 2, 0}};
+  p.at(0, 1) = rows_outcome(kReturning, parents);
+  p.at(0, 2) = rows_outcome(kReturning, {{3, "0", 1, 1}});
+  p.at(0, 3) = rows_outcome(kReturning, {{3, "0,1", 1, 2}});
+  p.at(0, 3).affected = 1;
+  p.at(1, 1) = rows_outcome(kReturning, {{3, "0", 1, 1}});
+  p.at(1, 2) = rows_outcome(kReturning, parents);
+  p.at(1, 3) = rows_outcome(kReturning, {parents[1]});
+  p.at(1, 3).affected = 1;
+  p.h.was_blocked[0][1] = parent_read_waited;
+  p.observed(0, {{1, 0, 1, "0"}});
+  p.observed(1, {{1, 2, 3, "0,1"}});
+  p.h.final_state["parent"] = {{1, 0, 1, "0"}};
+  p.h.final_state["child"] = {{1, 2, 3, "0,1"}};
+  return p.h;
+}
+
 std::unique_ptr<Target> judged_as_postgresql() {
   return Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri("postgresql://u@127.0.0.1:1/x"));
 }
@@ -164,6 +198,20 @@ TEST(AdyaKeyCheck, AChildInsertRacingAParentDeleteIsACycleThroughBothChecks) {
   EXPECT_FALSE(has_kind(unseen, "G2") || has_kind(unseen, "write-skew")) << unseen.explain();
   EXPECT_TRUE(unseen.inconclusive) << unseen.explain();
   EXPECT_NE(unseen.note.find("T1's DELETE FROM parent WHERE k = 1 reads child through a foreign key"),
+            std::string::npos)
+      << unseen.note;
+}
+
+TEST(AdyaKeyCheck, AChildUpdateRacingAParentDeleteIsACycleThroughBothChecks) {
+  auto target = judged_as_postgresql();
+  const Verdict v = check_adya(*target, update_racing_delete(false), AdyaMode::Documented);
+  EXPECT_TRUE(v.fails()) << v.explain();
+  EXPECT_TRUE(has_kind(v, "G2") || has_kind(v, "write-skew")) << v.explain();
+  EXPECT_EQ(v.note.find("through a foreign key"), std::string::npos) << v.note;
+  const Verdict unseen = check_adya(*target, update_racing_delete(true), AdyaMode::Documented);
+  EXPECT_FALSE(has_kind(unseen, "G2") || has_kind(unseen, "write-skew")) << unseen.explain();
+  EXPECT_TRUE(unseen.inconclusive) << unseen.explain();
+  EXPECT_NE(unseen.note.find("T0's UPDATE child SET v = 2 WHERE k = 1 reads parent through a foreign key"),
             std::string::npos)
       << unseen.note;
 }
