@@ -47,6 +47,37 @@ std::vector<std::string> foreign_key_checked_tables(const Schema& schema, const 
   return out;
 }
 
+std::optional<std::vector<std::vector<Value>>> inserted_keys(const Statement& insert, const ForeignKey& fk) {
+  if (insert.kind != StatementKind::Insert || insert.upsert != Upsert::None) return std::nullopt;
+  std::vector<std::vector<Value>> out;
+  for (const std::vector<Expr>& row : insert.values) {
+    std::vector<Value> key;
+    for (const std::string& column : fk.columns) {
+      const auto at = std::find(insert.columns.begin(), insert.columns.end(), column);
+      if (at == insert.columns.end()) break;  // NULL
+      const std::size_t k = static_cast<std::size_t>(at - insert.columns.begin());
+      if (k >= row.size() || row[k].kind != Expr::Kind::Literal) return std::nullopt;
+      if (row[k].literal.is_null()) break;
+      key.push_back(row[k].literal);
+    }
+    if (key.size() == fk.columns.size() && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+  }
+  return out;
+}
+
+std::optional<Expr> key_lookup(const std::vector<std::string>& columns, const std::vector<std::vector<Value>>& keys) {
+  std::optional<Expr> any;
+  for (const std::vector<Value>& key : keys) {
+    std::optional<Expr> all;
+    for (std::size_t c = 0; c < key.size() && c < columns.size(); ++c) {
+      Expr eq = Expr::binary(BinaryOp::Eq, Expr::col(columns[c]), Expr::lit(key[c]));
+      all = all ? Expr::binary(BinaryOp::And, std::move(*all), std::move(eq)) : std::move(eq);
+    }
+    if (all) any = any ? Expr::binary(BinaryOp::Or, std::move(*any), std::move(*all)) : std::move(*all);
+  }
+  return any;
+}
+
 namespace {
 
 bool writes_through(ReferentialAction a) { return a == ReferentialAction::Cascade || a == ReferentialAction::SetNull; }

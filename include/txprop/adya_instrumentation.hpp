@@ -80,6 +80,39 @@ bool join_reads_before_writes(const EngineCapabilities& engine);
 
 // Whether the statement is a version-set read added by instrument().
 bool is_version_set_read(const ::txprop::Statement& s);
+// Whether the statement is a key read instrument() adds before an INSERT into a table with a foreign key (issue 17 item
+// 3): the INSERT's key check reads the referenced rows its keys name (foreign_key_checks.hpp inserted_keys), and
+//   SELECT txp_rid, txp_wl, <columns> FROM <referenced> WHERE <key lookup> [with the check's lock]
+// sent right before it reads those rows as the check does and takes the check's own locks (key_check_lock), so it
+// records which versions the check saw; a version-set read of the referenced table before it, where a plain read sees
+// what the check sees, gives the lookup its version set (the Adya property's predicate read of the check). A
+// version-set read with a WHERE.
+bool is_key_read(const ::txprop::Statement& s);
+// The key of `child` whose check of a DELETE of `table`'s rows instrument() records (issue 17 item 3): a version-set
+// read of `child` before the DELETE, where a plain read before a write sees what the write reads, is the version set
+// of the check's lookup of the deleted keys (PostgreSQL: "SELECT 1 FROM ONLY <fk table> x WHERE <fk> = $1 FOR KEY
+// SHARE OF x" for NO ACTION and RESTRICT, "DELETE FROM ONLY <fk table> WHERE <fk> = $1" for CASCADE, ri_triggers.c;
+// InnoDB and SQLite look the children up by the key alike). Only `child`'s one key, referencing `table` (another
+// table), ON DELETE NO ACTION, RESTRICT or CASCADE: SET NULL's UPDATE writes rows the history does not show as read,
+// and a second key of `child` could be read through another table's action. nullptr otherwise.
+const ForeignKey* checked_referencing_key(const Table& child, const std::string& table);
+// The key of `child` whose check of `update` (an UPDATE of `child`'s rows) instrument() records: `child`'s one key, whose
+// columns the UPDATE (not joined) sets, so that each row it changes there is looked up in the referenced table by its new
+// key (ri_triggers.c RI_FKey_check_upd: the INSERT's query; InnoDB and SQLite alike). A version-set read of the
+// referenced table before the UPDATE, where a plain read before a write sees what the write reads (the check reads the
+// statement's snapshot on PostgreSQL, ri_PerformCheck's detectNewRows being false, and on SQLite), is the version set of
+// that lookup. nullptr otherwise.
+const ForeignKey* checked_referenced_key(const Table& child, const ::txprop::Statement& update);
+// The lock an INSERT's key check takes on the referenced rows it reads, as `engine`'s capabilities tell it: PostgreSQL
+// (the one engine with FOR KEY SHARE) runs "SELECT 1 FROM ONLY <pk table> x WHERE <pk> = $1 FOR KEY SHARE OF x"
+// (ri_triggers.c RI_FKey_check; with the transaction's snapshot at REPEATABLE READ and SERIALIZABLE, ri_PerformCheck's
+// detectNewRows being false for a table that is not partitioned; a fresh one at READ COMMITTED); InnoDB (locking reads,
+// no FOR KEY SHARE) sets a shared lock on the referenced record, reading its latest committed version (row0ins.cc
+// row_ins_check_foreign_constraint; MySQL 8.0 manual 17.7.3: "any insert, update, or delete that requires the
+// constraint condition to be checked sets shared record-level locks on the records that it looks at"), as SELECT ...
+// LOCK IN SHARE MODE of the primary key does; SQLite (no locking reads: a writer holds the database's RESERVED lock,
+// lockingv3.html) reads it in the writer's snapshot, as a plain SELECT does.
+LockMode key_check_lock(const EngineCapabilities& engine);
 // Whether the statement is the join read instrument() adds right before a joined write, and the literal marking it.
 inline constexpr const char* kJoinReadMarker = "txp_join_read";
 bool is_join_read_before_write(const ::txprop::Statement& s);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@ std::string first_writing_foreign_key(const Schema& schema);
 // the referenced tables of the keys whose columns it sets (an INSERT sets them all), and the referencing tables of the
 // keys to it whose referenced columns it deletes or sets. Empty for a read, and where no key is touched.
 std::vector<std::string> foreign_key_checked_tables(const Schema& schema, const Statement& s);
+
+// The keys an INSERT's foreign-key check of `fk` looks up in the referenced table, one per inserted row whose every key
+// column is a literal other than NULL (a row with a NULL there is not checked, MATCH SIMPLE: PostgreSQL manual 5.4.5,
+// SQLite foreignkeys.html section 3; a column the INSERT does not name is NULL), each in `fk.columns`' order. nullopt
+// where it is not known before the INSERT runs: a value that is no literal, or an upsert (whether it inserts, and so
+// checks, depends on the rows it meets). Empty: nothing is checked.
+std::optional<std::vector<std::vector<Value>>> inserted_keys(const Statement& insert, const ForeignKey& fk);
+// The rows whose `columns` hold one of `keys` (each in `columns`' order): (c1 = v1 AND c2 = v2 ...) OR ...; nullopt for
+// no key. An INSERT's check looks its keys up by `fk.referenced`, a DELETE's by `fk.columns`.
+std::optional<Expr> key_lookup(const std::vector<std::string>& columns, const std::vector<std::vector<Value>>& keys);
 
 // The tables whose rows a successful `kind` (UPDATE or DELETE) of `table`'s rows may write through foreign-key actions,
 // transitively: a DELETE's CASCADE deletes (which cascade on), a SET NULL or an ON UPDATE action's update (which may

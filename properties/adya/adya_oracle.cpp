@@ -40,8 +40,9 @@ class AdyaOracle final : public Oracle {
   std::string cannot_judge(const TestCase& c, const EngineProfile& engine) const override {
     // A foreign key's action writes rows no statement names (ON DELETE / ON UPDATE CASCADE or SET NULL): recorded by
     // triggers where the engine fires them for those writes (CascadeLog; adya_instrumentation.hpp), refused elsewhere
-    // with the profile's reason. The reads a key makes are not recorded: a history where one may hide a dependency
-    // gets no verdict unless it has findings (unrecorded_foreign_key_read).
+    // with the profile's reason. An INSERT's key check is recorded by a key read before it where one reads what the
+    // check reads (adya_instrumentation.hpp is_key_read); the other reads a key makes are not: a history where one may
+    // hide a dependency gets no verdict unless it has findings (unrecorded_foreign_key_read).
     if (std::string fk = first_writing_foreign_key(c.schema); !fk.empty()) {
       const std::string why = engine.capabilities().cascaded_writes_unrecorded;
       if (!why.empty()) return fk + ", and " + why;

@@ -4,6 +4,7 @@
 // expectation table decides which findings fail.
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <ranges>
@@ -62,6 +63,7 @@ struct Extracted {
   std::size_t join_reads_not_matching = 0;  // join reads before a write that did not see the rows it wrote (SQLite)
   adya::RecordedRows current_reads;         // current reads recorded from the commit order (add_current_read)
   std::vector<SkippedChangedRow> skipped_changed_rows;  // found by add_predicates (skipped_changed_row)
+  adya::RecordedKeyChecks key_checks;  // INSERTs' key checks recorded with their version sets (record_key_read)
 };
 
 // What predicate dependencies need beyond the item observations: the values of each row version seen, each
@@ -96,10 +98,14 @@ struct PredicateData {
     // The transaction's plain reads read one read view (ReadRules::one_read_view): what they showed of a row is
     // what that view holds (skipped_changed_row).
     bool read_view = false;
+    // An INSERT's key check (adya::is_key_read): `statement` is the key read, whose WHERE is the check's lookup; the
+    // check counts as recorded (adya::RecordedKeyChecks) once its predicate read is added.
+    std::optional<std::tuple<std::size_t, std::size_t, std::string>> key_check = std::nullopt;
   };
   std::vector<Read> reads;
   std::size_t skipped = 0, added = 0;
   adya::RecordedRows current_reads;
+  adya::RecordedKeyChecks key_checks;
   std::vector<SkippedChangedRow> skipped_changed_rows;
 
   void add_row(adya::RowId rid, const Table* t) {
@@ -377,6 +383,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
       continue;
     }
     ++d.added;
+    if (read.key_check) d.key_checks.insert(*read.key_check);
     const adya::PredIndex p =
         o.add_predicate_read(read.stmt, s.where ? render(*s.where, Dialect::Portable) : std::string("TRUE"));
     for (const Pending& r : rows) {
@@ -652,6 +659,7 @@ class Extractor {
     x_.predicate_skipped = pd_.skipped;
     x_.current_reads = std::move(pd_.current_reads);
     x_.skipped_changed_rows = std::move(pd_.skipped_changed_rows);
+    x_.key_checks = std::move(pd_.key_checks);
     return std::move(x_);
   }
 
@@ -670,6 +678,27 @@ class Extractor {
     // the table until its transaction ends, so the write after it reads exactly the versions it returned.
     bool vset_blocked = false;
     std::optional<JoinRead> join_read;  // the join read just before a joined write
+    // The key reads just before an INSERT (adya::is_key_read), each with the version-set read just before it.
+    struct KeyRead {
+      const Statement* s;
+      const Table* table;
+      const Outcome* out;
+      std::size_t i;         // its step (from 1)
+      std::size_t first;     // the step of its version-set read, or its own
+      bool blocked;          // it or its version-set read waited
+      std::optional<Versions> vset;
+    };
+    std::vector<KeyRead> key_reads;
+    // Every version-set read since the last statement of the case, by table (a DELETE's reads of the tables its key
+    // checks read come before its own), and the table of the last.
+    struct TableRead {
+      std::string table;
+      std::size_t i;  // its step (from 1)
+      bool blocked;
+      std::optional<Versions> versions;
+    };
+    std::vector<TableRead> table_reads;
+    std::string vset_table;
   };
 
   // One statement of the case as it ran.
@@ -728,7 +757,12 @@ class Extractor {
       const Statement& s = tx.statements[i - 1];
       const bool blocked = i < h_.was_blocked[t].size() && h_.was_blocked[t][i];
       Step st{t, i, s, h_.outcomes[t][i], c_.schema.find_table(s.table), blocked, 0, {}};
-      if (adya::is_version_set_read(s)) add_version_set_read(st, steps);
+      if (adya::is_key_read(s)) add_key_read(st, steps);
+      else if (adya::is_version_set_read(s)) {
+        add_version_set_read(st, steps);
+        steps.vset_table = s.table;
+        steps.table_reads.push_back(TxnSteps::TableRead{s.table, i, blocked, steps.vset});
+      }
       else if (adya::is_join_read_before_write(s)) add_join_read(st, steps);
       else add_statement(st, steps);
     }
@@ -760,6 +794,155 @@ class Extractor {
     }
   }
 
+  void add_key_read(const Step& st, TxnSteps& steps) {
+    const bool vset = steps.vset.has_value() || steps.vset_blocked;
+    steps.key_reads.push_back(TxnSteps::KeyRead{&st.s, st.table, &st.out, st.i, vset ? st.i - 1 : st.i,
+                                                st.blocked || steps.vset_blocked, std::move(steps.vset)});
+    steps.vset.reset();
+    steps.vset_blocked = false;
+  }
+
+  // Whether no step of another transaction completed between step `from` of transaction `t` and step `to`: nothing
+  // ran, and so nothing committed, between them.
+  bool back_to_back(std::size_t t, std::size_t from, std::size_t to) const {
+    const int a = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(from)});
+    const int b = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(to)});
+    if (a < 0 || b < a) return false;
+    for (int e = a + 1; e < b; ++e)
+      if (h_.events[static_cast<std::size_t>(e)].step.txn != static_cast<int>(t)) return false;
+    return true;
+  }
+
+  // An INSERT's key check, recorded by the key read before it (adya::is_key_read) where the two ran back to back and
+  // neither waited: the check then read the versions the key read returned (an item read each) and, where a
+  // version-set read came first, looked its key up in that version set (a predicate read). Otherwise the check stays
+  // unrecorded (unrecorded_foreign_key_read): a wait lets other transactions commit between the read and the check.
+  void record_key_read(const Step& st, TxnSteps::KeyRead& k) {
+    if (!k.out->ok() || k.table == nullptr || k.blocked || st.blocked || !back_to_back(st.t, k.first, st.i)) return;
+    const Step read{st.t, k.i, *k.s, *k.out, k.table, false, st.stmt, find_columns(*k.out)};
+    PredicateData::Read pread{st.stmt, txn_id(st.t), k.s, k.table, {}, {}};
+    each_row(read, [&](adya::RowId row, const std::vector<std::uint32_t>& list) {
+      o().add_read(st.stmt, row, list);
+      attribution_.row_table.emplace(row, k.table->name);
+      attribution_.lists.emplace_back(row, list);
+      keep_values(read, row, list.size());
+      pread.returned[row] = list;
+    });
+    if (!k.vset) return;
+    pread.vset = std::move(*k.vset);
+    pread.key_check = std::tuple{st.t, st.i - 1, k.table->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
+  // Whether a transaction other than `t` that committed after `t` began and before its step `i` completed made a write
+  // that may reach `table` (directly or through a key's action).
+  bool written_meanwhile(std::size_t t, std::size_t i, const std::string& table) const {
+    const int begin = h_.completed_at(StepRef{static_cast<int>(t), 0});
+    const int end = h_.completed_at(StepRef{static_cast<int>(t), static_cast<int>(i)});
+    for (std::size_t u = 0; u < std::min(c_.transactions.size(), h_.transactions.size()); ++u) {
+      const int ended = h_.transactions[u].end_event;
+      if (u == t || h_.transactions[u].fate != TxnFate::Committed || ended < begin || ended > end) continue;
+      for (const Statement& s : c_.transactions[u].statements) {
+        const std::vector<std::string> written = s.written_tables();
+        const std::vector<std::string> cascaded = adya::cascaded_tables(c_.schema, s.table, s.kind);
+        if (std::find(written.begin(), written.end(), table) != written.end() ||
+            std::find(cascaded.begin(), cascaded.end(), table) != cascaded.end())
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // A DELETE's key check of the referencing table `r` read (adya::checked_referencing_key): its lookup of the deleted
+  // keys is a predicate read over the version set `r` gave, where that is the one the check read: `r` and the DELETE ran
+  // back to back and neither waited; and where the transaction's plain reads read one snapshot while the check reads
+  // the latest committed rows (PostgreSQL REPEATABLE READ and SERIALIZABLE: ri_PerformCheck's detectNewRows; InnoDB and
+  // SQLite below: their snapshot is the latest for a writer), no other transaction committed a write of the table since
+  // the transaction began. What the check found: nothing (NO ACTION, RESTRICT: the DELETE succeeded), or the rows
+  // its CASCADE deleted, where the cascade log shows them as this DELETE's (CascadedWrites). Otherwise the check stays
+  // unrecorded (unrecorded_foreign_key_read).
+  void record_referencing_check(const Step& st, const TxnSteps::TableRead& r) {
+    const Table* child = c_.schema.find_table(r.table);
+    const ForeignKey* fk = child != nullptr ? adya::checked_referencing_key(*child, st.s.table) : nullptr;
+    if (rules_ == nullptr || fk == nullptr || st.s.kind != StatementKind::Delete || !st.s.joins.empty() ||
+        st.table == nullptr || st.blocked || r.blocked || !r.versions || !back_to_back(st.t, r.i, st.i))
+      return;
+    if (rules_->one_read_view(c_.transactions[st.t].isolation) && written_meanwhile(st.t, st.i, child->name)) return;
+    std::vector<std::vector<Value>> keys;
+    for (const Row& row : st.out.rows) {
+      std::vector<Value> key;
+      for (const std::string& column : fk->referenced) {
+        const auto at = std::find(st.out.columns.begin(), st.out.columns.end(), column);
+        if (at == st.out.columns.end()) return;
+        key.push_back(row[static_cast<std::size_t>(at - st.out.columns.begin())]);
+      }
+      keys.push_back(std::move(key));
+    }
+    if (keys.empty()) return;
+    PredicateData::Read pread{st.stmt, txn_id(st.t), nullptr, child, *r.versions, {}};
+    if (fk->on_delete == ReferentialAction::Cascade) {
+      const auto causes = causes_.find(child->name);
+      if (causes == causes_.end() || causes->second != std::vector<std::size_t>{st.i}) return;
+      if (const auto logged = cascaded_.deletes.find({txn_id(st.t), child->name}); logged != cascaded_.deletes.end())
+        for (const adya::CascadedDelete& d : logged->second)
+          if (deleted_directly_.count({child->name, d.row}) == 0) pread.returned[static_cast<adya::RowId>(d.row)] = d.list;
+    }
+    lookups_.push_back(Statement::select(child->name, key_lookup(fk->columns, keys)));
+    pread.statement = &lookups_.back();
+    pread.key_check = std::tuple{st.t, st.i - 1, child->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
+  // An UPDATE's key check of the referenced table `r` read (adya::checked_referenced_key): its lookup of the new keys is a
+  // predicate read over the version set `r` gave, where that is the one the check read (`r` and the UPDATE ran back to
+  // back, neither waited; the check reads the statement's snapshot), and the parent rows it found are item reads. The
+  // keys are known where the UPDATE returned its rows (RETURNING) and every row it wrote changed its key to one that is
+  // not NULL, so that every engine checked each of them (PostgreSQL checks an unchanged key only for a row its own
+  // transaction inserted, RI_FKey_fk_upd_check_required; SQLite whenever the SET list names the column; none a NULL
+  // key). What it found: the parent rows of those keys (the UPDATE succeeded). Otherwise the check stays unrecorded.
+  void record_referenced_check(const Step& st, const TxnSteps::TableRead& r) {
+    const ForeignKey* fk = st.table != nullptr ? adya::checked_referenced_key(*st.table, st.s) : nullptr;
+    const Table* parent = fk != nullptr ? c_.schema.find_table(fk->table) : nullptr;
+    if (rules_ == nullptr || parent == nullptr || r.table != parent->name || st.s.returning.empty() || st.blocked ||
+        r.blocked || !r.versions || !st.cols.rid || !st.cols.wl || st.out.rows.empty() || !back_to_back(st.t, r.i, st.i))
+      return;
+    std::vector<std::vector<Value>> keys;
+    for (const Row& row : st.out.rows) {
+      const Value& rid = row[*st.cols.rid];
+      const Value& wl = row[*st.cols.wl];
+      const auto list = wl.type() == ValueType::Text ? adya::parse_writer_list(wl.as_text()) : std::nullopt;
+      if (rid.type() != ValueType::Integer || !list || list->size() < 2 || list->back() != txn_id(st.t)) return;
+      const auto before = pd_.values.find({static_cast<adya::RowId>(rid.as_int()), list->size() - 1});
+      if (before == pd_.values.end()) return;
+      std::vector<Value> key;
+      for (const std::string& column : fk->columns) {
+        const auto at = std::find(st.out.columns.begin(), st.out.columns.end(), column);
+        const auto old = st.table->column_index(column);
+        if (at == st.out.columns.end() || !old) return;
+        const Value& now = row[static_cast<std::size_t>(at - st.out.columns.begin())];
+        if (now.is_null() || now == before->second[*old]) return;
+        key.push_back(now);
+      }
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+    }
+    lookups_.push_back(Statement::select(parent->name, key_lookup(fk->referenced, keys)));
+    PredicateData::Read pread{st.stmt, txn_id(st.t), &lookups_.back(), parent, *r.versions, {}};
+    for (const auto& [row, list] : *r.versions) {
+      const auto values = pd_.values.find({row, list.size()});
+      const adya::Match m =
+          values == pd_.values.end() ? adya::Match::Unknown : adya::matches(pread.statement->where, *parent, values->second);
+      if (m == adya::Match::Unknown) return;
+      if (m == adya::Match::Yes) pread.returned[row] = list;
+    }
+    for (const auto& [row, list] : pread.returned) {
+      o().add_read(st.stmt, row, list);
+      attribution_.row_table.emplace(row, parent->name);
+      attribution_.lists.emplace_back(row, list);
+    }
+    pread.key_check = std::tuple{st.t, st.i - 1, parent->name};
+    pd_.reads.push_back(std::move(pread));
+  }
+
   void add_join_read(const Step& st, TxnSteps& steps) {
     steps.join_read.reset();
     if (st.out.ok())
@@ -771,6 +954,11 @@ class Extractor {
     const Statement& s = st.s;
     std::optional<JoinRead> my_join_read;
     std::swap(my_join_read, steps.join_read);
+    std::vector<TxnSteps::KeyRead> key_reads;
+    std::swap(key_reads, steps.key_reads);
+    std::vector<TxnSteps::TableRead> table_reads;
+    std::swap(table_reads, steps.table_reads);
+    if (steps.vset_table != s.table) steps.vset.reset();  // a read of another table only (checked_referencing_key)
     ++steps.number;
     st.stmt = o().add_statement(txn_id(st.t), fmt::format("T{}.{} {}", st.t, steps.number,
                                                           render(adya::strip_instrumentation_of(s), Dialect::Portable)));
@@ -781,6 +969,7 @@ class Extractor {
       if (had_vset) ++pd_.skipped;
       return;
     }
+    for (TxnSteps::KeyRead& k : key_reads) record_key_read(st, k);
     PredicateData::Read pread{st.stmt, txn_id(st.t), &s, st.table, {}, {}};
     pread.read_view = rules_ != nullptr && rules_->one_read_view(c_.transactions[st.t].isolation);
     // A read through a join or a derived table, or with a LIMIT, is no predicate read of `s.where` over the table's
@@ -798,6 +987,10 @@ class Extractor {
     st.cols = find_columns(st.out);
     record_rows(st, pread);
     record_cascaded(st);
+    for (const TxnSteps::TableRead& r : table_reads) {
+      record_referencing_check(st, r);
+      record_referenced_check(st, r);
+    }
     if (s.is_multi_table_write()) record_partners(st, my_join_read);
     if ((predicate || pread.current) && pread.table != nullptr && s.kind != StatementKind::Insert)
       pd_.reads.push_back(std::move(pread));
@@ -1078,6 +1271,7 @@ class Extractor {
   CascadedWrites cascaded_;
   std::map<std::string, std::vector<std::size_t>> causes_;             // of the transaction being added
   std::set<std::pair<std::string, std::int64_t>> deleted_directly_;  // of the transaction being added
+  std::deque<Statement> lookups_;  // the lookups of DELETEs' key checks (record_referencing_check), which reads point to
 };
 
 Extracted extract(const History& h, const std::vector<TxnStart>& starts = {}, const ReadRules* rules = nullptr) {
@@ -1416,7 +1610,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   // has some stand (each is a cycle the history has), with the reason others may be missing in the note.
   std::string why =
       adya::unrecorded_predicate(h, rules.capabilities, rules.rechecks_after_wait, x.current_reads);
-  if (why.empty()) why = adya::unrecorded_foreign_key_read(h);
+  if (why.empty()) why = adya::unrecorded_foreign_key_read(h, x.key_checks);
   if (!why.empty()) {
     if (v.findings.empty()) {
       v.tags.push_back("no verdict: adya cannot judge this history: " + adya::unrecorded_class(why));

@@ -24,8 +24,8 @@ TXPROP_SETTINGS(AdyaDocumented) {
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
   // Foreign keys: their actions' writes recorded by triggers (PostgreSQL, SQLite; MariaDB fires none for them, so its
-  // keys only refuse: RESTRICT, NO ACTION), their reads unrecorded (a history one may hide a dependency in gets no
-  // verdict: unrecorded_foreign_key_read).
+  // keys only refuse: RESTRICT, NO ACTION), an INSERT's key check recorded by a key read (is_key_read), their other
+  // reads unrecorded (a history one may hide a dependency in gets no verdict: unrecorded_foreign_key_read).
   s.generator.foreign_keys = true;
   s.generator.foreign_key_writes_recorded_only = true;
   s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): reads and writes no row; its waits are in the history
@@ -39,8 +39,8 @@ TXPROP_SETTINGS(AdyaClaimed) {
   s.generator.truth_forms = true;
   s.generator.booleans = true;  // BOOLEAN columns compared only with TRUE / FALSE (every engine)
   // Foreign keys: their actions' writes recorded by triggers (PostgreSQL, SQLite; MariaDB fires none for them, so its
-  // keys only refuse: RESTRICT, NO ACTION), their reads unrecorded (a history one may hide a dependency in gets no
-  // verdict: unrecorded_foreign_key_read).
+  // keys only refuse: RESTRICT, NO ACTION), an INSERT's key check recorded by a key read (is_key_read), their other
+  // reads unrecorded (a history one may hide a dependency in gets no verdict: unrecorded_foreign_key_read).
   s.generator.foreign_keys = true;
   s.generator.foreign_key_writes_recorded_only = true;
   s.generator.lock_tables = true;  // LOCK TABLE (PostgreSQL): reads and writes no row; its waits are in the history

@@ -40,6 +40,34 @@ bool is_version_set_read(const Statement& s) {
   return s.kind == StatementKind::Select && !s.columns.empty() && s.columns.front() == kRowIdColumn;
 }
 
+bool is_key_read(const Statement& s) { return is_version_set_read(s) && s.where.has_value(); }
+
+LockMode key_check_lock(const EngineCapabilities& engine) {
+  const auto& strengths = engine.lock_strengths;
+  if (std::find(strengths.begin(), strengths.end(), LockMode::KeyShare) != strengths.end()) return LockMode::KeyShare;
+  return engine.locking_reads ? LockMode::Share : LockMode::None;
+}
+
+const ForeignKey* checked_referencing_key(const Table& child, const std::string& table) {
+  if (child.foreign_keys.size() != 1 || child.name == table) return nullptr;
+  const ForeignKey& fk = child.foreign_keys.front();
+  const bool reads = fk.on_delete == ReferentialAction::NoAction || fk.on_delete == ReferentialAction::Restrict ||
+                     fk.on_delete == ReferentialAction::Cascade;
+  return fk.table == table && reads ? &fk : nullptr;
+}
+
+const ForeignKey* checked_referenced_key(const Table& child, const Statement& update) {
+  if (child.foreign_keys.size() != 1 || update.kind != StatementKind::Update || !update.joins.empty() ||
+      update.table != child.name || child.foreign_keys.front().table == child.name)
+    return nullptr;
+  const ForeignKey& fk = child.foreign_keys.front();
+  const bool sets = std::any_of(update.assignments.begin(), update.assignments.end(), [&](const Assignment& a) {
+    return (a.table.empty() || a.table == child.name) &&
+           std::find(fk.columns.begin(), fk.columns.end(), a.column) != fk.columns.end();
+  });
+  return sets ? &fk : nullptr;
+}
+
 bool is_join_read_before_write(const Statement& s) {
   return s.kind == StatementKind::Select && !s.joins.empty() && s.select_exprs.size() == 1 &&
          s.select_exprs.front().kind == Expr::Kind::Literal && s.select_exprs.front().literal.type() == ValueType::Text &&
@@ -137,6 +165,47 @@ bool scans_whole_table(const Schema& schema, const Table& t, const Statement& s)
   return std::none_of(named.begin(), named.end(), [&](const std::string& c) { return keyed(t, c); });
 }
 
+// SELECT txp_rid, txp_wl, <every other column> FROM t [WHERE ...] [lock]: a version-set read (is_version_set_read).
+Statement version_set_read(const Table& t, std::optional<Expr> where = std::nullopt, LockMode lock = LockMode::None) {
+  Statement v = Statement::select(t.name, std::move(where), lock);
+  v.columns = {kRowIdColumn, kWriterListColumn};
+  for (const Column& col : t.columns)
+    if (!is_hidden(col.name)) v.columns.push_back(col.name);
+  return v;
+}
+
+// The reads recording an INSERT's foreign-key checks (is_key_read), each with a version-set read of the referenced
+// table before it where `plain_sees_check` (a plain read right before the INSERT sees the versions its check reads: the
+// statement's snapshot at PostgreSQL, SQLite, InnoDB READ COMMITTED). None for a key whose lookups are not known before
+// the INSERT runs, or that looks up nothing (inserted_keys).
+std::vector<Statement> key_reads_before(const Schema& schema, const Statement& insert, const EngineCapabilities& engine,
+                                        bool plain_sees_check) {
+  std::vector<Statement> out;
+  const Table* t = schema.find_table(insert.table);
+  if (insert.kind != StatementKind::Insert || t == nullptr) return out;
+  for (const ForeignKey& fk : t->foreign_keys) {
+    const Table* referenced = schema.find_table(fk.table);
+    const auto keys = inserted_keys(insert, fk);
+    if (referenced == nullptr || !keys || keys->empty()) continue;
+    if (plain_sees_check) out.push_back(version_set_read(*referenced));
+    out.push_back(version_set_read(*referenced, key_lookup(fk.referenced, *keys), key_check_lock(engine)));
+  }
+  return out;
+}
+
+// Version-set reads of the tables whose rows a DELETE's or UPDATE's key checks read (checked_referencing_key,
+// checked_referenced_key), before the write's own version-set read.
+std::vector<Statement> key_table_reads_before(const Schema& schema, const Statement& s) {
+  std::vector<Statement> out;
+  if (s.kind == StatementKind::Delete && s.joins.empty())
+    for (const Table& child : schema.tables)
+      if (checked_referencing_key(child, s.table) != nullptr) out.push_back(version_set_read(child));
+  const Table* t = schema.find_table(s.table);
+  if (const ForeignKey* fk = t != nullptr ? checked_referenced_key(*t, s) : nullptr)
+    if (const Table* referenced = schema.find_table(fk->table)) out.push_back(version_set_read(*referenced));
+  return out;
+}
+
 }  // namespace
 
 bool is_instrumented(const TestCase& c) {
@@ -166,11 +235,12 @@ std::vector<int> order_with_added_reads(const std::vector<int>& original,
   std::vector<std::size_t> seen(added.size(), 0), next_added(added.size(), 0);
   for (int t : original) {
     const std::size_t ti = static_cast<std::size_t>(t);
-    const std::size_t step = seen[ti]++ + next_added[ti];  // the new index of this original step
-    if (next_added[ti] < added[ti].size() && added[ti][next_added[ti]] == step) {
+    // The reads inserted before this original step, whose new index is the originals before it plus the reads so far.
+    while (next_added[ti] < added[ti].size() && added[ti][next_added[ti]] == seen[ti] + next_added[ti]) {
       order.push_back(t);
       ++next_added[ti];
     }
+    ++seen[ti];
     order.push_back(t);
   }
   return order;
@@ -320,13 +390,19 @@ TestCase instrument(const TestCase& c, const InstrumentationOptions& options) {
         added[i].push_back(statements.size() + 1);
         statements.push_back(join_read_before(s));
       } else if ((predicate || locked_read) && table != nullptr) {
-        Statement v = Statement::select(s.table);
-        if (locked_read) v.lock = LockMode::Update;
-        v.columns = {kRowIdColumn, kWriterListColumn};
-        for (const Column& col : table->columns)
-          if (!is_hidden(col.name)) v.columns.push_back(col.name);
+        // A DELETE's or UPDATE's key checks read other tables as the write reads its own: in its snapshot.
+        for (Statement& r : predicate ? key_table_reads_before(out.schema, s) : std::vector<Statement>{}) {
+          added[i].push_back(statements.size() + 1);
+          statements.push_back(std::move(r));
+        }
         added[i].push_back(statements.size() + 1);
-        statements.push_back(std::move(v));
+        statements.push_back(version_set_read(*table, std::nullopt, locked_read ? LockMode::Update : LockMode::None));
+      } else if (options.version_sets && !(engine.first_write_snapshot_after_wait && statements.empty())) {
+        // An INSERT's key checks (not before a first write that takes its snapshot after a wait: SQLite, as above).
+        for (Statement& r : key_reads_before(out.schema, s, engine, engine.writes_read_snapshot || reads_as_plain)) {
+          added[i].push_back(statements.size() + 1);
+          statements.push_back(std::move(r));
+        }
       }
       statements.push_back(s);
     }

@@ -293,7 +293,7 @@ std::string unrecorded_class(const std::string& why) {
   return why.substr(0, why.find(';'));
 }
 
-std::string unrecorded_foreign_key_read(const History& h) {
+std::string unrecorded_foreign_key_read(const History& h, const RecordedKeyChecks& recorded) {
   const Schema& schema = h.test_case.schema;
   if (!schema.has_foreign_keys()) return {};
   const std::size_t n = std::min(h.test_case.transactions.size(), h.transactions.size());
@@ -303,6 +303,7 @@ std::string unrecorded_foreign_key_read(const History& h) {
     for (std::size_t i = 0; i < statements.size(); ++i) {
       if (!changed_rows(h.outcomes[t][i + 1])) continue;
       for (const auto& [read, columns] : foreign_key_reads(schema, statements[i])) {
+        if (recorded.count({t, i, read}) != 0) continue;
         const std::string other = key_changed_by_another(h, t, read, columns);
         if (!other.empty())
           return fmt::format("T{}'s {} reads {} through a foreign key, which no instrumented statement records; {} "

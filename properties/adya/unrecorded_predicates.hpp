@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "txprop/engine.hpp"
@@ -67,16 +68,20 @@ enum class UnrecordedRule {
 UnrecordedRule unrecorded_rule(const History& h, std::size_t t, std::size_t i, const EngineCapabilities& capabilities,
                                bool rechecks_after_wait);
 
-// The reads a foreign key makes, which no instrumentation records without changing what the engine does (issue 17
-// item 3): an INSERT, or an UPDATE of the referencing columns, reads the referenced row (PostgreSQL: SELECT 1 ... FOR
-// KEY SHARE of it, ri_triggers.c RI_FKey_check; InnoDB: a shared record lock on it; SQLite: a lookup of the parent
-// key), and a DELETE, or an UPDATE of the referenced columns, reads the referencing rows (the RESTRICT / NO ACTION
-// check, and the WHERE of CASCADE / SET NULL's write; the versions a CASCADE deletes are recorded, its predicate is
-// not). A missing read can hide a dependency, never invent one; as for unrecorded_predicate, one line naming the first
-// such statement of a committed transaction T where another committed transaction made a write that may change which
-// rows the read matches (an INSERT or DELETE of the read table's rows, an UPDATE of the key columns read, a key action
-// reaching the table; only then can a dependency through the read be missing), empty when none.
-std::string unrecorded_foreign_key_read(const History& h);
+// The reads a foreign key makes that the instrumentation does not record (issue 17 item 3): an INSERT, or an UPDATE
+// of the referencing columns, reads the referenced row (PostgreSQL: SELECT 1 ... FOR KEY SHARE of it, ri_triggers.c
+// RI_FKey_check; InnoDB: a shared record lock on it; SQLite: a lookup of the parent key), and a DELETE, or an UPDATE of
+// the referenced columns, reads the referencing rows (the RESTRICT / NO ACTION check, and the WHERE of CASCADE / SET
+// NULL's write; the versions a CASCADE deletes are recorded, its predicate is not). A missing read can hide a
+// dependency, never invent one; as for unrecorded_predicate, one line naming the first such statement of a committed
+// transaction T where another committed transaction made a write that may change which rows the read matches (an
+// INSERT or DELETE of the read table's rows, an UPDATE of the key columns read, a key action reaching the table; only
+// then can a dependency through the read be missing), empty when none.
+// `recorded`: the INSERTs' key checks the Adya property recorded (adya_instrumentation.hpp is_key_read: the rows the
+// check read as item reads, its lookup as a predicate read with a version set), as (transaction, statement index from
+// 0, instrumented statements counted, referenced table); their reads hide nothing.
+using RecordedKeyChecks = std::set<std::tuple<std::size_t, std::size_t, std::string>>;
+std::string unrecorded_foreign_key_read(const History& h, const RecordedKeyChecks& recorded = {});
 
 // The rule behind a reason either of the above gave, without the statement and transactions it names (its first
 // clause): the run summary counts the cases without a verdict per rule.

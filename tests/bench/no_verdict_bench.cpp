@@ -31,6 +31,8 @@ gen::Options suite_options(const std::string& oracle, const TargetConfig& config
   o.rollback_probability = oracle == "sdg" ? 0.2 : 0.15;
   if (oracle != "sdg") o.weight_select = 30;
   o.foreign_keys = oracle == "troc";  // the Troc suite's keys (properties/troc/troc_suite.cpp)
+  // The Adya suites' keys (properties/adya/adya_suite.cpp): their actions' writes only where triggers record them.
+  if (oracle == "adya") o.foreign_keys = o.foreign_key_writes_recorded_only = true;
   // Foreign keys as the Sdg suite has them (properties/sdg/sdg_suite.cpp): where writes read a snapshot and reads take
   // no SIREAD locks, their actions' writes only where the engine's triggers record them.
   const auto& ssi = o.engine.predicate_lock_levels;
@@ -42,7 +44,7 @@ gen::Options suite_options(const std::string& oracle, const TargetConfig& config
 std::string reason_key(std::string why) {
   static const std::regex statement("'s (SELECT|UPDATE|DELETE|INSERT)[^;]*? (reads|waited)");
   static const std::regex names("\\b(T\\d+|t\\d+|row \\d+)\\b");
-  why = std::regex_replace(why, statement, "'s <statement> $2");
+  why = std::regex_replace(why, statement, "'s <$1> $2");  // the kind kept: which statements a reason holds
   why = std::regex_replace(why, names, "_");
   return why.size() > 220 ? why.substr(0, 220) + "..." : why;
 }

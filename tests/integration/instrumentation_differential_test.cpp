@@ -264,6 +264,13 @@ TEST(InstrumentationDifferential, ForeignKeysMariadb) {
   differential_on(*target, true);
 }
 
+// With innodb_snapshot_isolation=ON a locking read of a record changed after the read view fails (1020): the key read
+// Adya adds before an INSERT (adya_instrumentation.hpp is_key_read) must fail exactly where the INSERT's own check does.
+TEST(InstrumentationDifferential, ForeignKeysMariadbSnapshotIsolation) {
+  TXPROP_USE_ENGINE(target, "mariadb", true);
+  differential_on(*target, true);
+}
+
 TEST(InstrumentationDifferential, Mariadb) {
   TXPROP_USE_ENGINE(target, "mariadb", false);
   differential_on(*target);
