@@ -29,8 +29,9 @@ enum class T1Does {
 // T1 changes that row, deletes t's row (2, 7) (row id 2) and commits; T0's DELETE FROM t WHERE v = 7 then reads t's
 // latest committed rows and finds nothing to delete (T1 -wr-> T0 through the predicate: T1's delete changed its
 // matches), and T0 commits. T0 -rw-> T1 through u is an item edge.
+// `others`: transactions run after T0 and T1, before the observer (their results left as planted: none).
 History delete_predicate_g_single(IsolationLevel level, T1Does does = T1Does::DeletesTheMatchingRow,
-                                  std::optional<Expr> where = std::nullopt) {
+                                  std::optional<Expr> where = std::nullopt, const std::vector<Transaction>& others = {}) {
   TestCase c;
   Table t = one_row_table("t");
   t.rows.push_back({2, 7});
@@ -44,6 +45,10 @@ History delete_predicate_g_single(IsolationLevel level, T1Does does = T1Does::De
                   TxnEnd::Commit},
       Transaction{level, {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)), t1_write}, TxnEnd::Commit}};
   c.order = {0, 0, 1, 1, 1, 1, 0, 0};
+  for (const Transaction& other : others) {
+    c.order.insert(c.order.end(), other.step_count(), static_cast<int>(c.transactions.size()));
+    c.transactions.push_back(other);
+  }
   adya::InstrumentationOptions o{.engine = find_engine("mariadb")->capabilities()};
   o.version_sets = false;  // none is planted
   PlantedHistory p(c, o);
@@ -143,4 +148,26 @@ TEST(AdyaUnrecordedPredicates, AdyaGivesNoVerdictWhereItWouldSayOk) {
       AdyaMode::Documented);
   EXPECT_TRUE(v.inconclusive) << v.explain();
   EXPECT_NE(v.note.find("would not be recorded"), std::string::npos) << v.note;
+}
+
+TEST(AdyaUnrecordedPredicates, DeletesThatDeletedNothingForGoodLeaveNoRowUnaccountedFor) {
+  // T2's DELETE found its WHERE impossible and MariaDB answered with no result set (no columns, 0 rows affected), and
+  // T3's joined DELETE (which returns nothing on InnoDB) rolled back with its transaction: neither removed a row the
+  // final state does not show, so the writers of t's rows are known and the history is judged as without them.
+  Statement joined = Statement::delete_("t", eq("k", 1));
+  joined.joins.push_back(Join{false, "u", Expr::binary(BinaryOp::Eq, Expr::qcol("t", "k"), Expr::qcol("u", "k"))});
+  const std::vector<Transaction> others = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", Expr::is_null(Expr::col("k")))},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {joined}, TxnEnd::Rollback}};
+  History h = delete_predicate_g_single(IsolationLevel::RepeatableRead, T1Does::InsertsANonMatchingRow, std::nullopt,
+                                        others);
+  h.outcomes[2][1].affected = 0;
+  h.outcomes[3][1].affected = 1;
+  h.transactions[3].fate = TxnFate::RolledBack;
+  EXPECT_EQ(adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks), "");
+  // Committed, the joined DELETE removed a row whose writers nothing shows: no verdict, as before.
+  h.transactions[3].fate = TxnFate::Committed;
+  EXPECT_NE(adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks).find("a joined DELETE"),
+            std::string::npos);
 }
