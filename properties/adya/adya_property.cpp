@@ -91,6 +91,8 @@ struct PredicateData {
       // An UPDATE that returns nothing and is its transaction's only statement that may change the table's rows:
       // the reader's one entry in a row's writer list after its first is this UPDATE's write (own_write_state).
       bool only_writer = false;
+      // It kept what it read locked (adya::CurrentRead::holds_what_it_read).
+      bool holds_what_it_read = false;
     };
     std::optional<Current> current = std::nullopt;
     // The transaction's plain reads read one read view (ReadRules::one_read_view): what they showed of a row is
@@ -154,7 +156,7 @@ std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const Predica
                                                  const adya::RowStates& states) {
   const PredicateData::Read::Current& c = *read.current;
   adya::CurrentRead r{read.txn, c.submitted, c.completed, c.snapshot_first, std::nullopt, std::nullopt,
-                      read.matched.has_value()};
+                      read.matched.has_value(), c.holds_what_it_read};
   const std::uint32_t n = static_cast<std::uint32_t>(states.order.size());
   const bool initial = n > 0 && states.order[0] == adya::kInitialTxn;
   if (const auto v = read.vset.find(rid); v != read.vset.end()) {
@@ -832,13 +834,16 @@ class Extractor {
     const int completed = h_.completed_at(StepRef{static_cast<int>(st.t), static_cast<int>(st.i)});
     const int submitted = h_.submitted_at[st.t][st.i];
     if (completed < 0 || submitted < 0) return std::nullopt;
+    const auto& holding = rules_->capabilities.current_reads_hold_what_they_read;
     return PredicateData::Read::Current{st.t,
                                         st.i - 1,
                                         static_cast<adya::Position>(submitted),
                                         static_cast<adya::Position>(completed),
                                         rule == adya::UnrecordedRule::RecheckedAfterWait,
                                         version_set,
-                                        only_writer(st)};
+                                        only_writer(st),
+                                        rule == adya::UnrecordedRule::LatestCommitted &&
+                                            std::find(holding.begin(), holding.end(), level) != holding.end()};
   }
 
   // Whether `st` is an UPDATE without RETURNING and no other statement of its transaction may change its table's rows

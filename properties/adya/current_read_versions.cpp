@@ -121,8 +121,12 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
     if (read.snapshot_first) return {};
   }
   const std::uint32_t seen = read.snapshot.value_or(0);
+  // A statement that holds what it read (CurrentRead::holds_what_it_read) read every row once nothing committed could
+  // change it before its completion: a change committed between its submission and its completion was made before it
+  // reached the row (it would have waited for the writer's lock, or the writer for its own).
+  const Position from = read.holds_what_it_read && !read.snapshot ? read.completed : read.submitted;
   const std::uint32_t lo = read.snapshot ? s.advance(s.committed_part(seen, read.submitted), read.submitted)
-                                         : s.advance(0, read.submitted);
+                                         : s.advance(0, from);
   const std::uint32_t hi = s.advance(lo, read.completed);
   if (!read.snapshot_first) {
     if (read.returned) return returned_at(s, *read.returned, lo, hi);

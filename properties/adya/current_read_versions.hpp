@@ -44,6 +44,11 @@ struct CurrentRead {
   std::optional<std::uint32_t> returned;
   // An UPDATE without RETURNING (MariaDB): whether it matched the row is unknown, only how many it matched.
   bool returns_nothing = false;
+  // The statement kept every row it read locked to its transaction's end (EngineCapabilities::
+  // current_reads_hold_what_they_read, InnoDB REPEATABLE READ): it read each row in the state latest committed when it
+  // completed, also where it waited meanwhile, so only that state is a candidate (not every one committed between its
+  // submission and its completion).
+  bool holds_what_it_read = false;
 };
 
 struct ReadVersion {

@@ -194,3 +194,50 @@ TEST(AdyaCurrentReads, AWriteAfterALockingReadOfItsTableIsRecordedUnlessItWaited
   const std::string why = adya::unrecorded_predicate(p.h, capabilities_of("mariadb"), rechecks);
   EXPECT_NE(why.find("waited for a lock, and the Adya property draws no predicate edges"), std::string::npos) << why;
 }
+
+namespace {
+
+// MariaDB REPEATABLE READ: T0's UPDATE t SET v = 9 WHERE k > 0 AND v = 7 (a range of the primary key: no locking read
+// of the whole table before it) is sent, and waits while T1 inserts (2, 7) (row id 1'000'000) and commits and T2
+// deletes that row and commits; then it completes having matched nothing, and T0 commits. Between its submission and
+// its completion the row was absent, matching, and deleted.
+History update_waiting_through_an_insert_and_a_delete() {
+  TestCase c;
+  c.schema.tables = {one_row_table("t")};
+  const Expr where = Expr::binary(BinaryOp::And, Expr::binary(BinaryOp::Gt, Expr::col("k"), Expr::lit(0)), eq("v", 7));
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(9), {}}}, where)},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::insert("t", {"k", "v"}, {Expr::lit(2), Expr::lit(7)})},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", eq("k", 2))}, TxnEnd::Commit}};
+  c.order = {0, 1, 1, 1, 2, 2, 2, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  EXPECT_EQ(version_set_reads(p.h.test_case), 0u);
+  p.h.submitted_at[0][1] = 1;  // sent right after T0's BEGIN, completed after T2's COMMIT
+  p.h.was_blocked[0][1] = true;
+  p.at(0, 1).affected = 0;
+  p.at(1, 1).affected = 1;
+  p.at(2, 1).columns = kReturning;
+  p.at(2, 1).rows = {{1'000'000, "2", 2, 7}};
+  p.at(2, 1).affected = 1;
+  p.observed(0, {{1, 0, 1, "0"}});
+  p.h.final_state["t"] = {{1, 0, 1, "0"}};
+  return p.h;
+}
+
+}  // namespace
+
+TEST(AdyaCurrentReads, AnInnodbWriteThatWaitedAtRepeatableReadReadTheLatestCommittedRowsAtItsCompletion) {
+  // InnoDB REPEATABLE READ keeps every record and gap the UPDATE read locked (current_reads_hold_what_they_read):
+  // it read row 1'000'000 after T2's delete had committed, not before T1's insert (which would give T0 -rw-> T1
+  // instead). Before: no verdict, "reads its WHERE on the latest committed rows ...; T1 (row 1000000) wrote a row".
+  const History h = update_waiting_through_an_insert_and_a_delete();
+  const Verdict v = check_adya(*judged_as_mariadb(), h, AdyaMode::Documented);
+  EXPECT_TRUE(v.ok()) << v.explain() << v.note;
+  EXPECT_NE(v.note.find("2 predicate reads with version sets, 0 without"), std::string::npos) << v.note;
+  // A Galera node reads what it has applied, which the commit order does not give: no verdict there.
+  auto galera = Target::open_judged_as(parse_target_uri("sqlite:"), parse_target_uri("galera://u@127.0.0.1:1/x"));
+  const Verdict unjudged = check_adya(*galera, h, AdyaMode::Documented);
+  EXPECT_TRUE(unjudged.inconclusive) << unjudged.explain();
+}
