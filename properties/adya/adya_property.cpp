@@ -148,11 +148,24 @@ std::optional<std::uint32_t> own_write_state(const std::vector<adya::TxnId>& ord
   return state;
 }
 
+// The state a version-set read saw the row in, given the writer list it read: where the list ends in versions of
+// transactions that did not commit (a READ UNCOMMITTED read of a write later rolled back, which the row's order no
+// longer has), the state of the committed versions beneath them. That was the latest committed state when the read
+// ran: the writer held the row locked from its write to its rollback, so nobody committed a version in between.
+std::optional<std::uint32_t> version_set_state(const adya::ObservedHistory& o, std::vector<std::uint32_t> list,
+                                               const std::vector<adya::TxnId>& order, adya::TxnId reader) {
+  if (const auto state = state_of(list, order)) return state;
+  while (!list.empty() && list.back() != adya::kInitialTxn && list.back() != reader && !o.committed(list.back()))
+    list.pop_back();
+  return state_of(list, order);
+}
+
 // What a current read (PredicateData::Read::current) knows of one row: its states, the one its version-set read saw
-// (a row the read did not return: before its insert if it was inserted and never deleted, after its delete if it was
-// there from the start and deleted; the others cannot be placed), the one it returned. nullopt where a writer list
-// read is not a prefix of the row's order.
-std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const PredicateData::Read& read, adya::RowId rid,
+// (version_set_state; a row the read did not return: before its insert if it was inserted and never deleted, after
+// its delete if it was there from the start and deleted; the others cannot be placed), the one it returned. nullopt
+// where a writer list read is not a prefix of the row's order.
+std::optional<adya::CurrentRead> current_read_of(const adya::ObservedHistory& o, PredicateData& d,
+                                                 const PredicateData::Read& read, adya::RowId rid,
                                                  const adya::RowStates& states) {
   const PredicateData::Read::Current& c = *read.current;
   adya::CurrentRead r{read.txn, c.submitted, c.completed, c.snapshot_first, std::nullopt, std::nullopt,
@@ -160,7 +173,7 @@ std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const Predica
   const std::uint32_t n = static_cast<std::uint32_t>(states.order.size());
   const bool initial = n > 0 && states.order[0] == adya::kInitialTxn;
   if (const auto v = read.vset.find(rid); v != read.vset.end()) {
-    r.snapshot = state_of(v->second, states.order);
+    r.snapshot = version_set_state(o, v->second, states.order, read.txn);
     if (!r.snapshot) return std::nullopt;
   } else if (!c.version_set) {
     // No version-set read (InnoDB REPEATABLE READ): the states follow from the commit order alone.
@@ -200,7 +213,7 @@ CurrentRow current_row(const adya::ObservedHistory& o, PredicateData& d, const P
     p.states.matches[k] =
         val == d.values.end() ? adya::Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
   }
-  p.read = current_read_of(d, read, rid, p.states);
+  p.read = current_read_of(o, d, read, rid, p.states);
   return p;
 }
 

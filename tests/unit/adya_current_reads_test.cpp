@@ -241,3 +241,54 @@ TEST(AdyaCurrentReads, AnInnodbWriteThatWaitedAtRepeatableReadReadTheLatestCommi
   const Verdict unjudged = check_adya(*galera, h, AdyaMode::Documented);
   EXPECT_TRUE(unjudged.inconclusive) << unjudged.explain();
 }
+
+namespace {
+
+// Moves the completion of `step` to right after event `after` (its submission stays where it was): it waited.
+void complete_after(History& h, StepRef step, int after) {
+  const int from = h.completed_at(step);
+  const Event e = h.events[static_cast<std::size_t>(from)];
+  h.events.erase(h.events.begin() + from);
+  h.events.insert(h.events.begin() + after, e);
+  const auto shift = [&](int& at) {
+    if (at > from && at <= after) --at;
+  };
+  for (std::size_t t = 0; t < h.submitted_at.size(); ++t)
+    for (std::size_t i = 0; i < h.submitted_at[t].size(); ++i)
+      if (StepRef{static_cast<int>(t), static_cast<int>(i)} != step) shift(h.submitted_at[t][i]);
+  for (TxnResult& r : h.transactions) shift(r.end_event);
+  h.was_blocked[static_cast<std::size_t>(step.txn)][static_cast<std::size_t>(step.index)] = true;
+}
+
+}  // namespace
+
+TEST(AdyaCurrentReads, AVersionSetReadOfAWriteLaterRolledBackPlacesTheCurrentReadOnTheCommittedVersionBeneath) {
+  // MariaDB READ UNCOMMITTED: T1 sets t's row (1, 0) to (1, 5) and later rolls back; T0's version-set read sees T1's
+  // version (writer list "0,2", which the row's order no longer has), then T0's UPDATE t SET v = 9 WHERE v = 0 waits;
+  // T2 deletes the row and commits; the UPDATE completes having matched nothing. What the version-set read saw is the
+  // initial version beneath T1's, so the UPDATE read the row deleted (T2 -wr-> T0). Before: no verdict, "waited for a
+  // lock and then read the latest versions ...; T2 (row 1) wrote a row".
+  TestCase c;
+  c.schema.tables = {one_row_table("t")};
+  const IsolationLevel ru = IsolationLevel::ReadUncommitted;
+  c.transactions = {
+      Transaction{ru, {Statement::update("t", {{"v", Expr::lit(9), {}}}, eq("v", 0))}, TxnEnd::Commit},
+      Transaction{ru, {Statement::update("t", {{"v", Expr::lit(5), {}}}, eq("k", 1))}, TxnEnd::Rollback},
+      Transaction{ru, {Statement::delete_("t", eq("k", 1))}, TxnEnd::Commit}};
+  c.order = {1, 1, 0, 0, 1, 2, 2, 2, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_EQ(version_set_reads(p.h.test_case), 3u);
+  p.h.transactions[1].fate = TxnFate::RolledBack;
+  complete_after(p.h, StepRef{0, 2}, p.h.transactions[2].end_event);  // T0's UPDATE waited until T2's COMMIT
+  p.at(1, 1).columns = p.at(0, 1).columns = p.at(2, 1).columns = p.at(2, 2).columns = kReturning;
+  p.at(1, 1).rows = p.at(2, 1).rows = p.at(2, 2).rows = {{1, "0", 1, 0}};
+  p.at(0, 1).rows = {{1, "0,2", 1, 5}};
+  p.at(1, 2).affected = 1;
+  p.at(2, 2).affected = 1;
+  p.at(0, 2).affected = 0;
+  p.observed(0, {});
+  p.h.final_state["t"] = {};
+  const Verdict v = check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented);
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  EXPECT_NE(v.note.find("3 predicate reads with version sets, 0 without"), std::string::npos) << v.note;
+}
