@@ -120,6 +120,16 @@ struct PredicateData {
   void values_of(adya::RowId rid, std::size_t versions, Row values) { this->values.emplace(std::pair{rid, versions}, std::move(values)); }
 };
 
+// Whether version k (1: the first in the row's order) of row `rid` matches `where`: evaluated on its values where the
+// history shows them; without a WHERE every version matches, whatever its values (an UPDATE that returned nothing
+// leaves them unknown).
+adya::Match version_matches(const PredicateData& d, adya::RowId rid, std::uint32_t k, const std::optional<Expr>& where,
+                            const Table& table) {
+  if (!where) return adya::Match::Yes;
+  const auto val = d.values.find({rid, k});
+  return val == d.values.end() ? adya::Match::Unknown : adya::matches(where, table, val->second);
+}
+
 // The committed one of a row's deleters if any (a DELETE of an aborted transaction deleted nothing), else the first.
 adya::TxnId deleter_of(const adya::ObservedHistory& o, const std::vector<adya::TxnId>& deleters) {
   adya::TxnId deleter = adya::kNone;
@@ -208,11 +218,8 @@ CurrentRow current_row(const adya::ObservedHistory& o, PredicateData& d, const P
   p.states.order.assign(chain.begin(), chain.end());
   p.states.deleter = deleter_of(o, d.deleters[rid]);
   p.states.matches.assign(p.states.order.size() + 2, adya::Match::No);
-  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
-    const auto val = d.values.find({rid, k});
-    p.states.matches[k] =
-        val == d.values.end() ? adya::Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
-  }
+  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k)
+    p.states.matches[k] = version_matches(d, rid, k, read.statement->where, *read.table);
   p.read = current_read_of(o, d, read, rid, p.states);
   return p;
 }
@@ -289,21 +296,29 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
   }
   // An UPDATE that returns nothing and matched exactly the rows found matching: every other row it read in a state
   // that does not match, as if it had returned what it matched.
-  if (read.matched && matching == *read.matched)
+  // One that matched exactly those rows and every row not determined: each of these it read in a state that matches.
+  const auto not_determined = std::count_if(pending.begin(), pending.end(), [](const CurrentRow& p) {
+    return p.version.kind != adya::ReadVersion::Kind::Determined;
+  });
+  const bool all_matched = read.matched && not_determined > 0 && matching + not_determined == *read.matched;
+  if (read.matched && (matching == *read.matched || all_matched))
     for (CurrentRow& p : pending)
       if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
         p.read->returns_nothing = false;
+        p.read->matched = all_matched;
         p.version = adya::current_read_version(p.states, *p.read, committed_at);
         if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
           ++d.skipped;
           return;
         }
       }
+  matching = 0;  // again: rows determined above count now
   for (CurrentRow& p : pending) {
     if (p.version.kind != adya::ReadVersion::Kind::Determined) {
       ++undetermined;
       continue;
     }
+    matching += p.version.match == Match::Yes;
     determined.insert(static_cast<std::int64_t>(p.row));
     if (auto skipped = skipped_changed_row(o, d, read, p.row, p.states, p.version.seen))
       d.skipped_changed_rows.push_back(std::move(*skipped));
@@ -367,10 +382,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
         continue;
       }
       p.matches.assign(n + 2, Match::No);
-      for (std::uint32_t k = 1; k <= n; ++k) {
-        const auto val = d.values.find({rid, k});
-        p.matches[k] = val == d.values.end() ? Match::Unknown : adya::matches(s.where, *read.table, val->second);
-      }
+      for (std::uint32_t k = 1; k <= n; ++k) p.matches[k] = version_matches(d, rid, k, s.where, *read.table);
       // The statement's own result must agree with txprop's evaluation on the version it saw.
       const auto ret = read.returned.find(rid);
       const Match saw = p.matches[p.seen];

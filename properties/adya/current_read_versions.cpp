@@ -75,13 +75,14 @@ class States {
     return ReadVersion{Kind::Determined, from, match(from)};
   }
 
-  // The states in [from, to] that do not match: those a statement that did not return the row may have read.
-  ReadVersion not_matching(std::uint32_t from, std::uint32_t to) const {
+  // The states in [from, to] that match `m`: with No, those a statement that did not return the row may have read;
+  // with Yes, those an UPDATE known to have matched it (CurrentRead::matched) may have read.
+  ReadVersion matching(std::uint32_t from, std::uint32_t to, Match m) const {
     std::optional<std::uint32_t> first, last;
     for (std::uint32_t k = from; k <= to; ++k) {
       if (aborted(k)) continue;
       if (match(k) == Match::Unknown) return {};
-      if (match(k) != Match::No) continue;
+      if (match(k) != m) continue;
       if (!first) first = k;
       last = k;
     }
@@ -130,7 +131,8 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
   const std::uint32_t hi = s.advance(lo, read.completed);
   if (!read.snapshot_first) {
     if (read.returned) return returned_at(s, *read.returned, lo, hi);
-    return read.returns_nothing ? s.settle(lo, hi) : s.not_matching(lo, hi);
+    if (read.matched) return s.matching(lo, hi, Match::Yes);
+    return read.returns_nothing ? s.settle(lo, hi) : s.matching(lo, hi, Match::No);
   }
   // PostgreSQL READ COMMITTED: its snapshot, taken at its submission, is the version-set read's only if nothing
   // committed in between.
@@ -143,7 +145,7 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
   // Not matching in its snapshot: never looked at again. Matching there but not returned: re-checked on a later
   // version that no longer matched (or deleted).
   if (s.match(seen) == Match::No) return ReadVersion{Kind::Determined, seen, Match::No};
-  return seen == hi ? ReadVersion{Kind::Contradicts, 0, Match::Unknown} : s.not_matching(seen + 1, hi);
+  return seen == hi ? ReadVersion{Kind::Contradicts, 0, Match::Unknown} : s.matching(seen + 1, hi, Match::No);
 }
 
 }  // namespace txprop::adya

@@ -49,6 +49,9 @@ struct CurrentRead {
   // completed, also where it waited meanwhile, so only that state is a candidate (not every one committed between its
   // submission and its completion).
   bool holds_what_it_read = false;
+  // An UPDATE that returns nothing is known to have matched the row (its count of matched rows says every row it may
+  // have matched did), in a state not known.
+  bool matched = false;
 };
 
 struct ReadVersion {

@@ -140,6 +140,8 @@ std::map<std::int64_t, RowVersions> versions_of(const History& h, const Table& t
 bool may_change_matches(const Table& t, const std::optional<Expr>& where, const RowVersions& v) {
   std::vector<Row> versions;  // the row's versions in order; absent before an insert and after a delete
   const bool initial = !v.list.empty() && v.list.front() == 0;
+  // Without a WHERE every version matches, whatever its values: only an insert or a delete changes the matches.
+  if (!where && v.last) return !initial || v.deleted;
   if (v.list.size() > 2 || v.list.empty() || (!initial && v.list.size() > 1) || !v.last) return true;
   if (initial) {
     if (!v.initial) return true;

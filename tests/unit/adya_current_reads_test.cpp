@@ -292,3 +292,61 @@ TEST(AdyaCurrentReads, AVersionSetReadOfAWriteLaterRolledBackPlacesTheCurrentRea
   EXPECT_FALSE(v.inconclusive) << v.note;
   EXPECT_NE(v.note.find("3 predicate reads with version sets, 0 without"), std::string::npos) << v.note;
 }
+
+TEST(AdyaCurrentReads, AnUpdateWhoseMatchedCountTakesInEveryUndeterminedRowReadEachInAMatchingState) {
+  // MariaDB READ COMMITTED: T0's UPDATE t SET v = v WHERE v = 7 (which changes nothing it matches) waits while T1
+  // inserts (2, 7) (row id 1'000'000) and commits; it completes having matched 1 row. Row 1 (1, 0) does not match;
+  // row 1'000'000 was absent or present during the wait, but the count says it matched: read present (T1 -wr-> T0).
+  // Before: no verdict, "waited for a lock and then read the latest versions ...; T1 (row 1000000) wrote a row".
+  TestCase c;
+  c.schema.tables = {one_row_table("t")};
+  const IsolationLevel rc = IsolationLevel::ReadCommitted;
+  c.transactions = {
+      Transaction{rc, {Statement::update("t", {{"v", Expr::col("v"), {}}}, eq("v", 7))}, TxnEnd::Commit},
+      Transaction{rc, {Statement::insert("t", {"k", "v"}, {Expr::lit(2), Expr::lit(7)})}, TxnEnd::Commit}};
+  c.order = {0, 1, 1, 0, 1, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_EQ(version_set_reads(p.h.test_case), 1u);
+  complete_after(p.h, StepRef{0, 2}, p.h.transactions[1].end_event);  // T0's UPDATE waited until T1's COMMIT
+  p.at(0, 1).columns = kReturning;
+  p.at(0, 1).rows = {{1, "0", 1, 0}};
+  p.at(0, 2).affected = 1;
+  p.at(1, 1).affected = 1;
+  const std::vector<Row> t_rows = {{1, 0, 1, "0"}, {2, 7, 1'000'000, "2"}};
+  p.observed(0, t_rows);
+  p.h.final_state["t"] = t_rows;
+  const Verdict v = check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented);
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  EXPECT_NE(v.note.find("1 predicate reads with version sets, 0 without"), std::string::npos) << v.note;
+  // A count of 2 takes in more rows than there are: nothing is recorded of the read, and no verdict.
+  p.at(0, 2).affected = 2;
+  EXPECT_TRUE(check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented).inconclusive);
+}
+
+TEST(AdyaCurrentReads, WithoutAWhereEveryVersionMatchesWhateverItsValues) {
+  // MariaDB REPEATABLE READ: T1 updates t's row twice and commits (the version between its two UPDATEs, which return
+  // nothing, has values nobody saw); then T0's SELECT * FROM t FOR UPDATE returns the row. Without a WHERE every
+  // version matches, so the read is placed on the version it returned. Before: no verdict, "reads its WHERE on the
+  // latest committed rows ...; T1 (row 1) wrote a row".
+  TestCase c;
+  c.schema.tables = {one_row_table("t")};
+  const IsolationLevel rr = IsolationLevel::RepeatableRead;
+  Statement locking = Statement::select("t");
+  locking.lock = LockMode::Update;
+  c.transactions = {Transaction{rr, {locking}, TxnEnd::Commit},
+                    Transaction{rr,
+                                {Statement::update("t", {{"v", Expr::lit(2), {}}}, eq("k", 1)),
+                                 Statement::update("t", {{"v", Expr::lit(3), {}}}, eq("k", 1))},
+                                TxnEnd::Commit}};
+  c.order = {1, 1, 1, 1, 0, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_EQ(version_set_reads(p.h.test_case), 0u);
+  p.at(1, 1).affected = p.at(1, 2).affected = 1;
+  const std::vector<Row> t_rows = {{1, 3, 1, "0,2,2"}};
+  p.at(0, 1).columns = kTableColumns;
+  p.at(0, 1).rows = t_rows;
+  p.observed(0, t_rows);
+  p.h.final_state["t"] = t_rows;
+  const Verdict v = check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented);
+  EXPECT_FALSE(v.inconclusive) << v.note;
+}
