@@ -198,6 +198,13 @@ std::optional<adya::CurrentRead> current_read_of(const adya::ObservedHistory& o,
   } else if (c.only_writer) {
     r.returned = own_write_state(states.order, read.txn);
   }
+  // What its result says of the state it read: a row it returned matched; one a DELETE ... RETURNING or a SELECT of
+  // whole rows did not return did not, nor one an UPDATE that matched nothing read.
+  const Statement& s = *read.statement;
+  const bool returns_rows = s.kind == StatementKind::Delete ? !s.returning.empty()
+                                                            : s.kind == StatementKind::Select && s.items.empty();
+  if (r.returned) r.result = adya::Match::Yes;
+  else if (read.matched ? *read.matched == 0 : returns_rows) r.result = adya::Match::No;
   return r;
 }
 
@@ -306,6 +313,7 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
       if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
         p.read->returns_nothing = false;
         p.read->matched = all_matched;
+        if (all_matched) p.read->result = adya::Match::Yes;
         p.version = adya::current_read_version(p.states, *p.read, committed_at);
         if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
           ++d.skipped;
@@ -319,6 +327,8 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
       continue;
     }
     matching += p.version.match == Match::Yes;
+    // The match the statement's result gave (adya::CurrentRead::result), where txprop could not evaluate it.
+    if (p.states.matches[p.version.seen] == Match::Unknown) p.states.matches[p.version.seen] = p.version.match;
     determined.insert(static_cast<std::int64_t>(p.row));
     if (auto skipped = skipped_changed_row(o, d, read, p.row, p.states, p.version.seen))
       d.skipped_changed_rows.push_back(std::move(*skipped));

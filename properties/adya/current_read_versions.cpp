@@ -103,13 +103,39 @@ ReadVersion returned_at(const States& s, std::uint32_t r, std::uint32_t lo, std:
   return ReadVersion{Kind::Determined, r, s.match(r)};
 }
 
+// The states the statement may have read the row in, [lo, hi] (see current_read_version).
+std::pair<std::uint32_t, std::uint32_t> window(const States& s, const CurrentRead& read) {
+  const std::uint32_t seen = read.snapshot.value_or(0);
+  // A statement that holds what it read (CurrentRead::holds_what_it_read) read every row once nothing committed could
+  // change it before its completion: a change committed between its submission and its completion was made before it
+  // reached the row (it would have waited for the writer's lock, or the writer for its own).
+  const Position from = read.holds_what_it_read && !read.snapshot ? read.completed : read.submitted;
+  const std::uint32_t lo = read.snapshot ? s.advance(s.committed_part(seen, read.submitted), read.submitted)
+                                         : s.advance(0, from);
+  return {lo, s.advance(lo, read.completed)};
+}
+
+// Where the one state the statement can have read has a match txprop cannot evaluate, and every other state's is
+// known: the statement's result says whether that state matched (CurrentRead::result), and the row is judged with it.
+ReadVersion resolved_by_result(const RowStates& row, const CurrentRead& read, const CommittedAt& committed_at) {
+  const States s(row, read, committed_at);
+  if (!read.result || read.snapshot_first || (!read.snapshot && s.written_by_reader())) return {};
+  const auto [lo, hi] = window(s, read);
+  if (lo != hi || s.match(lo) != Match::Unknown) return {};
+  RowStates known = row;
+  known.matches[lo] = *read.result;
+  if (States(known, read, committed_at).unknown_match()) return {};
+  return current_read_version(known, read, committed_at);
+}
+
 }  // namespace
 
 ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, const CommittedAt& committed_at) {
   const States s(row, read, committed_at);
   // The graph draws no edge from a change of the matches it cannot evaluate (dependency_graph.cpp): a version whose
-  // match is unknown may hide a dependency whichever version was read, so such a row stays unrecorded.
-  if (s.unknown_match()) return {};
+  // match is unknown may hide a dependency whichever version was read, so such a row stays unrecorded, unless the
+  // statement's result gives the match of the one state it can have read (resolved_by_result).
+  if (s.unknown_match()) return resolved_by_result(row, read, committed_at);
   if (!read.snapshot) {
     // Without a version-set read, the reader's own writes of the row may come before or after the statement: only
     // what it returned tells which version it read.
@@ -122,13 +148,7 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
     if (read.snapshot_first) return {};
   }
   const std::uint32_t seen = read.snapshot.value_or(0);
-  // A statement that holds what it read (CurrentRead::holds_what_it_read) read every row once nothing committed could
-  // change it before its completion: a change committed between its submission and its completion was made before it
-  // reached the row (it would have waited for the writer's lock, or the writer for its own).
-  const Position from = read.holds_what_it_read && !read.snapshot ? read.completed : read.submitted;
-  const std::uint32_t lo = read.snapshot ? s.advance(s.committed_part(seen, read.submitted), read.submitted)
-                                         : s.advance(0, from);
-  const std::uint32_t hi = s.advance(lo, read.completed);
+  const auto [lo, hi] = window(s, read);
   if (!read.snapshot_first) {
     if (read.returned) return returned_at(s, *read.returned, lo, hi);
     if (read.matched) return s.matching(lo, hi, Match::Yes);

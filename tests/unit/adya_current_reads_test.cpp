@@ -350,3 +350,35 @@ TEST(AdyaCurrentReads, WithoutAWhereEveryVersionMatchesWhateverItsValues) {
   const Verdict v = check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented);
   EXPECT_FALSE(v.inconclusive) << v.note;
 }
+
+TEST(AdyaCurrentReads, TheResultOfAStatementGivesTheMatchOfTheOneVersionItCanHaveRead) {
+  // MariaDB REPEATABLE READ: T0's UPDATE t SET v = 9 WHERE NOT EXISTS (SELECT 1 FROM u) matches nothing and commits;
+  // then T1 deletes t's row (2, 7) and commits. txprop does not evaluate the subquery, but the UPDATE read row 2 in its
+  // one version and matched no row: that version did not match, so T1's delete changed nothing T0's WHERE matched.
+  // Before: no verdict, "reads its WHERE on the latest committed rows ...; T1 (row 2) wrote a row".
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t, one_row_table("u")};
+  const IsolationLevel rr = IsolationLevel::RepeatableRead;
+  Expr none = Expr::exists("u", std::nullopt);
+  none.negated = true;
+  c.transactions = {Transaction{rr, {Statement::update("t", {{"v", Expr::lit(9), {}}}, none)}, TxnEnd::Commit},
+                    Transaction{rr, {Statement::delete_("t", eq("k", 2))}, TxnEnd::Commit}};
+  c.order = {0, 0, 0, 1, 1, 1};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = capabilities_of("mariadb")});
+  ASSERT_EQ(version_set_reads(p.h.test_case), 0u);
+  p.at(0, 1).affected = 0;
+  p.at(1, 1).columns = kReturning;
+  p.at(1, 1).rows = {{2, "0", 2, 7}};
+  p.at(1, 1).affected = 1;
+  p.observed(0, {{1, 0, 1, "0"}});
+  p.observed(1, {{1, 0, 3, "0"}});
+  p.h.final_state["t"] = {{1, 0, 1, "0"}};
+  p.h.final_state["u"] = {{1, 0, 3, "0"}};
+  const Verdict v = check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented);
+  EXPECT_FALSE(v.inconclusive) << v.note;
+  // A count of 1 says one row matched, not which: both stay unknown, and no verdict.
+  p.at(0, 1).affected = 1;
+  EXPECT_TRUE(check_adya(*judged_as_mariadb(), p.h, AdyaMode::Documented).inconclusive);
+}
