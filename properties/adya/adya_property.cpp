@@ -199,10 +199,13 @@ std::optional<adya::CurrentRead> current_read_of(const adya::ObservedHistory& o,
     r.returned = own_write_state(states.order, read.txn);
   }
   // What its result says of the state it read: a row it returned matched; one a DELETE ... RETURNING or a SELECT of
-  // whole rows did not return did not, nor one an UPDATE that matched nothing read.
+  // its matching rows (no aggregate, grouping or HAVING between its WHERE and its result) did not return did not,
+  // nor one an UPDATE that matched nothing read.
   const Statement& s = *read.statement;
-  const bool returns_rows = s.kind == StatementKind::Delete ? !s.returning.empty()
-                                                            : s.kind == StatementKind::Select && s.items.empty();
+  const bool returns_rows =
+      s.kind == StatementKind::Delete
+          ? !s.returning.empty()
+          : s.kind == StatementKind::Select && s.items.empty() && s.group_by.empty() && !s.having;
   if (r.returned) r.result = adya::Match::Yes;
   else if (read.matched ? *read.matched == 0 : returns_rows) r.result = adya::Match::No;
   return r;
