@@ -49,6 +49,15 @@ struct EngineCapabilities {
   // and 15.7.3, https://dev.mysql.com/doc/refman/8.0/en/innodb-locks-set.html). A non-unique index read where the
   // plain case read a unique one locks gaps the plain case does not there (HiddenColumns::covering_twin).
   std::vector<IsolationLevel> gap_lock_levels;
+  // Where writes_read_snapshot is false: the levels at which an UPDATE, DELETE or locking read keeps a lock on every
+  // index record it reads and on the gap before it to its transaction's end (InnoDB REPEATABLE READ and SERIALIZABLE:
+  // next-key locks, or a record lock where one key of a unique index is looked up and found; none is released for a
+  // row that does not match, and there is no semi-consistent read: MySQL 8.0 manual 17.7.1 "Record Locks", "Next-Key
+  // Locks", 17.7.3 "Locks Set by Different SQL Statements in InnoDB"). No other transaction then changes, deletes or
+  // inserts a row where the statement has read until that end, and a change the statement met uncommitted it waited
+  // for: of every row it read the version latest committed (or its own transaction's) when it completed, so what it
+  // read follows from the commit order even where it waited (properties/adya/current_read_versions.hpp).
+  std::vector<IsolationLevel> current_reads_hold_what_they_read;
   // A matched row that an UPDATE sets to the values it already has is not written: no new version (InnoDB: not
   // counted as changed, and the transaction's later consistent reads do not see it as its own, MDEV-26642; SQLite: no
   // page written, so a transaction that changed nothing commits nothing). An instrumentation column that every UPDATE

@@ -93,6 +93,8 @@ struct PredicateData {
       // An UPDATE that returns nothing and is its transaction's only statement that may change the table's rows:
       // the reader's one entry in a row's writer list after its first is this UPDATE's write (own_write_state).
       bool only_writer = false;
+      // It kept what it read locked (adya::CurrentRead::holds_what_it_read).
+      bool holds_what_it_read = false;
     };
     std::optional<Current> current = std::nullopt;
     // The transaction's plain reads read one read view (ReadRules::one_read_view): what they showed of a row is
@@ -124,6 +126,16 @@ struct PredicateData {
   void values_of(adya::RowId rid, std::size_t versions, Row values) { this->values.emplace(std::pair{rid, versions}, std::move(values)); }
 };
 
+// Whether version k (1: the first in the row's order) of row `rid` matches `where`: evaluated on its values where the
+// history shows them; without a WHERE every version matches, whatever its values (an UPDATE that returned nothing
+// leaves them unknown).
+adya::Match version_matches(const PredicateData& d, adya::RowId rid, std::uint32_t k, const std::optional<Expr>& where,
+                            const Table& table) {
+  if (!where) return adya::Match::Yes;
+  const auto val = d.values.find({rid, k});
+  return val == d.values.end() ? adya::Match::Unknown : adya::matches(where, table, val->second);
+}
+
 // The committed one of a row's deleters if any (a DELETE of an aborted transaction deleted nothing), else the first.
 adya::TxnId deleter_of(const adya::ObservedHistory& o, const std::vector<adya::TxnId>& deleters) {
   adya::TxnId deleter = adya::kNone;
@@ -152,19 +164,32 @@ std::optional<std::uint32_t> own_write_state(const std::vector<adya::TxnId>& ord
   return state;
 }
 
+// The state a version-set read saw the row in, given the writer list it read: where the list ends in versions of
+// transactions that did not commit (a READ UNCOMMITTED read of a write later rolled back, which the row's order no
+// longer has), the state of the committed versions beneath them. That was the latest committed state when the read
+// ran: the writer held the row locked from its write to its rollback, so nobody committed a version in between.
+std::optional<std::uint32_t> version_set_state(const adya::ObservedHistory& o, std::vector<std::uint32_t> list,
+                                               const std::vector<adya::TxnId>& order, adya::TxnId reader) {
+  if (const auto state = state_of(list, order)) return state;
+  while (!list.empty() && list.back() != adya::kInitialTxn && list.back() != reader && !o.committed(list.back()))
+    list.pop_back();
+  return state_of(list, order);
+}
+
 // What a current read (PredicateData::Read::current) knows of one row: its states, the one its version-set read saw
-// (a row the read did not return: before its insert if it was inserted and never deleted, after its delete if it was
-// there from the start and deleted; the others cannot be placed), the one it returned. nullopt where a writer list
-// read is not a prefix of the row's order.
-std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const PredicateData::Read& read, adya::RowId rid,
+// (version_set_state; a row the read did not return: before its insert if it was inserted and never deleted, after
+// its delete if it was there from the start and deleted; the others cannot be placed), the one it returned. nullopt
+// where a writer list read is not a prefix of the row's order.
+std::optional<adya::CurrentRead> current_read_of(const adya::ObservedHistory& o, PredicateData& d,
+                                                 const PredicateData::Read& read, adya::RowId rid,
                                                  const adya::RowStates& states) {
   const PredicateData::Read::Current& c = *read.current;
   adya::CurrentRead r{read.txn, c.submitted, c.completed, c.snapshot_first, std::nullopt, std::nullopt,
-                      read.matched.has_value()};
+                      read.matched.has_value(), c.holds_what_it_read};
   const std::uint32_t n = static_cast<std::uint32_t>(states.order.size());
   const bool initial = n > 0 && states.order[0] == adya::kInitialTxn;
   if (const auto v = read.vset.find(rid); v != read.vset.end()) {
-    r.snapshot = state_of(v->second, states.order);
+    r.snapshot = version_set_state(o, v->second, states.order, read.txn);
     if (!r.snapshot) return std::nullopt;
   } else if (!c.version_set) {
     // No version-set read (InnoDB REPEATABLE READ): the states follow from the commit order alone.
@@ -179,6 +204,16 @@ std::optional<adya::CurrentRead> current_read_of(PredicateData& d, const Predica
   } else if (c.only_writer) {
     r.returned = own_write_state(states.order, read.txn);
   }
+  // What its result says of the state it read: a row it returned matched; one a DELETE ... RETURNING or a SELECT of
+  // its matching rows (no aggregate, grouping or HAVING between its WHERE and its result) did not return did not,
+  // nor one an UPDATE that matched nothing read.
+  const Statement& s = *read.statement;
+  const bool returns_rows =
+      s.kind == StatementKind::Delete
+          ? !s.returning.empty()
+          : s.kind == StatementKind::Select && s.items.empty() && s.group_by.empty() && !s.having;
+  if (r.returned) r.result = adya::Match::Yes;
+  else if (read.matched ? *read.matched == 0 : returns_rows) r.result = adya::Match::No;
   return r;
 }
 
@@ -199,12 +234,9 @@ CurrentRow current_row(const adya::ObservedHistory& o, PredicateData& d, const P
   p.states.order.assign(chain.begin(), chain.end());
   p.states.deleter = deleter_of(o, d.deleters[rid]);
   p.states.matches.assign(p.states.order.size() + 2, adya::Match::No);
-  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k) {
-    const auto val = d.values.find({rid, k});
-    p.states.matches[k] =
-        val == d.values.end() ? adya::Match::Unknown : adya::matches(read.statement->where, *read.table, val->second);
-  }
-  p.read = current_read_of(d, read, rid, p.states);
+  for (std::uint32_t k = 1; k <= p.states.order.size(); ++k)
+    p.states.matches[k] = version_matches(d, rid, k, read.statement->where, *read.table);
+  p.read = current_read_of(o, d, read, rid, p.states);
   return p;
 }
 
@@ -280,21 +312,32 @@ void add_current_read(adya::ObservedHistory& o, PredicateData& d, const Predicat
   }
   // An UPDATE that returns nothing and matched exactly the rows found matching: every other row it read in a state
   // that does not match, as if it had returned what it matched.
-  if (read.matched && matching == *read.matched)
+  // One that matched exactly those rows and every row not determined: each of these it read in a state that matches.
+  const auto not_determined = std::count_if(pending.begin(), pending.end(), [](const CurrentRow& p) {
+    return p.version.kind != adya::ReadVersion::Kind::Determined;
+  });
+  const bool all_matched = read.matched && not_determined > 0 && matching + not_determined == *read.matched;
+  if (read.matched && (matching == *read.matched || all_matched))
     for (CurrentRow& p : pending)
       if (p.read && p.version.kind == adya::ReadVersion::Kind::Undetermined) {
         p.read->returns_nothing = false;
+        p.read->matched = all_matched;
+        if (all_matched) p.read->result = adya::Match::Yes;
         p.version = adya::current_read_version(p.states, *p.read, committed_at);
         if (p.version.kind == adya::ReadVersion::Kind::Contradicts) {
           ++d.skipped;
           return;
         }
       }
+  matching = 0;  // again: rows determined above count now
   for (CurrentRow& p : pending) {
     if (p.version.kind != adya::ReadVersion::Kind::Determined) {
       ++undetermined;
       continue;
     }
+    matching += p.version.match == Match::Yes;
+    // The match the statement's result gave (adya::CurrentRead::result), where txprop could not evaluate it.
+    if (p.states.matches[p.version.seen] == Match::Unknown) p.states.matches[p.version.seen] = p.version.match;
     determined.insert(static_cast<std::int64_t>(p.row));
     if (auto skipped = skipped_changed_row(o, d, read, p.row, p.states, p.version.seen))
       d.skipped_changed_rows.push_back(std::move(*skipped));
@@ -358,10 +401,7 @@ void add_predicates(adya::ObservedHistory& o, PredicateData& d) {
         continue;
       }
       p.matches.assign(n + 2, Match::No);
-      for (std::uint32_t k = 1; k <= n; ++k) {
-        const auto val = d.values.find({rid, k});
-        p.matches[k] = val == d.values.end() ? Match::Unknown : adya::matches(s.where, *read.table, val->second);
-      }
+      for (std::uint32_t k = 1; k <= n; ++k) p.matches[k] = version_matches(d, rid, k, s.where, *read.table);
       // The statement's own result must agree with txprop's evaluation on the version it saw.
       const auto ret = read.returned.find(rid);
       const Match saw = p.matches[p.seen];
@@ -1025,13 +1065,16 @@ class Extractor {
     const int completed = h_.completed_at(StepRef{static_cast<int>(st.t), static_cast<int>(st.i)});
     const int submitted = h_.submitted_at[st.t][st.i];
     if (completed < 0 || submitted < 0) return std::nullopt;
+    const auto& holding = rules_->capabilities.current_reads_hold_what_they_read;
     return PredicateData::Read::Current{st.t,
                                         st.i - 1,
                                         static_cast<adya::Position>(submitted),
                                         static_cast<adya::Position>(completed),
                                         rule == adya::UnrecordedRule::RecheckedAfterWait,
                                         version_set,
-                                        only_writer(st)};
+                                        only_writer(st),
+                                        rule == adya::UnrecordedRule::LatestCommitted &&
+                                            std::find(holding.begin(), holding.end(), level) != holding.end()};
   }
 
   // Whether `st` is an UPDATE without RETURNING and no other statement of its transaction may change its table's rows

@@ -75,13 +75,14 @@ class States {
     return ReadVersion{Kind::Determined, from, match(from)};
   }
 
-  // The states in [from, to] that do not match: those a statement that did not return the row may have read.
-  ReadVersion not_matching(std::uint32_t from, std::uint32_t to) const {
+  // The states in [from, to] that match `m`: with No, those a statement that did not return the row may have read;
+  // with Yes, those an UPDATE known to have matched it (CurrentRead::matched) may have read.
+  ReadVersion matching(std::uint32_t from, std::uint32_t to, Match m) const {
     std::optional<std::uint32_t> first, last;
     for (std::uint32_t k = from; k <= to; ++k) {
       if (aborted(k)) continue;
       if (match(k) == Match::Unknown) return {};
-      if (match(k) != Match::No) continue;
+      if (match(k) != m) continue;
       if (!first) first = k;
       last = k;
     }
@@ -102,13 +103,39 @@ ReadVersion returned_at(const States& s, std::uint32_t r, std::uint32_t lo, std:
   return ReadVersion{Kind::Determined, r, s.match(r)};
 }
 
+// The states the statement may have read the row in, [lo, hi] (see current_read_version).
+std::pair<std::uint32_t, std::uint32_t> window(const States& s, const CurrentRead& read) {
+  const std::uint32_t seen = read.snapshot.value_or(0);
+  // A statement that holds what it read (CurrentRead::holds_what_it_read) read every row once nothing committed could
+  // change it before its completion: a change committed between its submission and its completion was made before it
+  // reached the row (it would have waited for the writer's lock, or the writer for its own).
+  const Position from = read.holds_what_it_read && !read.snapshot ? read.completed : read.submitted;
+  const std::uint32_t lo = read.snapshot ? s.advance(s.committed_part(seen, read.submitted), read.submitted)
+                                         : s.advance(0, from);
+  return {lo, s.advance(lo, read.completed)};
+}
+
+// Where the one state the statement can have read has a match txprop cannot evaluate, and every other state's is
+// known: the statement's result says whether that state matched (CurrentRead::result), and the row is judged with it.
+ReadVersion resolved_by_result(const RowStates& row, const CurrentRead& read, const CommittedAt& committed_at) {
+  const States s(row, read, committed_at);
+  if (!read.result || read.snapshot_first || (!read.snapshot && s.written_by_reader())) return {};
+  const auto [lo, hi] = window(s, read);
+  if (lo != hi || s.match(lo) != Match::Unknown) return {};
+  RowStates known = row;
+  known.matches[lo] = *read.result;
+  if (States(known, read, committed_at).unknown_match()) return {};
+  return current_read_version(known, read, committed_at);
+}
+
 }  // namespace
 
 ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, const CommittedAt& committed_at) {
   const States s(row, read, committed_at);
   // The graph draws no edge from a change of the matches it cannot evaluate (dependency_graph.cpp): a version whose
-  // match is unknown may hide a dependency whichever version was read, so such a row stays unrecorded.
-  if (s.unknown_match()) return {};
+  // match is unknown may hide a dependency whichever version was read, so such a row stays unrecorded, unless the
+  // statement's result gives the match of the one state it can have read (resolved_by_result).
+  if (s.unknown_match()) return resolved_by_result(row, read, committed_at);
   if (!read.snapshot) {
     // Without a version-set read, the reader's own writes of the row may come before or after the statement: only
     // what it returned tells which version it read.
@@ -121,12 +148,11 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
     if (read.snapshot_first) return {};
   }
   const std::uint32_t seen = read.snapshot.value_or(0);
-  const std::uint32_t lo = read.snapshot ? s.advance(s.committed_part(seen, read.submitted), read.submitted)
-                                         : s.advance(0, read.submitted);
-  const std::uint32_t hi = s.advance(lo, read.completed);
+  const auto [lo, hi] = window(s, read);
   if (!read.snapshot_first) {
     if (read.returned) return returned_at(s, *read.returned, lo, hi);
-    return read.returns_nothing ? s.settle(lo, hi) : s.not_matching(lo, hi);
+    if (read.matched) return s.matching(lo, hi, Match::Yes);
+    return read.returns_nothing ? s.settle(lo, hi) : s.matching(lo, hi, Match::No);
   }
   // PostgreSQL READ COMMITTED: its snapshot, taken at its submission, is the version-set read's only if nothing
   // committed in between.
@@ -139,7 +165,7 @@ ReadVersion current_read_version(const RowStates& row, const CurrentRead& read, 
   // Not matching in its snapshot: never looked at again. Matching there but not returned: re-checked on a later
   // version that no longer matched (or deleted).
   if (s.match(seen) == Match::No) return ReadVersion{Kind::Determined, seen, Match::No};
-  return seen == hi ? ReadVersion{Kind::Contradicts, 0, Match::Unknown} : s.not_matching(seen + 1, hi);
+  return seen == hi ? ReadVersion{Kind::Contradicts, 0, Match::Unknown} : s.matching(seen + 1, hi, Match::No);
 }
 
 }  // namespace txprop::adya

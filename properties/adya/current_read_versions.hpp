@@ -44,6 +44,18 @@ struct CurrentRead {
   std::optional<std::uint32_t> returned;
   // An UPDATE without RETURNING (MariaDB): whether it matched the row is unknown, only how many it matched.
   bool returns_nothing = false;
+  // The statement kept every row it read locked to its transaction's end (EngineCapabilities::
+  // current_reads_hold_what_they_read, InnoDB REPEATABLE READ): it read each row in the state latest committed when it
+  // completed, also where it waited meanwhile, so only that state is a candidate (not every one committed between its
+  // submission and its completion).
+  bool holds_what_it_read = false;
+  // What the statement's result says of the row in the state it read: Yes where it returned it (or, an UPDATE that
+  // returns nothing, is known to have matched it), No where it returns rows and did not return it, or matched none;
+  // nullopt where the result does not say.
+  std::optional<Match> result = std::nullopt;
+  // An UPDATE that returns nothing is known to have matched the row (its count of matched rows says every row it may
+  // have matched did), in a state not known.
+  bool matched = false;
 };
 
 struct ReadVersion {

@@ -67,12 +67,18 @@ void run_cell(const TargetConfig& config, IsolationLevel level, const std::strin
   const auto g = gen::test_case(suite_options(oracle_name, config, level));
   std::map<std::string, int> reasons;
   int none = 0;
+  // TXPROP_NO_VERDICT_SHOW=<n>: the first n cases without a verdict in full (reason and history), to find out why.
+  const char* show_env = std::getenv("TXPROP_NO_VERDICT_SHOW");
+  int show = show_env ? std::atoi(show_env) : 0;
   for (int i = 0; i < cases; ++i) {
     const TestCase c = g(random.split(), i % 100).value();
     const Judgement j = judge_case(oracle, *target, c, [&](const TestCase& p) { return target->run(p); });
     if (!j.verdict.inconclusive) continue;
     ++none;
     ++reasons[reason_of(j)];
+    if (show-- > 0)
+      fmt::print("case {} without a verdict: {}\n{}\n", i, j.refused.empty() ? j.verdict.note : j.refused,
+                 j.refused.empty() ? describe(j.history) : describe(c));
   }
   fmt::print("no-verdict {} {} {}: {} of {} cases ({:.1f}%)\n", oracle_name, config.name, sql_name(level), none, cases,
              100.0 * none / cases);

@@ -29,8 +29,9 @@ enum class T1Does {
 // T1 changes that row, deletes t's row (2, 7) (row id 2) and commits; T0's DELETE FROM t WHERE v = 7 then reads t's
 // latest committed rows and finds nothing to delete (T1 -wr-> T0 through the predicate: T1's delete changed its
 // matches), and T0 commits. T0 -rw-> T1 through u is an item edge.
+// `others`: transactions run after T0 and T1, before the observer (their results left as planted: none).
 History delete_predicate_g_single(IsolationLevel level, T1Does does = T1Does::DeletesTheMatchingRow,
-                                  std::optional<Expr> where = std::nullopt) {
+                                  std::optional<Expr> where = std::nullopt, const std::vector<Transaction>& others = {}) {
   TestCase c;
   Table t = one_row_table("t");
   t.rows.push_back({2, 7});
@@ -44,6 +45,10 @@ History delete_predicate_g_single(IsolationLevel level, T1Does does = T1Does::De
                   TxnEnd::Commit},
       Transaction{level, {Statement::update("u", {{"v", Expr::lit(1), {}}}, eq("k", 1)), t1_write}, TxnEnd::Commit}};
   c.order = {0, 0, 1, 1, 1, 1, 0, 0};
+  for (const Transaction& other : others) {
+    c.order.insert(c.order.end(), other.step_count(), static_cast<int>(c.transactions.size()));
+    c.transactions.push_back(other);
+  }
   adya::InstrumentationOptions o{.engine = find_engine("mariadb")->capabilities()};
   o.version_sets = false;  // none is planted
   PlantedHistory p(c, o);
@@ -143,4 +148,69 @@ TEST(AdyaUnrecordedPredicates, AdyaGivesNoVerdictWhereItWouldSayOk) {
       AdyaMode::Documented);
   EXPECT_TRUE(v.inconclusive) << v.explain();
   EXPECT_NE(v.note.find("would not be recorded"), std::string::npos) << v.note;
+}
+
+TEST(AdyaUnrecordedPredicates, DeletesThatDeletedNothingForGoodLeaveNoRowUnaccountedFor) {
+  // T2's DELETE found its WHERE impossible and MariaDB answered with no result set (no columns, 0 rows affected), and
+  // T3's joined DELETE (which returns nothing on InnoDB) rolled back with its transaction: neither removed a row the
+  // final state does not show, so the writers of t's rows are known and the history is judged as without them.
+  Statement joined = Statement::delete_("t", eq("k", 1));
+  joined.joins.push_back(Join{false, "u", Expr::binary(BinaryOp::Eq, Expr::qcol("t", "k"), Expr::qcol("u", "k"))});
+  const std::vector<Transaction> others = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", Expr::is_null(Expr::col("k")))},
+                  TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {joined}, TxnEnd::Rollback}};
+  History h = delete_predicate_g_single(IsolationLevel::RepeatableRead, T1Does::InsertsANonMatchingRow, std::nullopt,
+                                        others);
+  h.outcomes[2][1].affected = 0;
+  h.outcomes[3][1].affected = 1;
+  h.transactions[3].fate = TxnFate::RolledBack;
+  EXPECT_EQ(adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks), "");
+  // Committed, the joined DELETE removed a row whose writers nothing shows: no verdict, as before.
+  h.transactions[3].fate = TxnFate::Committed;
+  EXPECT_NE(adya::unrecorded_predicate(h, capabilities_of("mariadb"), rechecks).find("a joined DELETE"),
+            std::string::npos);
+}
+
+namespace {
+
+// MariaDB REPEATABLE READ: T1 sets t's row (2, 7) (row id 2) to (2, 8) and commits; then T0's DELETE FROM t WHERE
+// <where> deletes nothing. `where` holds a subquery txprop does not evaluate.
+History delete_with_a_subquery_after_an_update(const Expr& where) {
+  TestCase c;
+  Table t = one_row_table("t");
+  t.rows.push_back({2, 7});
+  c.schema.tables = {t, one_row_table("u")};
+  c.transactions = {
+      Transaction{IsolationLevel::RepeatableRead, {Statement::delete_("t", where)}, TxnEnd::Commit},
+      Transaction{IsolationLevel::RepeatableRead, {Statement::update("t", {{"v", Expr::lit(8), {}}}, eq("k", 2))},
+                  TxnEnd::Commit}};
+  c.order = {1, 1, 1, 0, 0, 0};
+  PlantedHistory p(c, adya::InstrumentationOptions{.engine = find_engine("mariadb")->capabilities()});
+  p.at(1, 1).affected = 1;
+  p.at(0, 1).columns = kReturning;
+  p.at(0, 1).affected = 0;
+  const std::vector<Row> t_rows = {{1, 0, 1, "0"}, {2, 8, 2, "0,2"}};
+  p.observed(0, t_rows);
+  p.observed(1, {{1, 0, 3, "0"}});
+  p.h.final_state["t"] = t_rows;
+  p.h.final_state["u"] = {{1, 0, 3, "0"}};
+  return p.h;
+}
+
+}  // namespace
+
+TEST(AdyaUnrecordedPredicates, ARowChangedOnlyInColumnsTheWhereDoesNotNameLeavesNothingUnrecorded) {
+  // WHERE k = 2 AND EXISTS (SELECT 1 FROM u WHERE k = 1): txprop cannot evaluate it, but it names k alone, which T1 did
+  // not set: every version of row 2 matches alike, so no predicate dependency goes through it (thesis 3.1.3).
+  const Expr in_u = Expr::exists("u", eq("k", 1));
+  const Expr on_k = Expr::binary(BinaryOp::And, eq("k", 2), in_u);
+  EXPECT_EQ(adya::unrecorded_predicate(delete_with_a_subquery_after_an_update(on_k), capabilities_of("mariadb"),
+                                       rechecks),
+            "");
+  // WHERE v > 5 AND EXISTS (...) names v, which T1 set: the versions may match differently.
+  const Expr on_v = Expr::binary(BinaryOp::And, Expr::binary(BinaryOp::Gt, Expr::col("v"), Expr::lit(5)), in_u);
+  const std::string why = adya::unrecorded_predicate(delete_with_a_subquery_after_an_update(on_v),
+                                                     capabilities_of("mariadb"), rechecks);
+  EXPECT_NE(why.find("T1 (row 2)"), std::string::npos) << why;
 }

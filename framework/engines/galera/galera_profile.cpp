@@ -75,6 +75,10 @@ class GaleraProfile final : public InnodbProfile {
     EngineCapabilities c = InnodbProfile::capabilities();
     c.current_reads_as_plain_read.clear();
     c.whole_table_locking_read.clear();  // an applier's write set aborts the local holder of a lock it needs
+    // ... and a node reads what it has applied, not what the cluster committed before (notes/galera.md, "Behaviour
+    // across nodes": a read right after another node's commit may miss it): the commit order does not give the
+    // version a current read found there.
+    c.current_reads_hold_what_they_read.clear();
     return c;
   }
 
