@@ -77,6 +77,8 @@ void HiddenColumns::strip_from(Schema& schema) const {
 }
 
 void HiddenColumns::strip_from(Statement& s) const {
+  // A derived table's ORDER BY gets a hidden column as its tie-break too (SDG: properties/sdg/instrumentation.cpp).
+  for (Statement& d : s.derived) strip_from(d);
   std::erase_if(s.assignments, [&](const Assignment& a) { return is_hidden(a.column); });
   std::erase_if(s.order_by, [&](const OrderItem& o) { return is_hidden(o.column); });
   for (std::size_t i = s.columns.size(); i-- > 0;)

@@ -18,6 +18,7 @@
 #include "txprop/adya_checker.hpp"
 #include "txprop/comparison.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/internal/instrumentation_diff.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop::sdg {
@@ -1008,6 +1009,7 @@ class SdgJudgement {
     if (!converge())
       return no_verdict(h_.finding ? "a re-planned run did not finish: " + h_.finding->detail
                                    : fmt::format("blocking scheduling did not converge in {} rounds", replans_));
+    if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
     if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
     if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
     if (std::optional<Verdict> broken = item_dependencies()) return *broken;
@@ -1020,6 +1022,7 @@ class SdgJudgement {
         if (!converge())
           return no_verdict("after decycling, " + (h_.finding ? "a run did not finish: " + h_.finding->detail
                                                               : std::string("blocking scheduling did not converge")));
+        if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
         if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
         if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
         continue;
@@ -1055,6 +1058,27 @@ class SdgJudgement {
       ++replans_;
       h_ = target_.run(next);
     }
+  }
+
+  // Where TxCheck's reads add SIREAD locks the plain case does not take (reads_add_predicate_locks: PostgreSQL
+  // SERIALIZABLE), SSI may end other transactions than plainly, and nothing else changes (SIREAD locks never block).
+  // The run is judged where a plain run of the same case (the same order) shows what it shows
+  // (differential::compare_runs: blocking, every statement's outcome, fates, final state): then its reads recorded
+  // the plain case's run. Two plain runs, since which of several waiters released together runs first is timing
+  // (differential::waiter_order); where neither shows the same, the run is not judged.
+  std::optional<Verdict> aborted_otherwise() {
+    const TestCase plain = strip(h_.test_case);
+    const std::string why = reads_add_predicate_locks(plain, target_.engine());
+    if (why.empty()) return std::nullopt;
+    std::string difference;
+    for (int run = 0; run < 2; ++run) {
+      difference = differential::compare_runs(target_.run(plain), h_);
+      if (difference.empty()) return std::nullopt;
+    }
+    Verdict v = no_verdict(fmt::format("{}, and the run differs from the plain case's: {}", why,
+                                       difference.substr(0, difference.find('\n'))));
+    v.tags.push_back("sdg-no-verdict: SIREAD locks changed the run");
+    return v;
   }
 
   // Where the engine leaves a row an UPDATE sets to its own values unwritten (update_skips_unchanged_rows: InnoDB, and
