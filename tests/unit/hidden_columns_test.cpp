@@ -204,4 +204,34 @@ TEST(HiddenColumns, TheRefusalStaysWhereTheTwinChangesTheLocks) {
   EXPECT_EQ(refusal(LockMode::None, IsolationLevel::RepeatableRead, on_v), "") << "a consistent read locks nothing";
 }
 
+// A single-table UPDATE reads the other tables its subqueries name with a consistent read below REPEATABLE READ
+// (capabilities.hpp, update_reads_other_tables_consistently): no lock, the same rows whichever index it scans, so the
+// twin changes nothing there. A DELETE with the same subquery, and the UPDATE at REPEATABLE READ, read them with
+// shared locks: the refusal stays.
+TEST(HiddenColumns, AnUpdatesConsistentReadOfAnotherTableIsNoCurrentRead) {
+  const EngineCapabilities innodb = find_engine("mariadb")->capabilities();
+  const auto refusal = [&](StatementKind kind, IsolationLevel level) {
+    TestCase c;
+    c.schema = covered_table();
+    Table u = c.schema.tables[0];
+    u.name = "u";
+    u.indexes.clear();
+    c.schema.tables.push_back(u);
+    const Expr min_v = Expr::subquery(Aggregate::Min, "t", "v", std::nullopt);
+    Statement reader = kind == StatementKind::Update
+                           ? Statement::update("u", {{"v", min_v}})
+                           : Statement::delete_("u", Expr::binary(BinaryOp::Eq, Expr::col("v"), min_v));
+    c.transactions = {Transaction{level, {reader}, TxnEnd::Commit},
+                      Transaction{level, {Statement::update("t", {{"v", Expr::lit(5)}})}, TxnEnd::Commit}};
+    c.order = {0, 1, 0, 1, 0, 1};
+    return hidden_columns_uncover_an_index(c, innodb);
+  };
+  for (IsolationLevel level : {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted}) {
+    EXPECT_EQ(refusal(StatementKind::Update, level), "") << sql_name(level);
+    EXPECT_NE(refusal(StatementKind::Delete, level).find("shared-locking read"), std::string::npos) << sql_name(level);
+  }
+  EXPECT_NE(refusal(StatementKind::Update, IsolationLevel::RepeatableRead).find("shared-locking read"),
+            std::string::npos);
+}
+
 }  // namespace

@@ -65,6 +65,8 @@ EngineCapabilities InnodbProfile::capabilities() const {
   c.whole_table_locking_read = {IsolationLevel::RepeatableRead};
   // Gap locks: 15.7.1, "Gap Locks" (above); not below REPEATABLE READ.
   c.gap_lock_levels = {IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
+  // Below REPEATABLE READ an UPDATE's subqueries read other tables without locks (capabilities.hpp).
+  c.update_reads_other_tables_consistently = {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted};
   // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
   // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
   c.update_skips_unchanged_rows = true;
