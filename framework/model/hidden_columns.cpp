@@ -77,6 +77,8 @@ void HiddenColumns::strip_from(Schema& schema) const {
 }
 
 void HiddenColumns::strip_from(Statement& s) const {
+  // A derived table's ORDER BY gets a hidden column as its tie-break too (SDG: properties/sdg/instrumentation.cpp).
+  for (Statement& d : s.derived) strip_from(d);
   std::erase_if(s.assignments, [&](const Assignment& a) { return is_hidden(a.column); });
   std::erase_if(s.order_by, [&](const OrderItem& o) { return is_hidden(o.column); });
   for (std::size_t i = s.columns.size(); i-- > 0;)
@@ -125,12 +127,17 @@ bool at(const std::vector<IsolationLevel>& levels, IsolationLevel level) {
   return std::find(levels.begin(), levels.end(), level) != levels.end();
 }
 
-// Whether `s`, in a transaction at `level`, reads `table` with a current read.
+// Whether `s`, in a transaction at `level`, reads `table` with a current read. Not a single-table UPDATE's read of a
+// table it does not write at a level of `update_reads_other_tables_consistently`: a consistent read, which locks
+// nothing and sees the same rows through whichever index it scans.
 bool current_read_of(const Statement& s, IsolationLevel level, const std::string& table, const EngineCapabilities& e) {
   const bool current = s.kind == StatementKind::Update || s.kind == StatementKind::Delete || s.lock != LockMode::None ||
                        (s.is_read() && at(e.locking_plain_reads, level));
   const std::vector<std::string> tables = s.tables();
-  return current && std::find(tables.begin(), tables.end(), table) != tables.end();
+  if (!current || std::find(tables.begin(), tables.end(), table) == tables.end()) return false;
+  const bool consistent = s.kind == StatementKind::Update && s.joins.empty() && table != s.table &&
+                          at(e.update_reads_other_tables_consistently, level);
+  return !consistent;
 }
 
 bool names_a_column(const Expr& e, const std::vector<std::string>& columns) {

@@ -58,6 +58,14 @@ struct EngineCapabilities {
   // for: of every row it read the version latest committed (or its own transaction's) when it completed, so what it
   // read follows from the commit order even where it waited (properties/adya/current_read_versions.hpp).
   std::vector<IsolationLevel> current_reads_hold_what_they_read;
+  // Where writes_read_snapshot is false: the levels at which a single-table UPDATE reads the other tables its
+  // subqueries name with a consistent read, locking nothing there (InnoDB READ UNCOMMITTED and READ COMMITTED:
+  // ha_innobase::store_lock takes LOCK_NONE for TL_READ of SQLCOM_UPDATE, INSERT ... SELECT and CREATE ... SELECT below
+  // REPEATABLE READ; a DELETE and a multi-table UPDATE still read them with shared locks). Checked on MariaDB 10.11.19:
+  // `UPDATE t1 SET c2 = (SELECT MIN(c1) FROM t0)` beside another transaction's uncommitted UPDATE of a t0 row does not
+  // wait at READ UNCOMMITTED and READ COMMITTED, and waits at REPEATABLE READ; the same subquery in a DELETE waits at
+  // all three.
+  std::vector<IsolationLevel> update_reads_other_tables_consistently;
   // A matched row that an UPDATE sets to the values it already has is not written: no new version (InnoDB: not
   // counted as changed, and the transaction's later consistent reads do not see it as its own, MDEV-26642; SQLite: no
   // page written, so a transaction that changed nothing commits nothing). An instrumentation column that every UPDATE

@@ -26,4 +26,10 @@ Moved moved_reads(const TestCase& c, const EngineProfile& engine);
 // nothing the plain case shows. Cases of one transaction are never refused: nothing else runs beside the reads.
 std::string reads_change_engine(const TestCase& c, const EngineProfile& engine);
 
+// Where TxCheck's reads may only make SSI end other transactions than the plain case does (PostgreSQL SERIALIZABLE: a
+// transaction that reads a table only through an INSERT gains SIREAD locks on it beside a serializable writer of it),
+// one line naming the transactions and the engine fact, else "". Not refused: SIREAD locks never block, so such a run
+// is judged where a plain run of the same case shows the same (check_sdg), and is without a verdict where it does not.
+std::string reads_add_predicate_locks(const TestCase& c, const EngineProfile& engine);
+
 }  // namespace txprop::sdg

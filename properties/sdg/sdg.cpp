@@ -18,6 +18,7 @@
 #include "txprop/adya_checker.hpp"
 #include "txprop/comparison.hpp"
 #include "txprop/engine.hpp"
+#include "txprop/internal/instrumentation_diff.hpp"
 #include "txprop/sql.hpp"
 
 namespace txprop::sdg {
@@ -981,6 +982,27 @@ Verdict a3_broken(Target& target, const History& h, const Layout& layout, const 
   return v;
 }
 
+// The first difference between a plain run and the run of its instrumented case that the judgement could read, or "".
+// Not one: a statement that failed in both runs (with other errors) in a transaction that commits in neither. SDG's
+// graph holds committed transactions only, a failed statement writes nothing, and the transaction's other steps, its
+// fate and every other transaction's are compared as they are. Seen at PostgreSQL SERIALIZABLE: an INSERT that met a
+// duplicate key plainly (23505) fails with a serialization failure (40001) where TxCheck's reads of its table gave SSI
+// a read-write conflict to report first (nbtinsert.c, _bt_check_unique: "we want a chance to report SSI conflicts
+// that would otherwise be masked by this unique constraint violation"); both end the transaction.
+std::string difference_read_by_sdg(const History& plain, const History& run) {
+  const std::optional<differential::StepMap> map = differential::map_steps(plain.test_case, run.test_case);
+  if (!map) return differential::compare_runs(plain, run);
+  const auto failed_in_both = [&](const differential::Difference& d) {
+    if (d.kind != differential::Difference::Kind::Outcome) return false;
+    const auto t = static_cast<std::size_t>(d.step.txn), k = static_cast<std::size_t>(d.step.index);
+    return plain.outcomes[t][k].failed() && run.outcomes[t][(*map)[t][k]].failed() &&
+           plain.transactions[t].fate != TxnFate::Committed && run.transactions[t].fate != TxnFate::Committed;
+  };
+  for (const differential::Difference& d : differential::differences(plain, run))
+    if (!failed_in_both(d)) return d.text.substr(0, d.text.find('\n'));
+  return {};
+}
+
 namespace {
 
 // One judgement, in phases: converge (re-plan blocked groups), the item dependencies of the first run (A3 and the
@@ -1008,6 +1030,7 @@ class SdgJudgement {
     if (!converge())
       return no_verdict(h_.finding ? "a re-planned run did not finish: " + h_.finding->detail
                                    : fmt::format("blocking scheduling did not converge in {} rounds", replans_));
+    if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
     if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
     if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
     if (std::optional<Verdict> broken = item_dependencies()) return *broken;
@@ -1020,6 +1043,7 @@ class SdgJudgement {
         if (!converge())
           return no_verdict("after decycling, " + (h_.finding ? "a run did not finish: " + h_.finding->detail
                                                               : std::string("blocking scheduling did not converge")));
+        if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
         if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
         if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
         continue;
@@ -1055,6 +1079,26 @@ class SdgJudgement {
       ++replans_;
       h_ = target_.run(next);
     }
+  }
+
+  // Where TxCheck's reads add SIREAD locks the plain case does not take (reads_add_predicate_locks: PostgreSQL
+  // SERIALIZABLE), SSI may end other transactions than plainly, and nothing else changes (SIREAD locks never block).
+  // The run is judged where a plain run of the same case (the same order) shows what it shows (differential::
+  // differences: blocking, every statement's outcome, fates, final state) but for differences_read_by_sdg: then its
+  // reads recorded the plain case's run. Two plain runs, since which of several waiters released together runs first
+  // is timing (differential::waiter_order); where neither shows the same, the run is not judged.
+  std::optional<Verdict> aborted_otherwise() {
+    const TestCase plain = strip(h_.test_case);
+    const std::string why = reads_add_predicate_locks(plain, target_.engine());
+    if (why.empty()) return std::nullopt;
+    std::string difference;
+    for (int run = 0; run < 2; ++run) {
+      difference = difference_read_by_sdg(target_.run(plain), h_);
+      if (difference.empty()) return std::nullopt;
+    }
+    Verdict v = no_verdict(fmt::format("{}, and the run differs from the plain case's: {}", why, difference));
+    v.tags.push_back("sdg-no-verdict: SIREAD locks changed the run");
+    return v;
   }
 
   // Where the engine leaves a row an UPDATE sets to its own values unwritten (update_skips_unchanged_rows: InnoDB, and

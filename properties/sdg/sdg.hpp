@@ -44,6 +44,11 @@ std::string undo_uncommitted(History& h, const Layout& layout);
 // The replay case: the groups of `order` (node indexes of `graph`) in one autocommit session.
 TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order);
 
+// The first difference between `plain`, a run of a case, and `run`, a run of it instrumented, that SDG's judgement
+// could read (differential::differences, but for a statement that failed in both runs, with other errors, in a
+// transaction that committed in neither), or "".
+std::string difference_read_by_sdg(const History& plain, const History& run);
+
 struct SdgOptions {
   int max_replans = 6;  // blocking-scheduling rounds per run before the case gets no verdict
   bool isolation = true;   // also classify the transaction graph of item dependencies (Adya's checker)

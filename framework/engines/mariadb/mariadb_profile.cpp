@@ -68,6 +68,8 @@ EngineCapabilities InnodbProfile::capabilities() const {
   // ... held with the record locks to the transaction's end (15.7.3, above), so a current read's rows stay as it read
   // them; not below REPEATABLE READ, which releases the locks of rows that do not match and reads semi-consistently.
   c.current_reads_hold_what_they_read = c.gap_lock_levels;
+  // Below REPEATABLE READ an UPDATE's subqueries read other tables without locks (capabilities.hpp).
+  c.update_reads_other_tables_consistently = {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted};
   // row_upd_changes_... : an UPDATE whose new values equal the row's leaves it unchanged ("Rows matched: 1 Changed: 0"),
   // and its later snapshot reads do not see it as the transaction's own (MDEV-26642, "won't fix").
   c.update_skips_unchanged_rows = true;
