@@ -42,6 +42,8 @@ struct RunMetrics {
   std::vector<double> detection_latency_us;
   // Where the time of run() goes, in seconds: resetting the database, scheduling the steps, reading the state.
   double reset_seconds = 0, schedule_seconds = 0, state_seconds = 0;
+  // Sessions that ran the driver's session_refresh_sql after a reset (part of the reset's time).
+  std::uint64_t session_refreshes = 0;
 };
 
 // The engine rejected the tables and rows of a case (a missing privilege, a limit): one line with the engine's own
@@ -91,6 +93,7 @@ class Target {
   struct Sessions;
   Target(TargetConfig config, RunOptions options);
   std::unique_ptr<runner::SessionWorker> new_worker(int node);
+  void refresh_sessions(std::size_t used);
   TargetError target_error(const drivers::DriverError& e) const;
 
   TargetConfig config_;

@@ -10,10 +10,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "support/engine_targets.hpp"
 #include "txprop/driver.hpp"
 #include "txprop/sql.hpp"
+#include "txprop/target.hpp"
 
 using namespace txprop;
 
@@ -343,3 +345,52 @@ void check_state_read(const std::string& name) {
 TEST(ReadState, OneRoundTripEqualsPerTablePostgresql) { check_state_read("postgresql"); }
 TEST(ReadState, OneRoundTripEqualsPerTableMariadb) { check_state_read("mariadb"); }
 TEST(ReadState, PerTableSqlite) { check_state_read("sqlite"); }
+
+namespace {
+
+// A case whose `readers` transactions each read the one row of `t`, a table of two columns in the order given.
+TestCase readers_case(bool int_first, int readers) {
+  Table t;
+  t.name = "t";
+  if (int_first) {
+    t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Text, false}};
+    t.rows = {{1, "x"}};
+  } else {
+    t.columns = {{"b", ColumnType::Text, false}, {"a", ColumnType::Integer, false}};
+    t.rows = {{"y", 2}};
+  }
+  TestCase c;
+  c.schema.tables = {t};
+  for (int i = 0; i < readers; ++i)
+    c.transactions.push_back(Transaction{IsolationLevel::Serializable, {Statement::select("t", std::nullopt, LockMode::None, {"a"})}});
+  c.order = TestCase::serial_order(c.transactions);
+  return c;
+}
+
+}  // namespace
+
+// Sessions only refresh their cached schema when the tables were recreated since they last did (Target::run,
+// Driver::schema_generation): a session the previous case did not use must still see the tables of the case before,
+// as recreated, and not the ones it cached two cases ago. Three cases: three sessions on one table, two on another
+// (recreated: the third session idles), three on the second again (kept: the third session must be refreshed now).
+TEST(ResetKeepsTables, IdleSessionSeesRecreatedTablesSqlite) {
+  const auto config = target_of("sqlite");
+  ASSERT_TRUE(config) << "the embedded SQLite target is always configured";
+  auto target = Target::open(*config);
+  // (first column an integer, readers, the value read, sessions refreshed): every case with a new table (the first,
+  // second and fifth) refreshes the sessions it uses; the third keeps it, and only the session the
+  // second left idle refreshes; the fourth keeps it again (none); the fifth recreates it (all three).
+  for (const auto& [int_first, readers, expected, refreshes] : std::vector<std::tuple<bool, int, std::int64_t, int>>{
+           {true, 3, 1, 3}, {false, 2, 2, 2}, {false, 3, 2, 1}, {false, 3, 2, 0}, {true, 3, 1, 3}}) {
+    const std::uint64_t before = target->metrics().session_refreshes;
+    const History h = target->run(readers_case(int_first, readers));
+    EXPECT_EQ(target->metrics().session_refreshes - before, static_cast<std::uint64_t>(refreshes))
+        << "a case with " << readers << " sessions";
+    ASSERT_EQ(h.outcomes.size(), static_cast<std::size_t>(readers));
+    for (int t = 0; t < readers; ++t) {
+      const Outcome& read = h.outcomes[static_cast<std::size_t>(t)][1];
+      ASSERT_TRUE(read.ok()) << summary(read);
+      EXPECT_EQ(read.rows, std::vector<Row>{{Value(expected)}}) << "session " << t << " of a case with " << readers;
+    }
+  }
+}
