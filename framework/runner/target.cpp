@@ -2,6 +2,7 @@
 
 #include "txprop/engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -68,6 +69,7 @@ void Target::check_alive() {
   // Sessions idle in the pool may have lost their connections as well (a restarted server, terminated backends):
   // they are opened afresh, each with its complete setup, by the next run.
   for (auto& w : sessions_->workers) w->broken = true;
+  unchanged_.clear();  // whatever lost the connection may have changed the tables too
   try {
     driver_->check_alive();
   } catch (const drivers::DriverError& e) {
@@ -94,6 +96,19 @@ void Target::refresh_sessions(std::size_t used) {
     if (sessions_->workers[i]->run(refresh).ok()) sessions_->refreshed[i] = now;
   }
 }
+
+namespace {
+
+// The tables of the run's schema that changed_tables() does not name.
+std::vector<std::string> unchanged_by(const History& h) {
+  const std::vector<std::string> changed = changed_tables(h);
+  std::vector<std::string> out;
+  for (const Table& t : h.test_case.schema.tables)
+    if (std::find(changed.begin(), changed.end(), t.name) == changed.end()) out.push_back(t.name);
+  return out;
+}
+
+}  // namespace
 
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
@@ -124,7 +139,11 @@ History Target::run(const TestCase& c) {
       sessions_->refreshed.push_back(driver_->schema_generation());
     }
     t0 = Clock::now();
+    // Told just before the reset: nothing but this target's runs touched the tables since the last one.
+    if (!untracked_ && !unchanged_.empty()) driver_->unchanged_since_reset(std::move(unchanged_));
+    unchanged_.clear();
     driver_->reset(c.schema);
+    metrics_.tables_left += driver_->tables_left_by_last_reset();
   } catch (const drivers::StatementRejected& e) {
     throw CaseRejected(target_error(e).what(), Fault::Rejected);
   } catch (const drivers::DriverError& e) {
@@ -155,6 +174,7 @@ History Target::run(const TestCase& c) {
       h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what(), e.fault()};
     }
   }
+  if (!h.finding) unchanged_ = unchanged_by(h);
   const auto t3 = Clock::now();
   metrics_.reset_seconds += std::chrono::duration<double>(t1 - t0).count();
   metrics_.schedule_seconds += std::chrono::duration<double>(t2 - t1).count();

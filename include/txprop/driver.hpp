@@ -134,6 +134,11 @@ class Driver {
   virtual void check_alive() {}
   // Drops what the previous reset created and creates `schema` with its rows; throws DriverError.
   virtual void reset(const Schema& schema) = 0;
+  // Before a reset: the tables named still hold what the last reset made them (no write reached them since), so
+  // the reset may leave those the new schema gives the same shape and rows as they are. Only for the next reset.
+  virtual void unchanged_since_reset(std::vector<std::string> /*tables*/) {}
+  // How many tables the last reset left as they were (for tests and benchmarks).
+  virtual std::size_t tables_left_by_last_reset() const { return 0; }
   // The rows of every table of `schema`, each table's rows sorted.
   virtual DatabaseState read_state(const Schema& schema) = 0;
 };

@@ -394,3 +394,100 @@ TEST(ResetKeepsTables, IdleSessionSeesRecreatedTablesSqlite) {
     }
   }
 }
+
+namespace {
+
+// Kept tables that no write reached since the last reset are left as they were (Driver::unchanged_since_reset,
+// framework/engines/reset_plan.cpp) and still equal fresh ones; a table whose rows the new schema changes, or that
+// references a restored table, is restored all the same. Through the driver, as Target::run tells it (the Target's
+// side, which tables a run changed, is tests/unit/changed_tables_test.cpp).
+void check_unchanged_left(const std::string& name) {
+  const auto config = target_of(name);
+  if (!config) {
+    if (running_in_ci()) FAIL() << "no " << name << " target in TXPROP_TARGETS (CI is set)";
+    GTEST_SKIP() << "no " << name << " target in TXPROP_TARGETS";
+  }
+  const Engine e = engine(name);
+  std::unique_ptr<drivers::Driver> used = drivers::open_driver(*config), fresh = drivers::open_driver(*config);
+  fresh->reset(next_case());
+  used->reset(next_case());
+  auto s = used->open_session();
+  run(*s, "UPDATE t SET v = v + 100, w = 4 WHERE k >= 5");  // t changes, u does not
+  used->unchanged_since_reset({"u"});
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 1u) << "u was not left as it was";
+  auto on_used = used->open_session(), on_fresh = fresh->open_session();
+  EXPECT_EQ(used->read_state(next_case()), fresh->read_state(next_case()));
+  EXPECT_EQ(e.observe(*used, *on_used), e.observe(*fresh, *on_fresh));
+  // Left twice in a row (the reset before left it too), then told nothing: restored.
+  run(*s, "DELETE FROM t WHERE k = 1");
+  used->unchanged_since_reset({"u"});
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 1u);
+  EXPECT_EQ(e.observe(*used, *on_used), e.observe(*fresh, *on_fresh));
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u) << "a reset told nothing restores every table";
+  // Unchanged but given other rows by the next schema: restored.
+  used->unchanged_since_reset({"t", "u"});
+  used->reset(first_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u);
+  EXPECT_EQ(used->read_state(first_case()).at("u"), first_case().tables[1].rows);
+}
+
+// u references t: with t restored, u is restored too, even though unchanged (PostgreSQL cannot TRUNCATE t alone).
+void check_referencing_restored(const std::string& name) {
+  const auto config = target_of(name);
+  if (!config) return;  // skipped by check_unchanged_left
+  std::unique_ptr<drivers::Driver> used = drivers::open_driver(*config);
+  used->reset(first_case(true));
+  auto s = used->open_session();
+  run(*s, "UPDATE t SET v = v + 100 WHERE k = 7");
+  used->unchanged_since_reset({"u"});
+  used->reset(first_case(true));
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u);
+  EXPECT_EQ(used->read_state(first_case(true)).at("t"), first_case(true).tables[0].rows);
+  // Both unchanged: both left, and the reset still answers (a lost connection is found by it, not after the run).
+  used->unchanged_since_reset({"t", "u"});
+  used->reset(first_case(true));
+  EXPECT_EQ(used->tables_left_by_last_reset(), 2u);
+  EXPECT_EQ(used->read_state(first_case(true)).at("u"), first_case(true).tables[1].rows);
+}
+
+}  // namespace
+
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWereSqlite) {
+  check_unchanged_left("sqlite");
+  check_referencing_restored("sqlite");
+}
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWerePostgresql) {
+  check_unchanged_left("postgresql");
+  check_referencing_restored("postgresql");
+}
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWereMariadb) {
+  check_unchanged_left("mariadb");
+  check_referencing_restored("mariadb");
+}
+
+// Through a Target: a case that writes t only leaves u as it was at the next reset to the same schema; once the
+// driver was handed out (target.driver(): what runs through it is not seen), every table is restored.
+TEST(ResetKeepsTables, TargetLeavesTablesItsRunsDidNotChangeSqlite) {
+  const auto config = target_of("sqlite");
+  ASSERT_TRUE(config) << "the embedded SQLite target is always configured";
+  auto target = Target::open(*config);
+  TestCase c;
+  c.schema = first_case();
+  c.transactions = {Transaction{IsolationLevel::Serializable,
+                                {Statement::update("t", {{"v", Expr::lit(1)}}, Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(5))),
+                                 Statement::select("u")}}};
+  c.order = TestCase::serial_order(c.transactions);
+  for (int run = 0; run < 3; ++run) {
+    const std::uint64_t before = target->metrics().tables_left;
+    const History h = target->run(c);
+    EXPECT_EQ(target->metrics().tables_left - before, run == 0 ? 0u : 1u) << "run " << run;
+    EXPECT_EQ(h.final_state.at("u"), c.schema.tables[1].rows);
+  }
+  target->driver();
+  const std::uint64_t before = target->metrics().tables_left;
+  target->run(c);
+  EXPECT_EQ(target->metrics().tables_left, before) << "the driver was handed out: nothing may be left";
+}

@@ -281,10 +281,13 @@ class SqliteDriver final : public Driver {
   // fresh database would (tests/targets/reset_equivalence_test.cpp, ResetToAnotherShape). The
   // backup increments the schema cookie of the file (sqlite3_backup_step: iDestSchema+1), so every session reloads
   // its schema as after a DROP and CREATE (session_refresh_sql).
+  void unchanged_since_reset(std::vector<std::string> tables) override { reset_plan_.unchanged(std::move(tables)); }
+  std::size_t tables_left_by_last_reset() const override { return reset_plan_.left_as_they_were(); }
+
   void reset(const Schema& schema) override {
     const std::string script = reset_plan_.script(schema);
     if (reset_plan_.kept_tables()) {
-      run_reset_script(*control_, script);
+      if (!script.empty()) run_reset_script(*control_, script);  // empty: every table left as it was
     } else {
       ++schema_generation_;  // before the copy: one that fails half-way may have changed the file's schema too
       restore_image(script);
