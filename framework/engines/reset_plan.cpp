@@ -1,6 +1,7 @@
 #include "reset_plan.hpp"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "txprop/driver.hpp"
@@ -36,7 +37,16 @@ ResetPlan::ResetPlan(Dialect dialect, EmptyTable empty, Recreate recreate)
 std::string ResetPlan::script(const Schema& schema) {
   pending_shape_ = schema.tables.empty() ? std::string() : schema_shape(schema, dialect_);
   kept_ = allowed_ && !shape_.empty() && pending_shape_ == shape_;
-  std::string out = kept_ ? restore_script(schema) : recreate_script(schema);
+  left_ = 0;
+  std::string out;
+  if (kept_) {
+    const std::vector<const Table*> restored = to_restore(schema);
+    left_ = schema.tables.size() - restored.size();
+    out = restore_script(schema, restored);
+  } else {
+    out = recreate_script(schema);
+  }
+  unchanged_.clear();
   // InnoDB refuses to TRUNCATE a table another table references, even an empty one, and to DROP it before its
   // children (errors 1701 and 1451): the control session's script runs with foreign_key_checks=0, which InnoDB
   // documents for exactly this (https://mariadb.com/kb/en/foreign-keys/#disabling-foreign-key-checks). Its initial rows
@@ -50,6 +60,7 @@ std::string ResetPlan::script(const Schema& schema) {
 }
 
 void ResetPlan::done(const Schema& schema) {
+  last_ = schema;
   created_.clear();
   for (const auto& t : schema.tables) created_.push_back(t.name);
   shape_ = std::move(pending_shape_);  // rendered once per reset, by script()
@@ -59,21 +70,52 @@ std::string ResetPlan::recreate_script(const Schema& schema) const {
   return reset_script(recreate_ == Recreate::InPlace ? created_ : std::vector<std::string>(), schema, dialect_);
 }
 
-std::string ResetPlan::restore_script(const Schema& schema) const {
+// The tables of `schema` (kept: same shape as last_) that the script empties and fills, in schema order: all but those
+// no write reached since the last reset (unchanged_) that get the rows they hold. Leaving a table as it is leaves it
+// as a fresh one because its last reset made it so and nothing wrote it since (tests/targets/reset_equivalence_test.cpp,
+// UnchangedTablesLeftAsTheyWere). Restored as well: a table whose foreign key references a restored one (PostgreSQL
+// refuses to TRUNCATE a referenced table without its referencing ones, https://www.postgresql.org/docs/15/sql-truncate.html),
+// and the log table of a restored table's cascade triggers (SQLite's DELETE fires them: render_cascade_log).
+std::vector<const Table*> ResetPlan::to_restore(const Schema& schema) const {
+  std::set<std::string> restored;
+  for (const Table& t : schema.tables) {
+    const Table* before = last_.find_table(t.name);
+    const bool unchanged = std::find(unchanged_.begin(), unchanged_.end(), t.name) != unchanged_.end() && before &&
+                           before->rows == t.rows;
+    if (!unchanged) restored.insert(t.name);
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Table& t : schema.tables) {
+      for (const ForeignKey& k : t.foreign_keys)
+        if (restored.count(k.table)) grew |= restored.insert(t.name).second;
+      if (t.cascade_log && restored.count(t.name)) grew |= restored.insert(t.cascade_log->log_table).second;
+    }
+  }
+  std::vector<const Table*> out;
+  for (const Table& t : schema.tables)
+    if (restored.count(t.name)) out.push_back(&t);
+  return out;
+}
+
+std::string ResetPlan::restore_script(const Schema& schema, const std::vector<const Table*>& restored) const {
+  // Nothing to restore: a statement all the same, so that a lost control connection is found (and reconnected) by
+  // the reset as before, not by the final-state read after the run (MariaDB's script has its SET statements).
+  if (restored.empty()) return dialect_ == Dialect::PostgreSql && !schema.tables.empty() ? "SELECT 1;\n" : "";
   std::string out;
   if (empty_ == EmptyTable::Truncate && dialect_ == Dialect::PostgreSql) {
     // One statement for all tables; RESTART IDENTITY resets any sequence a column owns
     // (https://www.postgresql.org/docs/15/sql-truncate.html).
     std::string names;
-    for (const Table& t : schema.tables) names += (names.empty() ? "" : ", ") + quote_identifier(t.name, dialect_);
+    for (const Table* t : restored) names += (names.empty() ? "" : ", ") + quote_identifier(t->name, dialect_);
     out += "TRUNCATE TABLE " + names + " RESTART IDENTITY;\n";
   } else {
     // MariaDB's TRUNCATE takes one table and also resets AUTO_INCREMENT (https://mariadb.com/kb/en/truncate-table/).
     const char* verb = empty_ == EmptyTable::Truncate ? "TRUNCATE TABLE " : "DELETE FROM ";
-    for (const Table& t : schema.tables) out += verb + quote_identifier(t.name, dialect_) + ";\n";
+    for (const Table* t : restored) out += verb + quote_identifier(t->name, dialect_) + ";\n";
   }
-  for (const Table& t : schema.tables)
-    if (!t.rows.empty()) out += render_insert_rows(t, dialect_) + ";\n";
+  for (const Table* t : restored)
+    if (!t->rows.empty()) out += render_insert_rows(*t, dialect_) + ";\n";
   return out;
 }
 

@@ -44,6 +44,9 @@ class ResetPlan {
  public:
   ResetPlan(Dialect dialect, EmptyTable empty, Recreate recreate = Recreate::InPlace);
 
+  // The tables named hold what the last reset made them (Driver::unchanged_since_reset): the next script leaves
+  // those it keeps and gives the same rows as they are.
+  void unchanged(std::vector<std::string> tables) { unchanged_ = std::move(tables); }
   // The script that brings the database to `schema`, one statement per line. Until done() is called the tables of
   // `schema` count as created and the shape as unknown, so a reset that fails half-way is followed by a full one.
   std::string script(const Schema& schema);
@@ -51,10 +54,13 @@ class ResetPlan {
   void done(const Schema& schema);
   // Whether the last script kept the tables (for tests and benchmarks).
   bool kept_tables() const { return kept_; }
+  // How many kept tables the last script left as they were, neither emptied nor filled (for tests and benchmarks).
+  std::size_t left_as_they_were() const { return left_; }
 
  private:
   std::string recreate_script(const Schema& schema) const;
-  std::string restore_script(const Schema& schema) const;
+  std::string restore_script(const Schema& schema, const std::vector<const Table*>& restored) const;
+  std::vector<const Table*> to_restore(const Schema& schema) const;
 
   Dialect dialect_;
   EmptyTable empty_;
@@ -63,7 +69,10 @@ class ResetPlan {
   std::vector<std::string> created_;    // tables the database may hold
   std::string shape_;                   // the DDL of the tables it holds; empty when unknown
   std::string pending_shape_;           // the DDL of the last script's schema, the shape once done() confirms it
+  Schema last_;                         // the schema of the last reset that ran (done()), rows included
+  std::vector<std::string> unchanged_;  // unchanged(), for the next script only
   bool kept_ = false;
+  std::size_t left_ = 0;
 };
 
 // The DDL of `schema` without its rows: two schemas with equal shapes create identical tables.

@@ -232,4 +232,40 @@ std::string describe(const History& h, const std::vector<std::string>& given) {
   return out;
 }
 
+namespace {
+
+// Whether statement `s`, which ended with `o`, may have changed the tables it writes.
+bool may_have_changed(const Statement& s, const Outcome& o) {
+  if (!s.is_write() || o.status == Outcome::Status::Skipped) return false;
+  const bool plain = (s.kind == StatementKind::Update || s.kind == StatementKind::Delete) && !s.is_upsert();
+  return !(plain && o.ok() && o.affected == 0);
+}
+
+}  // namespace
+
+std::vector<std::string> changed_tables(const History& h) {
+  const TestCase& c = h.test_case;
+  std::set<std::string> changed;
+  for (std::size_t t = 0; t < c.transactions.size() && t < h.outcomes.size(); ++t) {
+    const auto& statements = c.transactions[t].statements;
+    for (std::size_t i = 0; i < statements.size() && i + 1 < h.outcomes[t].size(); ++i)
+      if (may_have_changed(statements[i], h.outcomes[t][i + 1]))
+        for (const std::string& w : statements[i].written_tables()) changed.insert(w);
+  }
+  // Referencing tables and cascade logs, until nothing more is added (a chain of keys, a log of a referencing table).
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Table& table : c.schema.tables) {
+      const bool references_changed = std::any_of(table.foreign_keys.begin(), table.foreign_keys.end(),
+                                                  [&](const ForeignKey& k) { return changed.count(k.table) > 0; });
+      if (references_changed) grew |= changed.insert(table.name).second;
+      if (changed.count(table.name) && table.cascade_log) grew |= changed.insert(table.cascade_log->log_table).second;
+    }
+  }
+  std::vector<std::string> out;
+  for (const Table& table : c.schema.tables)
+    if (changed.count(table.name)) out.push_back(table.name);
+  return out;
+}
+
 }  // namespace txprop

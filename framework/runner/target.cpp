@@ -2,6 +2,7 @@
 
 #include "txprop/engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -19,6 +20,8 @@ struct Target::Sessions {
   runner::CompletionSignal signal;
   std::vector<std::unique_ptr<runner::SessionWorker>> workers;
   std::vector<int> nodes;  // the cluster node each worker's session is on
+  // The driver's schema_generation() when each worker's session last had a current schema: opened, or refreshed.
+  std::vector<std::uint64_t> refreshed;
 };
 
 Target::Target(TargetConfig config, RunOptions options)
@@ -66,6 +69,7 @@ void Target::check_alive() {
   // Sessions idle in the pool may have lost their connections as well (a restarted server, terminated backends):
   // they are opened afresh, each with its complete setup, by the next run.
   for (auto& w : sessions_->workers) w->broken = true;
+  unchanged_.clear();  // whatever lost the connection may have changed the tables too
   try {
     driver_->check_alive();
   } catch (const drivers::DriverError& e) {
@@ -78,6 +82,33 @@ TargetError Target::target_error(const drivers::DriverError& e) const {
   return TargetError(e.names_target() ? e.what() : fmt::format("txprop: target {}: {}", config_.masked_uri(), e.what()),
                      e.fault());
 }
+
+// Only sessions that may hold a schema cached before the tables were last recreated run the driver's refresh: a reset
+// that kept the tables changed no definition, so a session refreshed since the last recreation is current (SQLite:
+// the refresh was a thread hand-off and a statement per session and reset, most of a kept reset's time).
+void Target::refresh_sessions(std::size_t used) {
+  const std::string refresh = driver_->session_refresh_sql();
+  if (refresh.empty()) return;
+  const std::uint64_t now = driver_->schema_generation();
+  for (std::size_t i = 0; i < used; ++i) {
+    if (sessions_->refreshed[i] == now) continue;
+    ++metrics_.session_refreshes;
+    if (sessions_->workers[i]->run(refresh).ok()) sessions_->refreshed[i] = now;
+  }
+}
+
+namespace {
+
+// The tables of the run's schema that changed_tables() does not name.
+std::vector<std::string> unchanged_by(const History& h) {
+  const std::vector<std::string> changed = changed_tables(h);
+  std::vector<std::string> out;
+  for (const Table& t : h.test_case.schema.tables)
+    if (std::find(changed.begin(), changed.end(), t.name) == changed.end()) out.push_back(t.name);
+  return out;
+}
+
+}  // namespace
 
 History Target::run(const TestCase& c) {
   if (auto err = c.validate(); !err.empty()) throw std::invalid_argument("txprop: malformed test case: " + err);
@@ -100,13 +131,19 @@ History Target::run(const TestCase& c) {
       if (!workers[i]->broken && nodes[i] == node) continue;
       workers[i] = new_worker(node);
       nodes[i] = node;
+      sessions_->refreshed[i] = driver_->schema_generation();
     }
     while (workers.size() < connections.size()) {
       nodes.push_back(placement[workers.size()]);
       workers.push_back(new_worker(nodes.back()));
+      sessions_->refreshed.push_back(driver_->schema_generation());
     }
     t0 = Clock::now();
+    // Told just before the reset: nothing but this target's runs touched the tables since the last one.
+    if (!untracked_ && !unchanged_.empty()) driver_->unchanged_since_reset(std::move(unchanged_));
+    unchanged_.clear();
     driver_->reset(c.schema);
+    metrics_.tables_left += driver_->tables_left_by_last_reset();
   } catch (const drivers::StatementRejected& e) {
     throw CaseRejected(target_error(e).what(), Fault::Rejected);
   } catch (const drivers::DriverError& e) {
@@ -114,8 +151,7 @@ History Target::run(const TestCase& c) {
   }
   std::vector<runner::SessionWorker*> used;
   for (std::size_t i = 0; i < connections.size(); ++i) used.push_back(workers[i].get());
-  if (const std::string refresh = driver_->session_refresh_sql(); !refresh.empty())
-    for (runner::SessionWorker* w : used) w->run(refresh);
+  refresh_sessions(connections.size());
   ++metrics_.runs;
   auto t1 = Clock::now();
   History h = runner::schedule(c, *driver_, used, sessions_->signal, options_, metrics_);
@@ -138,6 +174,7 @@ History Target::run(const TestCase& c) {
       h.finding = RunFinding{RunFinding::Kind::Crash, StepRef{-1, -1}, e.what(), e.fault()};
     }
   }
+  if (!h.finding) unchanged_ = unchanged_by(h);
   const auto t3 = Clock::now();
   metrics_.reset_seconds += std::chrono::duration<double>(t1 - t0).count();
   metrics_.schedule_seconds += std::chrono::duration<double>(t2 - t1).count();

@@ -115,6 +115,9 @@ class Driver {
   // A statement each session runs after a reset, before its transaction begins, so that it does not compile
   // statements against a schema it cached before the reset (empty where sessions do not cache schemas).
   virtual std::string session_refresh_sql() const { return {}; }
+  // Changes whenever a reset changed the tables' definitions (not when it kept them): a session opened or refreshed
+  // at the current generation has no stale schema and need not run session_refresh_sql again.
+  virtual std::uint64_t schema_generation() const { return 0; }
   // Engine knowledge for the scheduler: which member (an index into `cycle`) the runner ends when the transactions of
   // `cycle` wait on each other (each one's blockers, as probe() told, are in the cycle; where waits are errors,
   // every unfinished transaction is busy). -1 leaves the cycle to the engine: it breaks it itself, at once and with
@@ -131,6 +134,11 @@ class Driver {
   virtual void check_alive() {}
   // Drops what the previous reset created and creates `schema` with its rows; throws DriverError.
   virtual void reset(const Schema& schema) = 0;
+  // Before a reset: the tables named still hold what the last reset made them (no write reached them since), so
+  // the reset may leave those the new schema gives the same shape and rows as they are. Only for the next reset.
+  virtual void unchanged_since_reset(std::vector<std::string> /*tables*/) {}
+  // How many tables the last reset left as they were (for tests and benchmarks).
+  virtual std::size_t tables_left_by_last_reset() const { return 0; }
   // The rows of every table of `schema`, each table's rows sorted.
   virtual DatabaseState read_state(const Schema& schema) = 0;
 };

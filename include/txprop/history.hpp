@@ -99,6 +99,14 @@ struct History {
   static History never_ran(const TestCase& c, std::string target, std::string server_version);
 };
 
+// The tables of the case's schema whose rows, or whose rows' places, the run may have changed: every table a write
+// statement that was sent names (failed and rolled-back writes too: they leave dead tuples, delete-marked records or
+// undone pages), except an UPDATE or DELETE that succeeded and affected no row; with every table whose foreign key
+// references a changed table (its actions write the referencing rows) and the log table of a changed table's cascade
+// triggers. Schema order. A row lock a finished transaction left (a locking read; PostgreSQL keeps it in the tuple's
+// xmax) changes nothing a later statement sees. Used to leave unchanged tables as they are at the next reset.
+std::vector<std::string> changed_tables(const History& h);
+
 // The run's own findings, whatever the oracle (run_finding_kinds()): it crashed or hung, or the engine rejected a
 // statement as invalid (a generator or scenario defect). Property "run"; ok when the run finished cleanly.
 // Statements are shown in `dialect`.

@@ -10,10 +10,12 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "support/engine_targets.hpp"
 #include "txprop/driver.hpp"
 #include "txprop/sql.hpp"
+#include "txprop/target.hpp"
 
 using namespace txprop;
 
@@ -343,3 +345,149 @@ void check_state_read(const std::string& name) {
 TEST(ReadState, OneRoundTripEqualsPerTablePostgresql) { check_state_read("postgresql"); }
 TEST(ReadState, OneRoundTripEqualsPerTableMariadb) { check_state_read("mariadb"); }
 TEST(ReadState, PerTableSqlite) { check_state_read("sqlite"); }
+
+namespace {
+
+// A case whose `readers` transactions each read the one row of `t`, a table of two columns in the order given.
+TestCase readers_case(bool int_first, int readers) {
+  Table t;
+  t.name = "t";
+  if (int_first) {
+    t.columns = {{"a", ColumnType::Integer, false}, {"b", ColumnType::Text, false}};
+    t.rows = {{1, "x"}};
+  } else {
+    t.columns = {{"b", ColumnType::Text, false}, {"a", ColumnType::Integer, false}};
+    t.rows = {{"y", 2}};
+  }
+  TestCase c;
+  c.schema.tables = {t};
+  for (int i = 0; i < readers; ++i)
+    c.transactions.push_back(Transaction{IsolationLevel::Serializable, {Statement::select("t", std::nullopt, LockMode::None, {"a"})}});
+  c.order = TestCase::serial_order(c.transactions);
+  return c;
+}
+
+}  // namespace
+
+// Sessions only refresh their cached schema when the tables were recreated since they last did (Target::run,
+// Driver::schema_generation): a session the previous case did not use must still see the tables of the case before,
+// as recreated, and not the ones it cached two cases ago. Three cases: three sessions on one table, two on another
+// (recreated: the third session idles), three on the second again (kept: the third session must be refreshed now).
+TEST(ResetKeepsTables, IdleSessionSeesRecreatedTablesSqlite) {
+  const auto config = target_of("sqlite");
+  ASSERT_TRUE(config) << "the embedded SQLite target is always configured";
+  auto target = Target::open(*config);
+  // (first column an integer, readers, the value read, sessions refreshed): every case with a new table (the first,
+  // second and fifth) refreshes the sessions it uses; the third keeps it, and only the session the
+  // second left idle refreshes; the fourth keeps it again (none); the fifth recreates it (all three).
+  for (const auto& [int_first, readers, expected, refreshes] : std::vector<std::tuple<bool, int, std::int64_t, int>>{
+           {true, 3, 1, 3}, {false, 2, 2, 2}, {false, 3, 2, 1}, {false, 3, 2, 0}, {true, 3, 1, 3}}) {
+    const std::uint64_t before = target->metrics().session_refreshes;
+    const History h = target->run(readers_case(int_first, readers));
+    EXPECT_EQ(target->metrics().session_refreshes - before, static_cast<std::uint64_t>(refreshes))
+        << "a case with " << readers << " sessions";
+    ASSERT_EQ(h.outcomes.size(), static_cast<std::size_t>(readers));
+    for (int t = 0; t < readers; ++t) {
+      const Outcome& read = h.outcomes[static_cast<std::size_t>(t)][1];
+      ASSERT_TRUE(read.ok()) << summary(read);
+      EXPECT_EQ(read.rows, std::vector<Row>{{Value(expected)}}) << "session " << t << " of a case with " << readers;
+    }
+  }
+}
+
+namespace {
+
+// Kept tables that no write reached since the last reset are left as they were (Driver::unchanged_since_reset,
+// framework/engines/reset_plan.cpp) and still equal fresh ones; a table whose rows the new schema changes, or that
+// references a restored table, is restored all the same. Through the driver, as Target::run tells it (the Target's
+// side, which tables a run changed, is tests/unit/changed_tables_test.cpp).
+void check_unchanged_left(const std::string& name) {
+  const auto config = target_of(name);
+  if (!config) {
+    if (running_in_ci()) FAIL() << "no " << name << " target in TXPROP_TARGETS (CI is set)";
+    GTEST_SKIP() << "no " << name << " target in TXPROP_TARGETS";
+  }
+  const Engine e = engine(name);
+  std::unique_ptr<drivers::Driver> used = drivers::open_driver(*config), fresh = drivers::open_driver(*config);
+  fresh->reset(next_case());
+  used->reset(next_case());
+  auto s = used->open_session();
+  run(*s, "UPDATE t SET v = v + 100, w = 4 WHERE k >= 5");  // t changes, u does not
+  used->unchanged_since_reset({"u"});
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 1u) << "u was not left as it was";
+  auto on_used = used->open_session(), on_fresh = fresh->open_session();
+  EXPECT_EQ(used->read_state(next_case()), fresh->read_state(next_case()));
+  EXPECT_EQ(e.observe(*used, *on_used), e.observe(*fresh, *on_fresh));
+  // Left twice in a row (the reset before left it too), then told nothing: restored.
+  run(*s, "DELETE FROM t WHERE k = 1");
+  used->unchanged_since_reset({"u"});
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 1u);
+  EXPECT_EQ(e.observe(*used, *on_used), e.observe(*fresh, *on_fresh));
+  used->reset(next_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u) << "a reset told nothing restores every table";
+  // Unchanged but given other rows by the next schema: restored.
+  used->unchanged_since_reset({"t", "u"});
+  used->reset(first_case());
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u);
+  EXPECT_EQ(used->read_state(first_case()).at("u"), first_case().tables[1].rows);
+}
+
+// u references t: with t restored, u is restored too, even though unchanged (PostgreSQL cannot TRUNCATE t alone).
+void check_referencing_restored(const std::string& name) {
+  const auto config = target_of(name);
+  if (!config) return;  // skipped by check_unchanged_left
+  std::unique_ptr<drivers::Driver> used = drivers::open_driver(*config);
+  used->reset(first_case(true));
+  auto s = used->open_session();
+  run(*s, "UPDATE t SET v = v + 100 WHERE k = 7");
+  used->unchanged_since_reset({"u"});
+  used->reset(first_case(true));
+  EXPECT_EQ(used->tables_left_by_last_reset(), 0u);
+  EXPECT_EQ(used->read_state(first_case(true)).at("t"), first_case(true).tables[0].rows);
+  // Both unchanged: both left, and the reset still answers (a lost connection is found by it, not after the run).
+  used->unchanged_since_reset({"t", "u"});
+  used->reset(first_case(true));
+  EXPECT_EQ(used->tables_left_by_last_reset(), 2u);
+  EXPECT_EQ(used->read_state(first_case(true)).at("u"), first_case(true).tables[1].rows);
+}
+
+}  // namespace
+
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWereSqlite) {
+  check_unchanged_left("sqlite");
+  check_referencing_restored("sqlite");
+}
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWerePostgresql) {
+  check_unchanged_left("postgresql");
+  check_referencing_restored("postgresql");
+}
+TEST(ResetKeepsTables, UnchangedTablesLeftAsTheyWereMariadb) {
+  check_unchanged_left("mariadb");
+  check_referencing_restored("mariadb");
+}
+
+// Through a Target: a case that writes t only leaves u as it was at the next reset to the same schema; once the
+// driver was handed out (target.driver(): what runs through it is not seen), every table is restored.
+TEST(ResetKeepsTables, TargetLeavesTablesItsRunsDidNotChangeSqlite) {
+  const auto config = target_of("sqlite");
+  ASSERT_TRUE(config) << "the embedded SQLite target is always configured";
+  auto target = Target::open(*config);
+  TestCase c;
+  c.schema = first_case();
+  c.transactions = {Transaction{IsolationLevel::Serializable,
+                                {Statement::update("t", {{"v", Expr::lit(1)}}, Expr::binary(BinaryOp::Eq, Expr::col("k"), Expr::lit(5))),
+                                 Statement::select("u")}}};
+  c.order = TestCase::serial_order(c.transactions);
+  for (int run = 0; run < 3; ++run) {
+    const std::uint64_t before = target->metrics().tables_left;
+    const History h = target->run(c);
+    EXPECT_EQ(target->metrics().tables_left - before, run == 0 ? 0u : 1u) << "run " << run;
+    EXPECT_EQ(h.final_state.at("u"), c.schema.tables[1].rows);
+  }
+  target->driver();
+  const std::uint64_t before = target->metrics().tables_left;
+  target->run(c);
+  EXPECT_EQ(target->metrics().tables_left, before) << "the driver was handed out: nothing may be left";
+}

@@ -357,6 +357,9 @@ class PgDriver final : public Driver {
     return ErrorEffect::TransactionAborted;
   }
 
+  void unchanged_since_reset(std::vector<std::string> tables) override { reset_plan_.unchanged(std::move(tables)); }
+  std::size_t tables_left_by_last_reset() const override { return reset_plan_.left_as_they_were(); }
+
   void reset(const Schema& schema) override {
     const std::string script = reset_plan_.script(schema);
     Outcome o = control(script);
