@@ -31,10 +31,22 @@ Schema parent_and_child() {
   return s;
 }
 
+// Where both races end: T0's child (2, 1), inserted as row 1,000,000, is left without parent 1, which T1 deleted; the
+// observer (the last transaction) finds parent empty and that child alone in child.
+History with_orphaned_child(PlantedHistory& p) {
+  const Row child_2 = {2, 1, 1'000'000, "1"};
+  p.observed(0, {});
+  p.observed(1, {child_2});
+  p.h.final_state["parent"] = {};
+  p.h.final_state["child"] = {child_2};
+  return p.h;
+}
+
 // T1 reads the children of parent 1 (none), T0 inserts child (2, 1) and commits, T1 deletes parent 1 and commits: its
 // own key check missed T0's child (unrecorded: at SERIALIZABLE the check reads the latest committed rows, and T0
-// committed a child after T1's snapshot, which the version-set read before the DELETE reads). T1 -rw-> T0 through T1's SELECT (T0's row matches v = 1), and
-// T0 -rw-> T1 through T0's key check, which read parent 1's initial version, which T1 deleted: G2 (a write skew).
+// committed a child after T1's snapshot, which the version-set read before the DELETE reads). T1 -rw-> T0 through
+// T1's SELECT (T0's row matches v = 1), and T0 -rw-> T1 through T0's key check, which read parent 1's initial
+// version, which T1 deleted: G2 (a write skew).
 // Instrumented as for PostgreSQL SERIALIZABLE: T0 runs a version-set read and the key read of parent before its INSERT.
 History insert_racing_delete() {
   TestCase c;
@@ -60,12 +72,7 @@ History insert_racing_delete() {
   p.at(1, 4) = rows_outcome(kReturning, {parent_1});
   p.at(1, 5) = rows_outcome(kReturning, {parent_1});
   p.at(1, 5).affected = 1;
-  const Row child_2 = {2, 1, 1'000'000, "1"};
-  p.observed(0, {});
-  p.observed(1, {child_2});
-  p.h.final_state["parent"] = {};
-  p.h.final_state["child"] = {child_2};
-  return p.h;
+  return with_orphaned_child(p);
 }
 
 // The same race through the two key checks alone: T0 inserts child (2, 1) (its check reads parent 1), T1 deletes
@@ -92,12 +99,7 @@ History racing_checks(bool child_read_waited) {
   p.at(1, 3) = rows_outcome(kReturning, {parent_1});
   p.at(1, 3).affected = 1;
   p.h.was_blocked[1][1] = child_read_waited;
-  const Row child_2 = {2, 1, 1'000'000, "1"};
-  p.observed(0, {});
-  p.observed(1, {child_2});
-  p.h.final_state["parent"] = {};
-  p.h.final_state["child"] = {child_2};
-  return p.h;
+  return with_orphaned_child(p);
 }
 
 // The race through an UPDATE's check: child (1, 1) references parent 1; T0 moves it to parent 2 (UPDATE child SET
