@@ -1605,8 +1605,13 @@ void decide_adya_standing(Finding& f, const Levels& levels, AdyaMode mode, const
                                    claimed, documented.promise);
   } else {
     f.standing = Standing::Deviation;  // proscribed by the claimed level only: shrink it, report it, do not fail the test
-    f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n", claimed,
-                                 documented.promise);
+    if (mechanism != nullptr && documented.allowed.count(mechanism) != 0)
+      f.explanation += fmt::format("Proscribed by {} (the claimed level) and by what the engine promises ({}), but "
+                                   "through {}, which the engine's profile documents (below).\n",
+                                   claimed, documented.promise, mechanism);
+    else
+      f.explanation += fmt::format("Proscribed by {} (the claimed level), allowed by {} as documented.\n", claimed,
+                                   documented.promise);
   }
 }
 
