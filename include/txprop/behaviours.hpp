@@ -39,7 +39,7 @@ inline constexpr const char* kCurrentReadSkipsRowChangedAfterReadView = "current
 inline constexpr const char* kMultiTableUpdateSetsJoinColumn = "multi-table-update-sets-join-column";
 
 // A SERIALIZABLE transaction that holds LOCK TABLE t IN ACCESS EXCLUSIVE MODE and reads t leaves no read SSI sees
-// after it commits, so a write skew through those reads commits (PostgreSQL 15.18 and 18.4, found by txprop:
+// after it commits, so a write skew through those reads commits (PostgreSQL 12.22 to 18.4, found by txprop:
 // tests/scenarios/engine_bugs/pg_ssi_access_exclusive_holder_reads_unseen.txn; with SHARE or EXCLUSIVE mode, or no
 // lock, SSI aborts the other transaction with 40001). The Adya and WSS oracles name the findings it explains with
 // this behaviour (txprop/table_locks.hpp).

@@ -161,9 +161,10 @@ class PostgresqlProfile final : public EngineProfile {
         // ACCESS EXCLUSIVE MODE leave nothing SSI sees after its commit, so a write skew through them commits. Counted
         // and shown with this source (the Adya oracle names the mechanism), not failed; any other G2 still fails.
         d.allowed[behaviour::kSsiMissesReadsUnderAccessExclusiveLock] =
-            "engine bug found by txprop, checked by hand on 15.18 and 18.4, not documented (manual 13.2.3 promises "
-            "serializability; 13.3.1 names no exception): a SERIALIZABLE transaction that holds LOCK TABLE t IN "
-            "ACCESS EXCLUSIVE MODE and reads t leaves no SIREAD lock SSI sees after its commit, so a write skew "
+            "engine bug found by txprop, checked by hand on 12.22, 13.23, 14.23, 15.18, 16.14, 17.10 and 18.4, not "
+            "documented (manual 13.2.3 promises serializability; 13.3.1 names no exception): a SERIALIZABLE "
+            "transaction that holds LOCK TABLE t IN ACCESS EXCLUSIVE MODE and reads t leaves SSI nothing to find "
+            "after its commit, so a write skew "
             "through those reads commits (with SHARE or EXCLUSIVE mode, or no lock, SSI fails the other transaction "
             "with 40001); tests/scenarios/engine_bugs/pg_ssi_access_exclusive_holder_reads_unseen.txn";
         return d;
