@@ -355,15 +355,13 @@ class WssJudgement {
   // orders below hold only the committed ones, as serializability promises nothing about the others (an aborted
   // PostgreSQL SSI transaction may have read what no serial order explains). So the committed transactions in end
   // order are a replay of their own when anything else ended.
-  std::optional<std::string> any_order() {
-    const bool end_order_tried = committed_ == ended_;
-    if (mismatch_.empty() || !any_serial_order_ || (committed_.size() <= 1 && end_order_tried)) return std::nullopt;
-    // Serializable but maybe not in commit order: look for any serial order of the committed transactions.
-    // A replay that did not finish (a lost connection, a hang) says nothing about its order: the search stops
-    // there without a verdict, rather than counting that order as one that does not match.
-    std::optional<std::string> unfinished;
-    const AnyOrderSearch search = search_serial_orders(h_, committed_, options_.max_orders, end_order_tried,
-                                                       [&](const std::vector<int>& perm) {
+  // Replays serial orders of the committed transactions until one compares equal to the history (the results of the
+  // `unseen` reads not compared). A replay that did not finish (a lost connection, a hang) says nothing about its
+  // order: the search stops there, with `unfinished` set, rather than counting that order as one that does not match.
+  AnyOrderSearch search_replayed_orders(bool end_order_tried, const Unseen& unseen,
+                                        std::optional<std::string>& unfinished) {
+    return search_serial_orders(h_, committed_, options_.max_orders, end_order_tried,
+                                [&](const std::vector<int>& perm) {
       if (unfinished) return false;
       const SerialCase s = tx_serial(h_, perm);
       const History r = target_.run(s.test_case);
@@ -371,8 +369,17 @@ class WssJudgement {
         unfinished = r.finding->detail;
         return false;
       }
-      return compare(h_, s, r, reads_, "").empty();
+      return compare(h_, s, r, reads_, "", unseen).empty();
     });
+  }
+
+  std::optional<std::string> any_order() {
+    const bool end_order_tried = committed_ == ended_;
+    if (mismatch_.empty() || !any_serial_order_ || (committed_.size() <= 1 && end_order_tried)) return std::nullopt;
+    // Serializable but maybe not in commit order: look for any serial order of the committed transactions (a replay
+    // that did not finish leaves the case without a verdict).
+    std::optional<std::string> unfinished;
+    const AnyOrderSearch search = search_replayed_orders(end_order_tried, {}, unfinished);
     if (unfinished) return "a serial replay of the order search did not finish: " + *unfinished;
     const int tried = search.tried;
     if (!search.found && search.budget_spent)
@@ -411,17 +418,7 @@ class WssJudgement {
     }
     if (unseen.empty()) return std::nullopt;
     std::optional<std::string> unfinished;
-    const AnyOrderSearch search =
-        search_serial_orders(h_, committed_, options_.max_orders, false, [&](const std::vector<int>& perm) {
-          if (unfinished) return false;
-          const SerialCase s = tx_serial(h_, perm);
-          const History r = target_.run(s.test_case);
-          if (r.finding) {
-            unfinished = r.finding->detail;
-            return false;
-          }
-          return compare(h_, s, r, reads_, "", unseen).empty();
-        });
+    const AnyOrderSearch search = search_replayed_orders(false, unseen, unfinished);
     if (unfinished) return "a serial replay of the order search did not finish: " + *unfinished;
     if (!search.found) return std::nullopt;
     std::vector<std::string> reads;
