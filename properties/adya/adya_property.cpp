@@ -1424,6 +1424,12 @@ void name_stale_reads(std::vector<Finding>& findings, const TestCase& c, const E
   }
 }
 
+// Appends `line` (ending in a newline) to the finding's explanation, on a line of its own.
+void add_line(Finding& f, const std::string& line) {
+  if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
+  f.explanation += line;
+}
+
 // For each finding, the named mechanism that explains it, or null: a G-single (of any shape) whose cycle holds both
 // the reader and the changer of a row a current read skipped though its read view holds it in a matching version
 // (SkippedChangedRow): the anti-dependency from the read view's version to the change, and the dependency of the
@@ -1440,8 +1446,8 @@ std::vector<const char*> explain_by_skipped_changed_rows(std::vector<Finding>& f
     for (const SkippedChangedRow& row : skipped) {
       if (!involved(row.reader) || !involved(row.changer)) continue;
       mechanisms[i] = behaviour::kCurrentReadSkipsRowChangedAfterReadView;
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
-      f.explanation += fmt::format("Mechanism ({}): {}.\n", behaviour::kCurrentReadSkipsRowChangedAfterReadView, row.what);
+      add_line(f,
+               fmt::format("Mechanism ({}): {}.\n", behaviour::kCurrentReadSkipsRowChangedAfterReadView, row.what));
       break;
     }
   }
@@ -1471,11 +1477,10 @@ void explain_by_access_exclusive_reads(std::vector<Finding>& findings, const His
         tables.insert(r.table);
       if (tables.empty()) continue;
       mechanisms[i] = behaviour::kSsiMissesReadsUnderAccessExclusiveLock;
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
-      f.explanation += fmt::format("Mechanism ({}): T{} held LOCK TABLE {} IN ACCESS EXCLUSIVE MODE, read it and "
-                                   "committed, and is a reader of this cycle; PostgreSQL's SSI keeps no trace of "
-                                   "such reads after the commit.\n",
-                                   behaviour::kSsiMissesReadsUnderAccessExclusiveLock, t, fmt::join(tables, ", "));
+      add_line(f, fmt::format("Mechanism ({}): T{} held LOCK TABLE {} IN ACCESS EXCLUSIVE MODE, read it and "
+                              "committed, and is a reader of this cycle; PostgreSQL's SSI keeps no trace of "
+                              "such reads after the commit.\n",
+                              behaviour::kSsiMissesReadsUnderAccessExclusiveLock, t, fmt::join(tables, ", ")));
       break;
     }
   }
@@ -1678,8 +1683,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   for (std::size_t i = 0; i < found.findings.size(); ++i) {
     Finding& f = found.findings[i];
     if (hunted.count(f.kind) != 0) {
-      if (!f.explanation.empty() && f.explanation.back() != '\n') f.explanation += '\n';
-      f.explanation += "Hunted (TXPROP_ADYA_HUNT): reported as a failure whatever its standing.\n";
+      add_line(f, "Hunted (TXPROP_ADYA_HUNT): reported as a failure whatever its standing.\n");
       continue;
     }
     if (f.kind == "impossible-history") continue;  // fails
