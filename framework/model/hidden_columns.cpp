@@ -155,8 +155,10 @@ bool names_a_column(const Statement& s, const std::vector<std::string>& columns)
                      [&](const Statement& d) { return names_a_column(d, columns); });
 }
 
-// What makes a current read `s` at `level` of `table` one the hidden columns may change, or empty.
-using Hazard = std::function<std::string(const Table& table, const Statement& s, IsolationLevel level)>;
+// What makes a current read `s` at `level` of `table`, by transaction `reader`, one the hidden columns may change, or
+// empty.
+using Hazard =
+    std::function<std::string(const Table& table, const Statement& s, IsolationLevel level, std::size_t reader)>;
 
 // The first current read of a table of `c` that `hazard` names, by a transaction while another writes that table,
 // described; empty if none.
@@ -168,7 +170,7 @@ std::string current_read_beside_a_write(const TestCase& c, const EngineCapabilit
         const Statement& s = c.transactions[t].statements[i];
         const IsolationLevel level = c.transactions[t].isolation;
         if (!current_read_of(s, level, table.name, engine)) continue;
-        const std::string why = hazard(table, s, level);
+        const std::string why = hazard(table, s, level, t);
         if (why.empty()) continue;
         for (std::size_t w = 0; w < c.transactions.size(); ++w)
           for (const Statement& write : c.transactions[w].statements) {
@@ -187,7 +189,7 @@ std::string covers(const Index& index, const Table& table) {
 }  // namespace
 
 std::string covering_index_read_concurrently(const TestCase& c, const EngineCapabilities& engine) {
-  return current_read_beside_a_write(c, engine, [](const Table& table, const Statement&, IsolationLevel) {
+  return current_read_beside_a_write(c, engine, [](const Table& table, const Statement&, IsolationLevel, std::size_t) {
     const Index* index = covering_index(table);
     return index ? covers(*index, table) : std::string();
   });
@@ -209,33 +211,68 @@ namespace {
 //   unique key, it locks the clustered record too and meets an UPDATE that changed nothing (case 117: T1.2 1062
 //   prepared where it was 1213 plainly). An exclusive lock reads the whole row (row_search_mvcc locks the clustered
 //   record, ha_innobase::build_template), which meets every writer on the clustered record either way;
-// - an exclusive locking SELECT at a level of `gap_lock_levels` that the plain case may answer by looking up keys of
-//   a unique index (no gap lock) scans the non-unique twin (gap locks): plainly, `SELECT * FROM t2 WHERE c1 IN (1, 5)
-//   FOR UPDATE` at REPEATABLE READ with c1 = 1, 5, 9 lets another transaction insert c1 = 6; prepared the INSERT waits.
+// - a locking SELECT at a level of `gap_lock_levels` that the plain case may answer by looking up keys of a unique
+//   index (no gap lock) scans the non-unique twin (gap locks): plainly, `SELECT * FROM t2 WHERE c1 IN (1, 5) FOR
+//   UPDATE` at REPEATABLE READ with c1 = 1, 5, 9 lets another transaction insert c1 = 6; prepared the INSERT waits (the
+//   same with LOCK IN SHARE MODE, checked by hand on MariaDB 10.11.19).
+// A shared-locking read meets nothing else where the other transactions only insert into the table
+// (others_only_insert_into): the twin's records and gaps are `index`'s, one per row in the same order, so the shared
+// locks each takes conflict with the same INSERTs, and an INSERT locks no existing record but shared (its duplicate
+// check), which no shared lock meets. Checked by hand on MariaDB 10.11.19 with t (c0 PRIMARY KEY, c1 UNIQUE t_u), rows
+// (1, 1) (2, 5) (3, 9), plainly and with the hidden columns and the twin txp_t_u: at READ COMMITTED `... WHERE c1 IN
+// (1, 5) LOCK IN SHARE MODE` lets an INSERT of c1 = 6 through in both; a read of c1 BETWEEN 2 AND 4 waits for an
+// uncommitted INSERT of c1 = 3 in both; after an INSERT that failed on c1 = 5 (READ COMMITTED) or on c0 = 2
+// (SERIALIZABLE), a lookup of c1 = 5 (on t_u and, prepared, the clustered record) does not wait in both; at REPEATABLE
+// READ a read of every row, and a lookup of the missing c1 = 6, make an INSERT of c1 = 6 or 7 wait in both, a read of
+// c0 < 3 (PRIMARY in both, EXPLAIN) lets an INSERT of (50, 3) through in both; at SERIALIZABLE a plain read of every
+// row waits for an uncommitted INSERT in both.
 std::string twin_changes(const Table& table, const Index& index, const Statement& s, IsolationLevel level,
-                         const EngineCapabilities& engine) {
+                         const EngineCapabilities& engine, bool others_only_insert) {
   const std::vector<std::string> written = s.written_tables();
   const bool writes = std::find(written.begin(), written.end(), table.name) != written.end();
   const bool exclusive = s.lock == LockMode::Update || s.lock == LockMode::NoKeyUpdate;
-  if (!writes && !exclusive)
-    return fmt::format("{}, whose covering twin a shared-locking read scans where the plain read locks {}'s records,",
-                       covers(index, table), index.name);
-  if (exclusive && index.unique && at(engine.gap_lock_levels, level) && names_a_column(s, index.columns))
+  if ((exclusive || !writes) && index.unique && at(engine.gap_lock_levels, level) && names_a_column(s, index.columns))
     return fmt::format("{}, whose covering twin is not unique and locks gaps a lookup of {} does not at {},",
                        covers(index, table), index.name, sql_name(level));
+  if (!writes && !exclusive && !others_only_insert)
+    return fmt::format("{}, whose covering twin a shared-locking read scans where the plain read locks {}'s records,",
+                       covers(index, table), index.name);
   return {};
+}
+
+// Whether the transactions of `c` other than `reader` take no lock on `table`'s existing records but what an INSERT's
+// duplicate check takes: they write it only with INSERTs of values (no upsert, no subquery), none reads it with an
+// exclusive lock, and `table` has no foreign key whose action another table's write could turn into a write of it.
+bool others_only_insert_into(const TestCase& c, std::size_t reader, const Table& table) {
+  if (!table.foreign_keys.empty()) return false;
+  for (std::size_t w = 0; w < c.transactions.size(); ++w)
+    for (const Statement& s : c.transactions[w].statements) {
+      const std::vector<std::string> read = s.tables();
+      if (w == reader || std::find(read.begin(), read.end(), table.name) == read.end()) continue;
+      const std::vector<std::string> written = s.written_tables();
+      const bool writes = std::find(written.begin(), written.end(), table.name) != written.end();
+      const bool exclusive = s.lock == LockMode::Update || s.lock == LockMode::NoKeyUpdate;
+      std::vector<std::string> subquery_tables;
+      for (const auto& row : s.values)
+        for (const Expr& v : row) v.collect_subquery_tables(subquery_tables);
+      const bool plain_insert =
+          s.kind == StatementKind::Insert && s.upsert == Upsert::None && subquery_tables.empty();
+      if (exclusive || (writes && !plain_insert)) return false;
+    }
+  return true;
 }
 
 }  // namespace
 
 std::string hidden_columns_uncover_an_index(const TestCase& c, const EngineCapabilities& engine) {
-  return current_read_beside_a_write(c, engine, [&](const Table& table, const Statement& s, IsolationLevel level) {
-    const Index* index = covering_index(table);
-    if (index == nullptr) return std::string();
-    if (twinned_index(table) == nullptr)
-      return covers(*index, table) + ", which has no primary key to order a covering twin,";
-    return twin_changes(table, *index, s, level, engine);
-  });
+  return current_read_beside_a_write(
+      c, engine, [&](const Table& table, const Statement& s, IsolationLevel level, std::size_t reader) {
+        const Index* index = covering_index(table);
+        if (index == nullptr) return std::string();
+        if (twinned_index(table) == nullptr)
+          return covers(*index, table) + ", which has no primary key to order a covering twin,";
+        return twin_changes(table, *index, s, level, engine, others_only_insert_into(c, reader, table));
+      });
 }
 
 Assignment set_where_a_value_changes(const Statement& s, const std::string& column, Expr value) {

@@ -85,10 +85,12 @@ std::string covering_index_read_concurrently(const TestCase& c, const EngineCapa
 // Such a case where the hidden columns, with the covering twin (HiddenColumns::add_to with keep_covering), may still
 // change what the plain statements show, described with why; empty otherwise: where the table has no primary key (no
 // twin); where the current read takes shared locks on the table (it reads the twin, or the clustered record too,
-// where the plain one locked the index's records alone); where it is an exclusive locking SELECT at a level of
-// `gap_lock_levels` whose conditions name a unique index's columns (the plain read may look up keys of the unique
-// index, which locks no gap; the prepared one may scan the twin, which is not unique and locks the gaps next to what
-// it reads). The evidence, differential cases included: hidden_columns.cpp, twin_changes.
+// where the plain one locked the index's records alone) and another transaction does more to the table than insert
+// rows (an UPDATE, DELETE, upsert or exclusive locking read may lock the index's records of a row it leaves unchanged);
+// where it is a locking SELECT (or another statement's shared-locking read) at a level of `gap_lock_levels` whose
+// conditions name a unique index's columns (the plain read may look up keys of the unique index, which locks no gap;
+// the prepared one may scan the twin, which is not unique and locks the gaps next to what it reads). The evidence,
+// differential cases and hand checks included: hidden_columns.cpp, twin_changes.
 std::string hidden_columns_uncover_an_index(const TestCase& c, const EngineCapabilities& engine);
 
 }  // namespace txprop

@@ -204,6 +204,53 @@ TEST(HiddenColumns, TheRefusalStaysWhereTheTwinChangesTheLocks) {
   EXPECT_EQ(refusal(LockMode::None, IsolationLevel::RepeatableRead, on_v), "") << "a consistent read locks nothing";
 }
 
+// Where the other transactions only insert into the covered table, a shared-locking read of it meets on the twin the
+// locks it meets on the index (hidden_columns.cpp, twin_changes, with the hand checks): judged. Any other write of the
+// table by another transaction (an UPDATE, an upsert, an INSERT with a subquery), an exclusive locking read of it, or,
+// at a gap-lock level, a read that names the unique index's column (gaps a unique lookup does not lock) keeps the
+// refusal.
+TEST(HiddenColumns, ASharedLockingReadBesideInsertsOnlyIsJudged) {
+  const EngineCapabilities innodb = find_engine("mariadb")->capabilities();
+  const auto refusal = [&](LockMode lock, IsolationLevel level, std::optional<Expr> where,
+                           std::vector<Statement> others) {
+    TestCase c;
+    c.schema = covered_table();
+    Statement read = Statement::select("t", std::move(where));
+    read.lock = lock;
+    c.transactions = {Transaction{level, {read}, TxnEnd::Commit}, Transaction{level, std::move(others), TxnEnd::Commit}};
+    c.order = {0, 1, 0, 1, 0, 1};
+    for (std::size_t i = 1; i < c.transactions[1].statements.size(); ++i) c.order.push_back(1);
+    return hidden_columns_uncover_an_index(c, innodb);
+  };
+  const Statement insert = Statement::insert("t", {"k", "v"}, {Expr::lit(3), Expr::lit(30)});
+  Statement upsert = insert;
+  upsert.upsert = Upsert::Ignore;
+  Statement insert_select = Statement::insert(
+      "t", {"k", "v"}, {Expr::lit(3), Expr::subquery(Aggregate::Max, "t", "v", std::nullopt)});
+  Statement for_update = Statement::select("t");
+  for_update.lock = LockMode::Update;
+  const Expr on_v = Expr::binary(BinaryOp::Eq, Expr::col("v"), Expr::lit(10));
+  const Expr on_k = Expr::binary(BinaryOp::Lt, Expr::col("k"), Expr::lit(2));
+  for (IsolationLevel level : {IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted}) {
+    EXPECT_EQ(refusal(LockMode::Share, level, on_v, {insert}), "") << sql_name(level);
+    EXPECT_NE(refusal(LockMode::Share, level, on_v, {upsert}).find("shared-locking read"), std::string::npos);
+    EXPECT_NE(refusal(LockMode::Share, level, on_v, {insert_select}).find("shared-locking read"), std::string::npos);
+    EXPECT_NE(refusal(LockMode::Share, level, on_v, {for_update, insert}).find("shared-locking read"),
+              std::string::npos);
+  }
+  EXPECT_EQ(refusal(LockMode::Share, IsolationLevel::RepeatableRead, on_k, {insert}), "");
+  EXPECT_EQ(refusal(LockMode::None, IsolationLevel::Serializable, std::nullopt, {insert, insert}), "")
+      << "a plain read at SERIALIZABLE of every row";
+  EXPECT_NE(refusal(LockMode::Share, IsolationLevel::RepeatableRead, on_v, {insert}).find("locks gaps"),
+            std::string::npos);
+  EXPECT_NE(refusal(LockMode::None, IsolationLevel::Serializable, on_v, {insert}).find("locks gaps"),
+            std::string::npos);
+  EXPECT_NE(refusal(LockMode::Share, IsolationLevel::RepeatableRead, on_k,
+                    {Statement::update("t", {{"v", Expr::lit(5)}})})
+                .find("shared-locking read"),
+            std::string::npos);
+}
+
 // A single-table UPDATE reads the other tables its subqueries name with a consistent read below REPEATABLE READ
 // (capabilities.hpp, update_reads_other_tables_consistently): no lock, the same rows whichever index it scans, so the
 // twin changes nothing there. A DELETE with the same subquery, and the UPDATE at REPEATABLE READ, read them with
