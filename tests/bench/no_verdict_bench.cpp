@@ -43,7 +43,8 @@ gen::Options suite_options(const std::string& oracle, const TargetConfig& config
 
 std::string reason_key(std::string why) {
   static const std::regex statement("'s (SELECT|UPDATE|DELETE|INSERT)[^;]*? (reads|waited)");
-  static const std::regex names("\\b(T\\d+|t\\d+|row \\d+)\\b");
+  // Index names (t0_u, txp_t1_u) too: one reason, whichever table's index it names.
+  static const std::regex names("\\b(T\\d+|t\\d+|row \\d+)\\b|\\b(txp_)?t\\d+_(\\w+)");
   why = std::regex_replace(why, statement, "'s <$1> $2");  // the kind kept: which statements a reason holds
   why = std::regex_replace(why, names, "_");
   return why.size() > 220 ? why.substr(0, 220) + "..." : why;
