@@ -393,12 +393,18 @@ class Uncommitted {
     return static_cast<std::size_t>(it - o.columns.begin());
   }
 
-  // `r` taken back past every write of an open transaction (emptied where such a write inserted it).
+  // `r` taken back past every write of an open transaction, and of one that never committed (emptied where such a
+  // write inserted it). A read cannot see the version of a transaction that rolled back before it ran, but a row put
+  // back from a DELETE's before-write read, itself taken at READ UNCOMMITTED while that transaction was open, can
+  // show it (the Sdg suite at MariaDB SERIALIZABLE, seed 1852593973827761373: T0 inserted a row and rolled back, and
+  // T2's DELETE, whose before-write read had seen the row, put it back into T1's version-set read).
   std::string back(Row& r, std::size_t pk, std::size_t vk, const std::set<int>& open) const {
     for (int hops = 0; hops < 64; ++hops) {
       const auto version = as_key(r[vk]), row = as_key(r[pk]);
       const auto writer = version ? writers_.find(*version) : writers_.end();
-      if (!row || writer == writers_.end() || !open.count(writer->second.first)) return {};
+      if (!row || writer == writers_.end()) return {};
+      const int by = writer->second.first;
+      if (!open.count(by) && h_.transactions[static_cast<std::size_t>(by)].fate == TxnFate::Committed) return {};
       const auto [w, group] = writer->second;
       const Statement& s = statement_of(h_.test_case, StepRef{w, main_step(layout_, w, group)});
       if (s.kind == StatementKind::Insert) {
@@ -439,20 +445,23 @@ class Uncommitted {
     return false;
   }
 
-  // The before-write reads of `table` of transaction `w`'s statements of `kind` sent before `read` was, that completed
-  // before `read` did, of a statement that ran. A statement its transaction's end left unsent deleted nothing, and a
-  // before-write read taken after `read` shows rows `read` could not have missed (seen at MariaDB SERIALIZABLE, seed
-  // 46: a deadlock victim's second DELETE, never sent, had its companion read taken after another transaction's
-  // INSERT, and that row was put back into a version-set read taken before the INSERT: a false result-mismatch).
+  // The before-write reads of `table` of transaction `w`'s statements of `kind` that may have changed `table` before
+  // `read` completed (may_have_changed: sent before `read` was, and not completed before it having failed or changed
+  // no row), that completed before `read` did, of a statement that ran. A statement its transaction's end left unsent
+  // deleted nothing, and a before-write read taken after `read` shows rows `read` could not have missed (seen at
+  // MariaDB SERIALIZABLE, seed 46: a deadlock victim's second DELETE, never sent, had its companion read taken after
+  // another transaction's INSERT, and that row was put back into a version-set read taken before the INSERT: a false
+  // result-mismatch). Nor did a DELETE that completed affecting no row delete what its before-write read returned
+  // (seed 1852593973827761373: it waited for the INSERT of a row its before-write read saw, which then rolled back).
   std::vector<StepRef> before_write_reads(int w, StatementKind kind, const std::string& table, const StepRef& read) const {
     std::vector<StepRef> out;
     const Transaction& tx = h_.test_case.transactions[static_cast<std::size_t>(w)];
     const int read_done = h_.completed_at(read);
+    const int read_sent = h_.submitted_at[static_cast<std::size_t>(read.txn)][static_cast<std::size_t>(read.index)];
     for (std::size_t k = 1; k <= tx.statements.size(); ++k) {
       const StepRole& role = layout_[static_cast<std::size_t>(w)][k];
-      const int sent = h_.submitted_at[static_cast<std::size_t>(w)][k];
-      if (role.role != Role::Statement || tx.statements[k - 1].kind != kind || sent < 0 ||
-          sent > h_.submitted_at[static_cast<std::size_t>(read.txn)][static_cast<std::size_t>(read.index)] ||
+      if (role.role != Role::Statement || tx.statements[k - 1].kind != kind ||
+          !may_have_changed(h_, static_cast<std::size_t>(w), k, table, read_sent, read_done) ||
           h_.outcome(StepRef{w, static_cast<int>(k)}).status == Outcome::Status::Skipped)
         continue;
       for (const StepRef& ref : steps_of(layout_, w, role.group)) {
