@@ -559,6 +559,14 @@ bool committed_a_change(const History& h, std::size_t x) {
   return false;
 }
 
+// ", which held LOCK TABLE t0 IN ACCESS EXCLUSIVE MODE" for transaction `x`'s first table lock (a whole table a
+// statement's first step waits for: the wait re-planning moves it past), or "".
+std::string table_lock_of(const TestCase& c, std::size_t x) {
+  for (const ::txprop::Statement& s : c.transactions[x].statements)
+    if (s.kind == StatementKind::LockTable) return ", which held " + statement_text(s);
+  return {};
+}
+
 }  // namespace
 
 std::string start_moved(const History& planned, const History& replanned, const EngineProfile& engine,
@@ -582,8 +590,9 @@ std::string start_moved(const History& planned, const History& replanned, const 
         continue;
       const bool ended_before = planned_end < before[t].position, ended_after = replanned_end < after[t].position;
       if (ended_before != ended_after)
-        return fmt::format("re-planning moved T{}'s start ({}) from {} T{} ended to {} it", t, after[t].rule,
-                           ended_before ? "after" : "before", x, ended_after ? "after" : "before");
+        return fmt::format("re-planning moved T{}'s start ({}) from {} T{} ended to {} it{}", t, after[t].rule,
+                           ended_before ? "after" : "before", x, ended_after ? "after" : "before",
+                           table_lock_of(c, x));
     }
   }
   return {};
