@@ -393,12 +393,18 @@ class Uncommitted {
     return static_cast<std::size_t>(it - o.columns.begin());
   }
 
-  // `r` taken back past every write of an open transaction (emptied where such a write inserted it).
+  // `r` taken back past every write of an open transaction, and of one that never committed (emptied where such a
+  // write inserted it). A read cannot see the version of a transaction that rolled back before it ran, but a row put
+  // back from a DELETE's before-write read, itself taken at READ UNCOMMITTED while that transaction was open, can
+  // show it (the Sdg suite at MariaDB SERIALIZABLE, seed 1852593973827761373: T0 inserted a row and rolled back, and
+  // T2's DELETE, whose before-write read had seen the row, put it back into T1's version-set read).
   std::string back(Row& r, std::size_t pk, std::size_t vk, const std::set<int>& open) const {
     for (int hops = 0; hops < 64; ++hops) {
       const auto version = as_key(r[vk]), row = as_key(r[pk]);
       const auto writer = version ? writers_.find(*version) : writers_.end();
-      if (!row || writer == writers_.end() || !open.count(writer->second.first)) return {};
+      if (!row || writer == writers_.end()) return {};
+      const int by = writer->second.first;
+      if (!open.count(by) && h_.transactions[static_cast<std::size_t>(by)].fate == TxnFate::Committed) return {};
       const auto [w, group] = writer->second;
       const Statement& s = statement_of(h_.test_case, StepRef{w, main_step(layout_, w, group)});
       if (s.kind == StatementKind::Insert) {
@@ -439,20 +445,23 @@ class Uncommitted {
     return false;
   }
 
-  // The before-write reads of `table` of transaction `w`'s statements of `kind` sent before `read` was, that completed
-  // before `read` did, of a statement that ran. A statement its transaction's end left unsent deleted nothing, and a
-  // before-write read taken after `read` shows rows `read` could not have missed (seen at MariaDB SERIALIZABLE, seed
-  // 46: a deadlock victim's second DELETE, never sent, had its companion read taken after another transaction's
-  // INSERT, and that row was put back into a version-set read taken before the INSERT: a false result-mismatch).
+  // The before-write reads of `table` of transaction `w`'s statements of `kind` that may have changed `table` before
+  // `read` completed (may_have_changed: sent before `read` was, and not completed before it having failed or changed
+  // no row), that completed before `read` did, of a statement that ran. A statement its transaction's end left unsent
+  // deleted nothing, and a before-write read taken after `read` shows rows `read` could not have missed (seen at
+  // MariaDB SERIALIZABLE, seed 46: a deadlock victim's second DELETE, never sent, had its companion read taken after
+  // another transaction's INSERT, and that row was put back into a version-set read taken before the INSERT: a false
+  // result-mismatch). Nor did a DELETE that completed affecting no row delete what its before-write read returned
+  // (seed 1852593973827761373: it waited for the INSERT of a row its before-write read saw, which then rolled back).
   std::vector<StepRef> before_write_reads(int w, StatementKind kind, const std::string& table, const StepRef& read) const {
     std::vector<StepRef> out;
     const Transaction& tx = h_.test_case.transactions[static_cast<std::size_t>(w)];
     const int read_done = h_.completed_at(read);
+    const int read_sent = h_.submitted_at[static_cast<std::size_t>(read.txn)][static_cast<std::size_t>(read.index)];
     for (std::size_t k = 1; k <= tx.statements.size(); ++k) {
       const StepRole& role = layout_[static_cast<std::size_t>(w)][k];
-      const int sent = h_.submitted_at[static_cast<std::size_t>(w)][k];
-      if (role.role != Role::Statement || tx.statements[k - 1].kind != kind || sent < 0 ||
-          sent > h_.submitted_at[static_cast<std::size_t>(read.txn)][static_cast<std::size_t>(read.index)] ||
+      if (role.role != Role::Statement || tx.statements[k - 1].kind != kind ||
+          !may_have_changed(h_, static_cast<std::size_t>(w), k, table, read_sent, read_done) ||
           h_.outcome(StepRef{w, static_cast<int>(k)}).status == Outcome::Status::Skipped)
         continue;
       for (const StepRef& ref : steps_of(layout_, w, role.group)) {
@@ -535,6 +544,57 @@ std::string undo_uncommitted(History& h, const Layout& layout) {
   }
   for (auto& [read, rows] : undone)
     h.outcomes[static_cast<std::size_t>(read.txn)][static_cast<std::size_t>(read.index)].rows = std::move(rows);
+  return {};
+}
+
+namespace {
+
+// Whether transaction `x` of `h` committed a write that changed a row: only then may a snapshot taken after its end see
+// another database than one taken before it.
+bool committed_a_change(const History& h, std::size_t x) {
+  if (h.transactions[x].fate != TxnFate::Committed) return false;
+  const Transaction& tx = h.test_case.transactions[x];
+  for (std::size_t k = 1; k <= tx.statements.size(); ++k)
+    if (tx.statements[k - 1].is_write() && h.outcomes[x][k].ok() && h.outcomes[x][k].affected != 0) return true;
+  return false;
+}
+
+// ", which held LOCK TABLE t0 IN ACCESS EXCLUSIVE MODE" for transaction `x`'s first table lock (a whole table a
+// statement's first step waits for: the wait re-planning moves it past), or "".
+std::string table_lock_of(const TestCase& c, std::size_t x) {
+  for (const ::txprop::Statement& s : c.transactions[x].statements)
+    if (s.kind == StatementKind::LockTable) return ", which held " + statement_text(s);
+  return {};
+}
+
+}  // namespace
+
+std::string start_moved(const History& planned, const History& replanned, const EngineProfile& engine,
+                        const TargetConfig& config) {
+  const TestCase& c = replanned.test_case;
+  const Layout layout = sdg::layout(c);
+  const auto added = [&](int txn, int step) {
+    return layout[static_cast<std::size_t>(txn)][static_cast<std::size_t>(step)].role != Role::Statement;
+  };
+  const std::vector<TxnStart> before = transaction_starts(planned, engine, config, added);
+  const std::vector<TxnStart> after = transaction_starts(replanned, engine, config, added);
+  for (std::size_t t = 0; t < c.transactions.size(); ++t) {
+    // Below a transaction snapshot every statement reads anew (PostgreSQL READ COMMITTED re-checks after a wait).
+    if (is_companion(layout, t) || engine.visibility(c.transactions[t].isolation, config).select.view != ViewRule::Snapshot ||
+        before[t].position < 0 || after[t].position < 0)
+      continue;
+    for (std::size_t x = 0; x < c.transactions.size(); ++x) {
+      const int planned_end = planned.transactions[x].end_event, replanned_end = replanned.transactions[x].end_event;
+      if (x == t || is_companion(layout, x) || planned_end < 0 || replanned_end < 0 ||
+          !(committed_a_change(planned, x) || committed_a_change(replanned, x)))
+        continue;
+      const bool ended_before = planned_end < before[t].position, ended_after = replanned_end < after[t].position;
+      if (ended_before != ended_after)
+        return fmt::format("re-planning moved T{}'s start ({}) from {} T{} ended to {} it{}", t, after[t].rule,
+                           ended_before ? "after" : "before", x, ended_after ? "after" : "before",
+                           table_lock_of(c, x));
+    }
+  }
   return {};
 }
 
@@ -1030,6 +1090,7 @@ class SdgJudgement {
     if (!converge())
       return no_verdict(h_.finding ? "a re-planned run did not finish: " + h_.finding->detail
                                    : fmt::format("blocking scheduling did not converge in {} rounds", replans_));
+    if (std::optional<Verdict> moved = snapshot_moved()) return *moved;
     if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
     if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
     if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
@@ -1043,6 +1104,7 @@ class SdgJudgement {
         if (!converge())
           return no_verdict("after decycling, " + (h_.finding ? "a run did not finish: " + h_.finding->detail
                                                               : std::string("blocking scheduling did not converge")));
+        if (std::optional<Verdict> moved = snapshot_moved()) return *moved;
         if (std::optional<Verdict> changed = aborted_otherwise()) return *changed;
         if (std::optional<Verdict> unwritten = written_unchanged()) return *unwritten;
         if (std::optional<Verdict> dirty = saw_uncommitted()) return *dirty;
@@ -1064,7 +1126,8 @@ class SdgJudgement {
     if (!judged_) judged_ = h_;
   }
 
-  // Blocking scheduling: re-plan to the actual order until every group ran contiguously.
+  // Blocking scheduling: re-plan to the actual order until every group ran contiguously. `planned_`: the run before
+  // the first re-plan (snapshot_moved compares the two).
   bool converge() {
     for (int round = 0;; ++round) {
       if (h_.finding) return false;
@@ -1076,10 +1139,30 @@ class SdgJudgement {
       // The steps between a companion's reads and a statement that waited may all have been sent before the reads
       // (the order cannot move them): then the run is judged as contiguous, and undo_uncommitted decides on the reads.
       if (next.order == h_.test_case.order) return groups_contiguous(h_, layout, false);
+      if (round == 0) planned_ = h_;
       ++replans_;
       h_ = target_.run(next);
     }
   }
+
+  // Re-planning moves a waiting group after what it waited for; where the group holds the step that takes its
+  // transaction's snapshot (transaction_start: PostgreSQL's first statement, which takes it before it waits for a lock),
+  // the re-planned run gives the transaction another snapshot, one that sees the writes of a transaction it waited
+  // for, and so judges another case than the one that ran. Seen with the PostgreSQL SERIALIZABLE bug of
+  // tests/scenarios/engine_bugs/pg_ssi_access_exclusive_holder_reads_unseen.txn: T0's version-set read, its first
+  // statement, waited for T1's LOCK TABLE ... IN ACCESS EXCLUSIVE MODE; re-planned after T1's commit, T0 saw T1's row,
+  // its UPDATE wrote 2 rows where the case's wrote 1, and the write skew was gone (SDG gave ok).
+  std::optional<Verdict> snapshot_moved() {
+    if (!planned_) return std::nullopt;
+    const std::string moved = start_moved(*planned_, h_, target_.engine(), target_.config());
+    planned_.reset();
+    if (moved.empty()) return std::nullopt;
+    Verdict v = no_verdict(moved + ": the re-planned run is not the case's, and the run as planned has groups that did "
+                                   "not run contiguously");
+    v.tags.push_back("sdg-no-verdict: re-planning moved a snapshot");
+    return v;
+  }
+
 
   // Where TxCheck's reads add SIREAD locks the plain case does not take (reads_add_predicate_locks: PostgreSQL
   // SERIALIZABLE), SSI may end other transactions than plainly, and nothing else changes (SIREAD locks never block).
@@ -1237,6 +1320,7 @@ class SdgJudgement {
   const SdgOptions& options_;
   History h_;
   std::optional<History> judged_;  // the run of the first failing finding (judged_here)
+  std::optional<History> planned_;  // the run before converge() re-planned it, until snapshot_moved() looked at it
   Assumption a3_;
   Verdict v_ = Verdict::pass("sdg");
   int replans_ = 0, removed_ = 0;

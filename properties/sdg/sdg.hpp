@@ -41,6 +41,14 @@ std::string unchanged_rows_written(const History& h, const Layout& layout, const
 // read and why (a before-write read selects by predicate, which an uncommitted version may match where the committed
 // one does not): the run is not judged.
 std::string undo_uncommitted(History& h, const Layout& layout);
+// Blocking scheduling re-plans a group that waited to after what it waited for. Where that group holds the step that
+// takes its transaction's snapshot (transaction_start: PostgreSQL's first statement takes it before it waits for a
+// lock), the re-planned run gives the transaction another snapshot, and judges another case than the one that ran.
+// `planned`: a run of a prepared case; `replanned`: the run of it re-planned. "re-planning moved T0's start (...) from
+// before T1 ended to after it" for the first transaction at a level with a transaction snapshot whose start moved
+// across the end of another transaction that committed a change (in either run), or "".
+std::string start_moved(const History& planned, const History& replanned, const EngineProfile& engine,
+                        const TargetConfig& config);
 // The replay case: the groups of `order` (node indexes of `graph`) in one autocommit session.
 TestCase replay_case(const History& h, const Layout& layout, const Graph& graph, const std::vector<int>& order);
 
