@@ -125,11 +125,12 @@ start() {
   as_user postgres "$native/bin/postgres" --single -D "$dir/data" postgres <<<"CREATE DATABASE txtest" \
     >"$dir/createdb.log" 2>&1 || { cat "$dir/createdb.log" >&2; die "CREATE DATABASE on PostgreSQL $version failed"; }
   local port tries=0
+  # shared_buffers=16MB: a reset's commit scans the whole buffer pool (servers.sh, start_postgresql, says why).
   while :; do
     port=$(free_port)
     if as_user postgres "$native/bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 start -o \
       "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off \
-       -c full_page_writes=off -c max_connections=200" >/dev/null; then
+       -c full_page_writes=off -c max_connections=200 -c shared_buffers=16MB" >/dev/null; then
       break
     fi
     tries=$((tries + 1))  # another server may have taken the port in between
