@@ -1454,33 +1454,31 @@ std::vector<const char*> explain_by_skipped_changed_rows(std::vector<Finding>& f
   return mechanisms;
 }
 
-// For each finding no mechanism explains yet, kSsiMissesReadsUnderAccessExclusiveLock where it applies: a G2-class
-// finding with two or more anti-dependencies (write-skew, G2-item, G2; not a G-single, which has one) one of whose
-// cycle's readers is a committed transaction that held ACCESS EXCLUSIVE on a table and read it
-// (tests/scenarios/engine_bugs/pg_ssi_access_exclusive_holder_reads_unseen.txn: PostgreSQL's SSI does not see those
-// reads after the commit). The readers are Finding::deciding (the sources of the cycle's anti-dependencies and the
-// targets of its read-dependencies): a Finding carries no edges, so that the holder's edge is an anti-dependency out of
-// it, rather than a read-dependency into it, is not checked. The standing looks the mechanism up in the profile.
-void explain_by_access_exclusive_reads(std::vector<Finding>& findings, const History& h,
-                                       std::vector<const char*>& mechanisms) {
+// For each finding no mechanism explains yet, kSsiIgnoresXidAssignedBeforeSnapshot where it applies: a G2-class
+// finding with two or more anti-dependencies (write-skew, G2-item, G2; not a G-single: snapshot isolation alone
+// prevents those) one of whose transactions committed after a LOCK TABLE ... IN ACCESS EXCLUSIVE MODE before its
+// snapshot (txprop/table_locks.hpp): PostgreSQL's SSI ignores the anti-dependencies of readers that missed that
+// transaction's writes (docs/engine_bugs/postgresql_ssi_access_exclusive.md), so such a cycle can commit. A Finding
+// carries no edges, so that the cycle's edge into that transaction is an anti-dependency is not checked. The standing
+// looks the mechanism up in the profile.
+void explain_by_xid_assigned_before_snapshot(std::vector<Finding>& findings, const History& h,
+                                             std::vector<const char*>& mechanisms) {
   for (std::size_t i = 0; i < findings.size(); ++i) {
     Finding& f = findings[i];
     const std::set<std::string> classes = adya::classes_of(f.kind);
     if (mechanisms[i] != nullptr || classes.count("G2") == 0 || classes.count("G-single") != 0) continue;
-    for (const int t : f.deciding) {
+    for (const int t : f.transactions) {
       if (t < 0 || static_cast<std::size_t>(t) >= std::min(h.transactions.size(), h.test_case.transactions.size()) ||
           h.transactions[static_cast<std::size_t>(t)].fate != TxnFate::Committed)
         continue;
-      std::set<std::string> tables;
-      for (const ReadUnderAccessExclusive& r :
-           reads_under_access_exclusive(h.test_case.transactions[static_cast<std::size_t>(t)]))
-        tables.insert(r.table);
-      if (tables.empty()) continue;
-      mechanisms[i] = behaviour::kSsiMissesReadsUnderAccessExclusiveLock;
-      add_line(f, fmt::format("Mechanism ({}): T{} held LOCK TABLE {} IN ACCESS EXCLUSIVE MODE, read it and "
-                              "committed, and is a reader of this cycle; PostgreSQL's SSI keeps no trace of "
-                              "such reads after the commit.\n",
-                              behaviour::kSsiMissesReadsUnderAccessExclusiveLock, t, fmt::join(tables, ", ")));
+      const std::optional<AccessExclusiveLockBeforeSnapshot> lock =
+          access_exclusive_lock_before_snapshot(h.test_case.transactions[static_cast<std::size_t>(t)]);
+      if (!lock) continue;
+      mechanisms[i] = behaviour::kSsiIgnoresXidAssignedBeforeSnapshot;
+      add_line(f, fmt::format("Mechanism ({}): T{} ran LOCK TABLE {} IN ACCESS EXCLUSIVE MODE (T{}.{}) before its "
+                              "snapshot, which gave it its xid before PostgreSQL's SSI tracked it, and committed; "
+                              "SSI then ignores the anti-dependencies of readers that missed its writes.\n",
+                              behaviour::kSsiIgnoresXidAssignedBeforeSnapshot, t, lock->table, t, lock->statement + 1));
       break;
     }
   }
@@ -1678,7 +1676,7 @@ Verdict check_adya(Target& target, const History& h, AdyaMode mode) {
   const std::set<std::string> hunted = hunted_kinds();
   name_stale_reads(found.findings, h.test_case, target.engine());
   std::vector<const char*> mechanisms = explain_by_skipped_changed_rows(found.findings, x.skipped_changed_rows);
-  explain_by_access_exclusive_reads(found.findings, h, mechanisms);
+  explain_by_xid_assigned_before_snapshot(found.findings, h, mechanisms);
   if (!x.skipped_changed_rows.empty()) v.tags.push_back(behaviour::kCurrentReadSkipsRowChangedAfterReadView);
   for (std::size_t i = 0; i < found.findings.size(); ++i) {
     Finding& f = found.findings[i];

@@ -91,6 +91,28 @@ SerialCase stmt_serial(const History& h, const std::vector<int>& committed_order
   return s;
 }
 
+// tx-level as tx_serial, but `reader` (right after `holder` in `order`) takes its snapshot before `holder` ends: its
+// BEGIN and first statement are submitted before the holder's COMMIT (the statement may wait for the holder's locks, as
+// a statement that takes the snapshot and then waits does on PostgreSQL), and it runs at REPEATABLE READ, which is
+// PostgreSQL's SERIALIZABLE without the rw-conflict checks (manual 13.2.3: Serializable "works exactly the same as
+// Repeatable Read except that it also monitors for conditions which could make execution ... inconsistent"). Its
+// reads so miss exactly the holder's writes, and see every other transaction before it in `order`.
+SerialCase overlapped_serial(const History& h, const std::vector<int>& order, int holder, int reader) {
+  SerialCase s = tx_serial(h, order);
+  const auto k_holder = std::find(order.begin(), order.end(), holder) - order.begin();
+  const auto k_reader = std::find(order.begin(), order.end(), reader) - order.begin();
+  if (k_reader != k_holder + 1) return s;  // the search glues them: never here
+  Transaction& r = s.test_case.transactions[static_cast<std::size_t>(k_reader)];
+  if (r.statements.empty()) return s;
+  r.isolation = IsolationLevel::RepeatableRead;
+  // The serial order lists each transaction's steps together: move the reader's first two (BEGIN, its first
+  // statement) before the holder's last (its end).
+  std::vector<int>& steps = s.test_case.order;
+  const auto holder_end = std::find(steps.begin(), steps.end(), static_cast<int>(k_reader)) - 1;
+  std::rotate(holder_end, holder_end + 1, holder_end + 3);
+  return s;
+}
+
 }  // namespace
 
 namespace {
@@ -151,9 +173,17 @@ struct AnyOrderSearch {
   bool budget_spent = false;
 };
 
+// Two transactions the search keeps together: `second` right after `first` in every order it tries, the pair ordered
+// against the others as one transaction that touches what either touches.
+struct GluedPair {
+  int first = 0;
+  int second = 0;
+};
+
 AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& committed, int budget,
                                     bool end_order_tried,
-                                    const std::function<bool(const std::vector<int>&)>& try_order) {
+                                    const std::function<bool(const std::vector<int>&)>& try_order,
+                                    const std::optional<GluedPair>& glued = std::nullopt) {
   // Whether two committed transactions conflict, decided once per pair: the search below asks at every node.
   const std::size_t n = h.test_case.transactions.size();
   std::vector<std::vector<bool>> conflicts(n, std::vector<bool>(n, false));
@@ -163,8 +193,20 @@ AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& co
           a != b && !commute_in_serial_replay(h.test_case.transactions[static_cast<std::size_t>(a)],
                                               h.test_case.transactions[static_cast<std::size_t>(b)],
                                               h.test_case.schema);
-  auto conflict = [&](int a, int b) { return conflicts[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]; };
   std::vector<int> pool = committed;
+  if (glued) {
+    const auto first = static_cast<std::size_t>(glued->first), second = static_cast<std::size_t>(glued->second);
+    for (std::size_t b = 0; b < n; ++b) {
+      conflicts[first][b] = conflicts[b][first] = b != first && (conflicts[first][b] || conflicts[second][b]);
+    }
+    pool.erase(std::remove(pool.begin(), pool.end(), glued->second), pool.end());
+  }
+  auto conflict = [&](int a, int b) { return conflicts[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]; };
+  // The order a permutation of the pool stands for: the glued transaction right after its first.
+  auto unglued = [&](std::vector<int> order) {
+    if (glued) order.insert(std::find(order.begin(), order.end(), glued->first) + 1, glued->second);
+    return order;
+  };
   std::sort(pool.begin(), pool.end());
   AnyOrderSearch out;
   std::vector<int> perm;
@@ -178,10 +220,11 @@ AnyOrderSearch search_serial_orders(const History& h, const std::vector<int>& co
       return true;
     }
     if (perm.size() == pool.size()) {
-      if (perm == committed && end_order_tried) return false;  // already tried as FCRFS
+      const std::vector<int> order = unglued(perm);
+      if (order == committed && end_order_tried) return false;  // already tried as FCRFS
       ++out.tried;
-      if (try_order(perm)) {
-        out.found = perm;
+      if (try_order(order)) {
+        out.found = order;
         return true;
       }
       return false;
@@ -228,11 +271,8 @@ void add(Mismatch& m, const std::string& kind, const std::string& text, int txn 
 
 // Compares a serial replay with the concurrent run: final state, write outcomes, and the results of the SELECTs of
 // committed transactions t with reads[t].
-// `unseen`: statements (transaction, statement index from 0) whose results are not compared (reads the engine is
-// known to keep from its serializability checks: access_exclusive_reads).
-using Unseen = std::set<std::pair<int, std::size_t>>;
 Mismatch compare(const History& h, const SerialCase& s, const History& r, const std::vector<bool>& reads,
-                 const std::string& label, const Unseen& unseen = {}) {
+                 const std::string& label) {
   Mismatch m;
   if (auto diff = compare_states(h.final_state, r.final_state, "concurrent", "serial"); !diff.empty())
     add(m, "final-state-mismatch", fmt::format("{}: final state differs\n  {}", label, diff));
@@ -250,7 +290,7 @@ Mismatch compare(const History& h, const SerialCase& s, const History& r, const 
       if (st.is_write()) {
         if (concurrent.failed() != serial.failed()) add(m, "write-outcome-mismatch", where, t);
       } else if (reads[static_cast<std::size_t>(t)] && committed && !st.depends_on_locks() &&
-                 unseen.count({t, i - 1}) == 0 && !compare_outcomes(concurrent, serial).empty()) {
+                 !compare_outcomes(concurrent, serial).empty()) {
         // A NOWAIT or SKIP LOCKED read is not compared: its result (or error) says which rows the others had locked,
         // which no serial replay has (PostgreSQL 15 manual, SELECT: SKIP LOCKED "provides an inconsistent view of the
         // data"). It writes nothing, so the final state and the write outcomes are still compared.
@@ -286,7 +326,7 @@ class WssJudgement {
     if (ended_.size() != h_.test_case.transactions.size()) return v_.without_verdict("a transaction did not end");
     read_levels();
     for (auto phase : {&WssJudgement::end_order, &WssJudgement::snapshot_order_replay, &WssJudgement::any_order,
-                       &WssJudgement::access_exclusive_reads, &WssJudgement::statement_level})
+                       &WssJudgement::xid_assigned_before_snapshot, &WssJudgement::statement_level})
       if (std::optional<std::string> why = (this->*phase)()) return v_.without_verdict(*why);
     decide_standings();
     return v_;
@@ -355,22 +395,27 @@ class WssJudgement {
   // orders below hold only the committed ones, as serializability promises nothing about the others (an aborted
   // PostgreSQL SSI transaction may have read what no serial order explains). So the committed transactions in end
   // order are a replay of their own when anything else ended.
-  // Replays serial orders of the committed transactions until one compares equal to the history (the results of the
-  // `unseen` reads not compared). A replay that did not finish (a lost connection, a hang) says nothing about its
-  // order: the search stops there, with `unfinished` set, rather than counting that order as one that does not match.
-  AnyOrderSearch search_replayed_orders(bool end_order_tried, const Unseen& unseen,
-                                        std::optional<std::string>& unfinished) {
-    return search_serial_orders(h_, committed_, options_.max_orders, end_order_tried,
-                                [&](const std::vector<int>& perm) {
-      if (unfinished) return false;
-      const SerialCase s = tx_serial(h_, perm);
-      const History r = target_.run(s.test_case);
-      if (r.finding) {
-        unfinished = r.finding->detail;
-        return false;
-      }
-      return compare(h_, s, r, reads_, "", unseen).empty();
-    });
+  // Replays serial orders of the committed transactions until one compares equal to the history, each order replayed
+  // as `replay_of` builds it (tx_serial, or overlapped_serial for the known bug), `glued` kept together. A replay that
+  // did not finish (a lost connection, a hang) says nothing about its order: the search stops there, with `unfinished`
+  // set, rather than counting that order as one that does not match.
+  AnyOrderSearch search_replayed_orders(bool end_order_tried,
+                                        const std::function<SerialCase(const std::vector<int>&)>& replay_of,
+                                        std::optional<std::string>& unfinished,
+                                        const std::optional<GluedPair>& glued = std::nullopt) {
+    return search_serial_orders(
+        h_, committed_, options_.max_orders, end_order_tried,
+        [&](const std::vector<int>& perm) {
+          if (unfinished) return false;
+          const SerialCase s = replay_of(perm);
+          const History r = target_.run(s.test_case);
+          if (r.finding) {
+            unfinished = r.finding->detail;
+            return false;
+          }
+          return compare(h_, s, r, reads_, "").empty();
+        },
+        glued);
   }
 
   std::optional<std::string> any_order() {
@@ -379,7 +424,9 @@ class WssJudgement {
     // Serializable but maybe not in commit order: look for any serial order of the committed transactions (a replay
     // that did not finish leaves the case without a verdict).
     std::optional<std::string> unfinished;
-    const AnyOrderSearch search = search_replayed_orders(end_order_tried, {}, unfinished);
+    const AnyOrderSearch search =
+        search_replayed_orders(end_order_tried, [&](const std::vector<int>& perm) { return tx_serial(h_, perm); },
+                               unfinished);
     if (unfinished) return "a serial replay of the order search did not finish: " + *unfinished;
     const int tried = search.tried;
     if (!search.found && search.budget_spent)
@@ -398,40 +445,72 @@ class WssJudgement {
     return std::nullopt;
   }
 
-  // A known engine bug (behaviour::kSsiMissesReadsUnderAccessExclusiveLock, where the level of the transaction that
-  // read documents it): the reads a committed transaction made of a table it held IN ACCESS EXCLUSIVE MODE leave no
-  // trace PostgreSQL's SSI sees after its commit. Where no serial order matched, the orders are searched again with
-  // exactly those reads' results not compared (everything else still is: the final state, every write outcome, every
-  // other read). An order that then matches shows that those reads alone are what no serial order explains: the
-  // mismatch is counted as the bug, with the profile's source; else it stands as it was.
-  std::optional<std::string> access_exclusive_reads() {
+  // A known engine bug (behaviour::kSsiIgnoresXidAssignedBeforeSnapshot, where the levels of both transactions below
+  // list it): a committed transaction X that ran LOCK TABLE ... IN ACCESS EXCLUSIVE MODE before its snapshot
+  // (table_locks.hpp) is invisible to PostgreSQL SSI's conflict-out check, so a concurrent reader R that missed X's
+  // writes is never linked to X (docs/engine_bugs/postgresql_ssi_access_exclusive.md): R's reads of X's writes are
+  // then what snapshot isolation gives, and SSI still checks everything else. Where no serial order matched, for each
+  // such X and each other committed R that took its snapshot before X ended (transaction_start, X's end event: facts
+  // of the history), the orders with R right after X are replayed with R reading at a snapshot taken before X's end
+  // (overlapped_serial), everything compared: final state, write outcomes, every read. An order that matches explains
+  // the mismatch by exactly that one missing link: counted as the bug, with the profile's source; else it stands.
+  std::optional<std::string> xid_assigned_before_snapshot() {
     if (mismatch_.empty() || !any_serial_order_) return std::nullopt;
-    Unseen unseen;
-    std::string source;
-    for (int t : committed_) {
-      const Transaction& tx = h_.test_case.transactions[static_cast<std::size_t>(t)];
-      const DocumentedBehaviour d = target_.engine().documented(tx.isolation, target_.config());
-      const auto it = d.allowed.find(behaviour::kSsiMissesReadsUnderAccessExclusiveLock);
-      if (it == d.allowed.end()) continue;
-      for (const ReadUnderAccessExclusive& r : reads_under_access_exclusive(tx))
-        if (!tx.statements[r.statement].is_write() && unseen.insert({t, r.statement}).second) source = it->second;
+    for (const UnlinkedReader& pair : unlinked_readers()) {
+      std::optional<std::string> unfinished;
+      const AnyOrderSearch search = search_replayed_orders(
+          false,
+          [&](const std::vector<int>& perm) { return overlapped_serial(h_, perm, pair.holder, pair.reader); },
+          unfinished, GluedPair{pair.holder, pair.reader});
+      if (unfinished) return "a serial replay of the known-bug search did not finish: " + *unfinished;
+      if (!search.found) continue;
+      for (Finding& f : mismatch_.findings)
+        f.explanation += fmt::format(
+            "Mechanism ({}): T{} ran LOCK TABLE {} IN ACCESS EXCLUSIVE MODE (T{}.{}) before its snapshot, which gave it "
+            "its xid before PostgreSQL's SSI tracked it, so SSI ignores readers that miss its writes; serial order {} "
+            "matches everything (final state, write outcomes, every read) with T{} reading at a snapshot taken before "
+            "T{} ended, as it did (replayed at REPEATABLE READ).\n",
+            behaviour::kSsiIgnoresXidAssignedBeforeSnapshot, pair.holder, pair.lock.table, pair.holder,
+            pair.lock.statement + 1, order_text(*search.found), pair.reader, pair.holder);
+      known_bug_source_ = pair.source;
+      v_.tags.push_back(behaviour::kSsiIgnoresXidAssignedBeforeSnapshot);
+      return std::nullopt;
     }
-    if (unseen.empty()) return std::nullopt;
-    std::optional<std::string> unfinished;
-    const AnyOrderSearch search = search_replayed_orders(false, unseen, unfinished);
-    if (unfinished) return "a serial replay of the order search did not finish: " + *unfinished;
-    if (!search.found) return std::nullopt;
-    std::vector<std::string> reads;
-    for (const auto& [t, i] : unseen) reads.push_back(fmt::format("T{}.{}", t, i + 1));
-    for (Finding& f : mismatch_.findings) {
-      f.explanation += fmt::format(
-          "Mechanism ({}): serial order {} matches everything but the results of {}, reads of a table their "
-          "transaction held IN ACCESS EXCLUSIVE MODE, which the engine's serializability check does not see.\n",
-          behaviour::kSsiMissesReadsUnderAccessExclusiveLock, order_text(*search.found), fmt::join(reads, ", "));
-    }
-    known_bug_source_ = source;
-    v_.tags.push_back(behaviour::kSsiMissesReadsUnderAccessExclusiveLock);
     return std::nullopt;
+  }
+
+  // A holder of the known bug above and a reader the history shows concurrent with it: the reader took its snapshot
+  // before the holder ended, and the holder took its own before the reader ended.
+  struct UnlinkedReader {
+    int holder = 0;
+    int reader = 0;
+    AccessExclusiveLockBeforeSnapshot lock;
+    std::string source;  // the profile's, at the holder's level
+  };
+  std::vector<UnlinkedReader> unlinked_readers() const {
+    auto source_at = [&](int t) -> std::optional<std::string> {
+      const DocumentedBehaviour d =
+          target_.engine().documented(h_.test_case.transactions[static_cast<std::size_t>(t)].isolation, target_.config());
+      const auto it = d.allowed.find(behaviour::kSsiIgnoresXidAssignedBeforeSnapshot);
+      return it == d.allowed.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    const std::vector<TxnStart> starts = transaction_starts(h_, target_.engine(), target_.config());
+    auto started_before_end_of = [&](int a, int b) {
+      const int start = starts[static_cast<std::size_t>(a)].position;
+      return start >= 0 && start <= h_.transactions[static_cast<std::size_t>(b)].end_event;
+    };
+    std::vector<UnlinkedReader> out;
+    for (int x : committed_) {
+      const std::optional<AccessExclusiveLockBeforeSnapshot> lock =
+          access_exclusive_lock_before_snapshot(h_.test_case.transactions[static_cast<std::size_t>(x)]);
+      const std::optional<std::string> source = source_at(x);
+      if (!lock || !source) continue;
+      for (int r : committed_)
+        if (r != x && !h_.test_case.transactions[static_cast<std::size_t>(r)].autocommit && source_at(r) &&
+            started_before_end_of(r, x) && started_before_end_of(x, r))
+          out.push_back(UnlinkedReader{x, r, *lock, *source});
+    }
+    return out;
   }
 
   // stmt-level: the committed statements as autocommit statements, in the order that matched.
@@ -465,7 +544,7 @@ class WssJudgement {
       });
       f.standing = d.standing;
       if (d.by >= 0) f.source = profiles[static_cast<std::size_t>(d.by)].source;
-      // Explained by exactly the reads of a known engine bug (access_exclusive_reads): counted with its source.
+      // Explained by a known engine bug (xid_assigned_before_snapshot): counted with its source.
       if (f.standing == Standing::Fails && !known_bug_source_.empty()) {
         f.standing = Standing::Documented;
         f.source = known_bug_source_;
@@ -484,7 +563,7 @@ class WssJudgement {
   Mismatch mismatch_;
   std::vector<int> matched_order_;  // committed transactions in the serial order that matched
   std::vector<std::string> tried_orders_;
-  std::string known_bug_source_;  // the profile's source, where access_exclusive_reads explained the mismatch
+  std::string known_bug_source_;  // the profile's source, where xid_assigned_before_snapshot explained the mismatch
   Verdict v_ = Verdict::pass("wss");
 };
 

@@ -157,16 +157,21 @@ class PostgresqlProfile final : public EngineProfile {
         d.sdg.source = m.name("13.2.3") + std::string(": Serializable includes Repeatable Read's "
                                              "rule that updating a row changed after the snapshot fails (40001), ") +
                                  kSerializable;
-        // A known engine bug, not a documented behaviour: the reads of a transaction that holds LOCK TABLE t IN
-        // ACCESS EXCLUSIVE MODE leave nothing SSI sees after its commit, so a write skew through them commits. Counted
-        // and shown with this source (the Adya oracle names the mechanism), not failed; any other G2 still fails.
-        d.allowed[behaviour::kSsiMissesReadsUnderAccessExclusiveLock] =
-            "engine bug found by txprop, checked by hand on 12.22, 13.23, 14.23, 15.18, 16.14, 17.10 and 18.4, not "
-            "documented (manual 13.2.3 promises serializability; 13.3.1 names no exception): a SERIALIZABLE "
-            "transaction that holds LOCK TABLE t IN ACCESS EXCLUSIVE MODE and reads t leaves SSI nothing to find "
-            "after its commit, so a write skew "
-            "through those reads commits (with SHARE or EXCLUSIVE mode, or no lock, SSI fails the other transaction "
-            "with 40001); tests/scenarios/engine_bugs/pg_ssi_access_exclusive_holder_reads_unseen.txn";
+        // A known engine bug, not a documented behaviour: a LOCK TABLE ... IN ACCESS EXCLUSIVE MODE before the
+        // transaction's first snapshot assigns its xid (LockAcquireExtended -> LogAccessExclusiveLockPrepare) while it
+        // has no SERIALIZABLEXACT, so RegisterPredicateLockingXid returns early and the xid never enters
+        // SerializableXidHash; CheckForSerializableConflictOut (predicate.c) then ignores every reader that misses
+        // one of its writes, and a write skew through such an edge commits. Counted and shown with this source (the
+        // Adya and WSS oracles name the mechanism), not failed; any other G2 still fails.
+        d.allowed[behaviour::kSsiIgnoresXidAssignedBeforeSnapshot] =
+            "engine bug found by txprop, not reported yet, checked by hand on 12.22, 13.23, 14.23, 15.18, 16.14, 17.10 "
+            "and 18.4, not documented (manual 13.2.3 promises serializability; 13.3.1 names no exception): a "
+            "SERIALIZABLE transaction whose first statement is LOCK TABLE ... IN ACCESS EXCLUSIVE MODE gets its xid "
+            "before its snapshot, is never entered into SSI's SerializableXidHash (predicate.c: "
+            "RegisterPredicateLockingXid, GetSerializableTransactionSnapshotInt), and CheckForSerializableConflictOut "
+            "ignores readers that miss its writes, so a write skew through them commits (with SHARE or EXCLUSIVE mode, "
+            "a snapshot taken before the lock, or wal_level = minimal, SSI fails the other transaction with 40001); "
+            "docs/engine_bugs/postgresql_ssi_access_exclusive.md";
         return d;
     }
     return d;
