@@ -433,6 +433,14 @@ std::string check_derived(const Schema& schema, const Table& table, const Statem
 
 std::string check_statement(const Schema& schema, const Statement& s) {
   if (s.is_transaction_control() || s.is_savepoint()) return {};
+  // A SELECT without FROM (SELECT 1: EngineCapabilities::table_free_snapshot_levels): literals only.
+  if (s.kind == StatementKind::Select && s.table.empty() && s.derived.empty()) {
+    const bool literals = !s.select_exprs.empty() && std::all_of(s.select_exprs.begin(), s.select_exprs.end(),
+                                                                  [](const Expr& e) { return e.kind == Expr::Kind::Literal; });
+    if (!literals || s.where || !s.joins.empty() || !s.columns.empty() || !s.items.empty())
+      return "a SELECT without FROM selects literals only";
+    return {};
+  }
   const Table* table = schema.find_table(s.table);
   if (!table) return fmt::format("unknown table {}", s.table);
   if (s.is_merge()) return check_merge(schema, *table, s);

@@ -340,6 +340,14 @@ std::string render_merge(const Statement& s, Dialect d) {
   return out;
 }
 
+// A SELECT without FROM (`SELECT 1`): its expressions only (instrumentation: EngineCapabilities::
+// table_free_snapshot_levels).
+std::string table_free_select(const Statement& s, Dialect d) {
+  std::string list;
+  for (const Expr& e : s.select_exprs) list += (list.empty() ? "" : ", ") + render_expr(e, d);
+  return "SELECT " + list;
+}
+
 }  // namespace
 
 std::string render(const Expr& e, Dialect d) { return render_expr(e, d); }
@@ -367,6 +375,7 @@ std::string render(const Statement& s, Dialect d) {
       return fmt::format("LOCK TABLE {} IN {} MODE{}", quote_identifier(s.table, d), s.table_lock_mode,
                          s.lock_wait == LockWait::NoWait ? " NOWAIT" : "");
     case StatementKind::Select: {
+      if (s.table.empty() && s.derived.empty()) return table_free_select(s, d);
       std::string list = !s.columns.empty() ? column_list(s.columns, d)
                          : s.own_columns    ? quote_identifier(s.table, d) + ".*"
                                             : "*";

@@ -75,6 +75,15 @@ struct EngineCapabilities {
   // SQLITE_BUSY holds no read transaction and is retried); a read added before it would take the snapshot earlier and
   // turn the retried write into SQLITE_BUSY_SNAPSHOT.
   bool first_write_snapshot_after_wait = false;
+  // The isolation levels at which `SELECT 1` (a SELECT of a literal, without FROM), sent as a transaction's first
+  // statement, takes the transaction's snapshot while it reads no table, takes no lock (no SIREAD lock either) and
+  // waits for none (PostgreSQL REPEATABLE READ and SERIALIZABLE). An oracle whose scheduling sends the transaction's
+  // first statement later than the case plans it sends this first, at the planned position, so that the snapshot is
+  // the one the plain case takes. Empty where no table-free statement takes it (InnoDB opens its read view on its
+  // first read of an InnoDB table: after `START TRANSACTION; SELECT 1;` another's commit is still seen, checked by
+  // hand on MariaDB 10.11.19; SQLite starts no read transaction for it either, checked by hand on SQLite 3.40.1, WAL
+  // and rollback journal).
+  std::vector<IsolationLevel> table_free_snapshot_levels;
   // UPDATE and DELETE joined to another table, rendered in the engine's dialect: MariaDB's multi-table
   // `UPDATE t JOIN u ON ... SET ...` and `DELETE t FROM t JOIN u ON ...`; PostgreSQL's `UPDATE t SET ... FROM u WHERE
   // ...` and `DELETE FROM t USING u WHERE ...`; SQLite has UPDATE ... FROM (3.33) but no DELETE ... USING.

@@ -33,6 +33,17 @@ bool is_write_lock(const Statement& s) {
   return s.kind == StatementKind::Update && s.assignments.size() == 1 && s.assignments.front().column == kRowKey;
 }
 
+// SELECT 1: the SnapshotPin (instrumentation.hpp); no statement of a case reads no table, so it is told apart by that.
+Statement snapshot_pin() {
+  Statement s = Statement::select("");
+  s.select_exprs = {Expr::lit(Value(std::int64_t{1}))};
+  return s;
+}
+
+bool is_snapshot_pin(const Statement& s) {
+  return s.kind == StatementKind::Select && s.table.empty() && s.derived.empty();
+}
+
 }  // namespace
 
 std::optional<Expr> write_predicate(const Statement& s, const std::string& written) {
@@ -199,7 +210,7 @@ struct Placed {
 }  // namespace
 
 TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved, bool on_change,
-                    bool cascade_triggers, bool keep_covering) {
+                    bool cascade_triggers, bool keep_covering, const std::vector<IsolationLevel>& pin_levels) {
   TestCase out = c;
   keys().add_to(out.schema, [](std::int64_t n) { return Row{Value(n), Value(std::int64_t{0})}; }, keep_covering);
   if (cascade_triggers)
@@ -220,6 +231,15 @@ TestCase instrument(const TestCase& c, bool first_write_lock, const Moved& moved
         ++next_version;
       Group g = group_of(original, out.schema, version, next_inserted, on_change);
       Placed p{0, 1, 0};
+      // Before the first statement that takes the snapshot: a LOCK TABLE takes none (txn_start.cpp, takes_snapshot).
+      const bool first_snapshot = original.kind != StatementKind::LockTable &&
+                                  std::none_of(tx.statements.begin(), tx.statements.begin() + static_cast<long>(k),
+                                               [](const Statement& s) { return s.kind != StatementKind::LockTable; });
+      if (first_snapshot && !tx.autocommit &&
+          std::find(pin_levels.begin(), pin_levels.end(), tx.isolation) != pin_levels.end()) {
+        statements.push_back(snapshot_pin());
+        ++p.own;
+      }
       if (first_write_lock && statements.empty() && original.is_write()) {
         statements.push_back(write_lock(original.table));
         ++p.own;
@@ -291,6 +311,10 @@ std::vector<StepRole> own_roles(const Transaction& tx, const Schema& schema, std
       roles[step] = {Role::WriteLock, -1};
       continue;
     }
+    if (is_snapshot_pin(s)) {
+      roles[step] = {Role::SnapshotPin, -1};
+      continue;
+    }
     if (is_instrumentation_read(s)) {
       if (expect_after > 0) {
         roles[step] = {Role::AfterWriteRead, group - 1};
@@ -331,7 +355,7 @@ void companion_roles(const Transaction& owner, int owner_index, const std::vecto
   };
   std::vector<const Statement*> statements;
   for (const Statement& s : owner.statements)
-    if (!is_instrumentation_read(s) && !is_write_lock(s)) statements.push_back(&s);
+    if (!is_instrumentation_read(s) && !is_write_lock(s) && !is_snapshot_pin(s)) statements.push_back(&s);
   for (int g : groups) {
     if (static_cast<std::size_t>(g) >= statements.size()) break;
     const Statement& s = *statements[static_cast<std::size_t>(g)];

@@ -52,7 +52,13 @@ inline constexpr std::int64_t kInsertedRowKeys = 1'000'000;
 // WriteLock: the write-lock step above; like BEGIN it belongs to no group (group -1), is left out of the graph and of
 // the replay, and strip() removes it.
 // CascadeRead: a cascade read after the statement (above).
-enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead, WriteLock, CascadeRead };
+// SnapshotPin: `SELECT 1` before the first group of a transaction at a level of EngineCapabilities::
+// table_free_snapshot_levels (PostgreSQL REPEATABLE READ, SERIALIZABLE): it takes the transaction's snapshot where the
+// plain case's first statement takes it, reading no table, taking and waiting for no lock. Blocking scheduling
+// (sdg.hpp, replan) moves a group that waited to after what it waited for; the pin, in no group, stays where it ran,
+// so the moved group still reads the snapshot the plain case takes. Like BEGIN it belongs to no group (group -1), is
+// left out of the graph and of the replay, and strip() removes it.
+enum class Role { Control, VersionSetRead, BeforeWriteRead, Statement, AfterWriteRead, WriteLock, CascadeRead, SnapshotPin };
 // The reads after a group's statement.
 inline bool is_after(Role r) { return r == Role::AfterWriteRead || r == Role::CascadeRead; }
 
@@ -78,8 +84,11 @@ using Moved = std::vector<std::vector<bool>>;
 // `cascade_triggers`: the engine fires row triggers for a foreign key's writes (the cascade reads are added either way).
 // `keep_covering`: a table a secondary index covers gets that index's covering twin (HiddenColumns::add_to), where the
 // engine's current reads depend on the index scanned (EngineCapabilities::writes_read_snapshot false).
+// `pin_levels`: a transaction (not autocommit) at one of these levels begins with a SnapshotPin (EngineCapabilities::
+// table_free_snapshot_levels).
 TestCase instrument(const TestCase& c, bool first_write_lock = false, const Moved& moved = {}, bool on_change = false,
-                    bool cascade_triggers = false, bool keep_covering = false);
+                    bool cascade_triggers = false, bool keep_covering = false,
+                    const std::vector<IsolationLevel>& pin_levels = {});
 // The tables a foreign key's action may write when `s` runs (cascaded_tables of each table it writes; UPDATE, DELETE):
 // one cascade read each after it, and a version-set read each before it.
 std::vector<std::string> cascade_tables(const ::txprop::Statement& s, const Schema& schema);

@@ -1240,7 +1240,8 @@ class SdgJudgement {
     const TestCase smaller = remove_statement(strip(h_.test_case), victim.txn, victim.stmt);
     const EngineCapabilities engine = target_.engine().capabilities();
     h_ = target_.run(instrument(smaller, engine.first_write_snapshot_after_wait, moved_reads(smaller, target_.engine()),
-                                engine.update_skips_unchanged_rows, engine.cascaded_writes_unrecorded.empty()));
+                                engine.update_skips_unchanged_rows, engine.cascaded_writes_unrecorded.empty(),
+                                false, engine.table_free_snapshot_levels));
   }
 
   // Replays the acyclic graph in topological order and compares every step's result and the final state.

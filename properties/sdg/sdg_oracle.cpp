@@ -128,7 +128,7 @@ class SdgOracle final : public Oracle {
     const EngineCapabilities capabilities = engine.capabilities();
     return sdg::instrument(c, capabilities.first_write_snapshot_after_wait, sdg::moved_reads(c, engine),
                            capabilities.update_skips_unchanged_rows, capabilities.cascaded_writes_unrecorded.empty(),
-                           !capabilities.writes_read_snapshot);
+                           !capabilities.writes_read_snapshot, capabilities.table_free_snapshot_levels);
   }
   TestCase strip(const TestCase& prepared) const override { return sdg::strip(prepared); }
   Verdict judge(Target& target, const History& h) const override {

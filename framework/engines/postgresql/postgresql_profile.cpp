@@ -70,6 +70,12 @@ class PostgresqlProfile final : public EngineProfile {
     // PostgreSQL 15 manual 13.2.3 (Serializable Isolation Level): "predicate locks ... are acquired by ... reads"
     // (SIREAD in pg_locks); "a sequential scan will always necessitate a relation-level predicate lock".
     c.predicate_lock_levels = {IsolationLevel::Serializable};
+    // PostgreSQL 15 manual 13.2.2: the snapshot is taken at "the start of the first non-transaction-control
+    // statement", which `SELECT 1` is. Checked by hand on PostgreSQL 15.18: after `BEGIN ISOLATION LEVEL REPEATABLE
+    // READ` (and SERIALIZABLE) and `SELECT 1`, another session's committed INSERT is not seen; pg_locks shows no lock
+    // of the session (no relation lock, no SIReadLock; a SELECT of the table shows AccessShareLock and SIReadLock); and
+    // `SELECT 1` returns at once while another transaction holds the table in ACCESS EXCLUSIVE mode.
+    c.table_free_snapshot_levels = {IsolationLevel::RepeatableRead, IsolationLevel::Serializable};
     // UPDATE ... FROM from_item and DELETE ... USING from_item (PostgreSQL 15 manual, UPDATE and DELETE); UPDATE sets
     // only the target table's columns.
     c.update_join = c.delete_join = true;
