@@ -1163,7 +1163,6 @@ class SdgJudgement {
     return v;
   }
 
-
   // Where TxCheck's reads add SIREAD locks the plain case does not take (reads_add_predicate_locks: PostgreSQL
   // SERIALIZABLE), SSI may end other transactions than plainly, and nothing else changes (SIREAD locks never block).
   // The run is judged where a plain run of the same case (the same order) shows what it shows (differential::
